@@ -1,0 +1,3 @@
+"""judge: a test-driven judge and grading harness for programming problems."""
+
+__version__ = "0.1.0"

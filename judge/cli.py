@@ -1,0 +1,195 @@
+"""The `judge` command: parses arguments and wires the pipeline steps together.
+
+Heavy modules (Hypothesis, the sandbox, the languages) are imported inside the commands that need
+them, so that `judge --help` and `judge list` start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """Bad arguments or configuration: printed as one line, exit status 2."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return args.handler(args)
+    except KeyboardInterrupt:
+        print("judge: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FAILED
+    except Exception as error:  # noqa: BLE001 - turned into a one-line message below
+        known = _known_errors()
+        if isinstance(error, known):
+            print(f"judge: error: {error}", file=sys.stderr)
+            return EXIT_USAGE
+        raise
+
+
+def _known_errors() -> tuple[type[Exception], ...]:
+    from judge.languages import UnknownLanguage
+    from judge.problem import SuiteError
+    from judge.runner import UnsupportedSubmission
+    from judge.sandbox import SandboxError
+    return (UsageError, SuiteError, UnknownLanguage, UnsupportedSubmission, SandboxError)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="judge", description="Judge solutions to programming problems "
+                                     "against their case suites, safely and quickly.")
+    parser.add_argument("--version", action="version", version=f"judge {_version()}")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+
+    run = commands.add_parser("run", help="judge one solution on a problem's cases")
+    run.add_argument("problem", help="problem id (see `judge list`)")
+    run.add_argument("solution", help="the solution's source file (.py .c .cpp .java .js)")
+    run.add_argument("--format", choices=("table", "json"), default="table")
+    run.add_argument("--case", action="append", metavar="NAME", help="run only this case (repeatable)")
+    run.add_argument("--lang", help="language, when the extension does not say it")
+    run.add_argument("-j", "--jobs", type=_positive_int, default=1, help="cases run in parallel")
+    run.set_defaults(handler=command_run)
+
+    listing = commands.add_parser("list", help="list the problems")
+    listing.set_defaults(handler=command_list)
+
+    show = commands.add_parser("show", help="print a problem's statement and samples")
+    show.add_argument("problem")
+    show.set_defaults(handler=command_show)
+
+    doctor = commands.add_parser("doctor", help="check the languages' toolchains and the sandbox")
+    doctor.set_defaults(handler=command_doctor)
+
+    test = commands.add_parser("test", help="verify problem packages: suites, validators, reference, solutions")
+    test.add_argument("problems", nargs="*", help="problem ids (default: all)")
+    test.set_defaults(handler=command_test)
+    return parser
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _version() -> str:
+    from judge import __version__
+    return __version__
+
+
+def readable_source(path_text: str) -> Path:
+    """The solution file, or a UsageError saying why it cannot be used."""
+    path = Path(path_text)
+    if not path.exists():
+        raise UsageError(f"solution file {path_text} does not exist")
+    if not path.is_file():
+        raise UsageError(f"{path_text} is not a file; give the solution's source file")
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as error:
+        raise UsageError(f"cannot read {path_text}: {error.strerror}") from None
+    return path
+
+
+# ---------------------------------------------------------------------------------------------
+
+def command_run(args: argparse.Namespace) -> int:
+    from judge.problem import load_problem
+    from judge.report import render_json, render_table
+    from judge.runner import judge_submission
+
+    problem = load_problem(args.problem)
+    source = readable_source(args.solution)
+    cases = [problem.case(name) for name in args.case] if args.case else None
+    result = judge_submission(problem, source, args.lang, cases=cases, jobs=args.jobs)
+    print(render_json(result) if args.format == "json" else render_table(result))
+    return EXIT_OK if result.verdict == "AC" else EXIT_FAILED
+
+
+def command_list(args: argparse.Namespace) -> int:
+    from tabulate import tabulate
+
+    from judge.problem import known_problems, load_problem
+
+    rows = []
+    for problem_id in known_problems():
+        problem = load_problem(problem_id)
+        rows.append([problem.id, problem.title, problem.io, f"{problem.time_limit:g} s",
+                     f"{problem.memory_limit >> 20} MiB", len(problem.cases)])
+    print(tabulate(rows, headers=["id", "title", "I/O", "time", "memory", "cases"], disable_numparse=True))
+    return EXIT_OK
+
+
+def command_show(args: argparse.Namespace) -> int:
+    import json
+
+    from judge.problem import load_problem
+    from judge.reference import expected_output
+
+    problem = load_problem(args.problem)
+    print(f"# {problem.title} ({problem.id})\n")
+    print(problem.statement.rstrip() + "\n")
+    print(f"Limits: {problem.time_limit:g} s CPU per case, {problem.memory_limit >> 20} MiB memory.\n")
+    for case in problem.cases:
+        if case.visibility != "sample":
+            continue
+        expected = expected_output(problem, case)
+        if problem.io == "function":
+            print(f"## {case.name}\nsolution({', '.join(json.dumps(a) for a in case.args)}) == {json.dumps(expected)}\n")
+        else:
+            print(f"## {case.name}\ninput:\n{case.input.rstrip()}\noutput:\n{str(expected).rstrip()}\n")
+    return EXIT_OK
+
+
+def command_doctor(args: argparse.Namespace) -> int:
+    from tabulate import tabulate
+
+    from judge.languages import LANGUAGES, LanguageUnavailable
+    from judge.sandbox import TIERS, probe_tier, sandbox_tier
+
+    rows = []
+    missing = 0
+    for language in LANGUAGES.values():
+        try:
+            rows.append([language.name, " ".join(language.extensions), "ok", language.version()])
+        except LanguageUnavailable as error:
+            missing += 1
+            rows.append([language.name, " ".join(language.extensions), "unavailable", str(error)])
+    print(tabulate(rows, headers=["language", "extensions", "status", "toolchain"]))
+    print()
+    tier = sandbox_tier()
+    print(f"sandbox tier: {tier}")
+    for name in TIERS:
+        reason = probe_tier(name)
+        print(f"  {name:8} {'available' if reason is None else 'unavailable: ' + reason}")
+    return EXIT_FAILED if missing else EXIT_OK
+
+
+def command_test(args: argparse.Namespace) -> int:
+    from judge.packages import render_checks, verify_problems
+
+    checks = verify_problems(args.problems or None)
+    print(render_checks(checks))
+    return EXIT_OK if all(check.ok for check in checks) else EXIT_FAILED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,165 @@
+"""What every language shares: the prepared ``Program``, compile caching, and toolchain lookup."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge.sandbox import Limits, run_sandboxed
+
+HARNESS_DIR = Path(__file__).resolve().parent.parent / "harness"
+COMPILE_LIMITS = Limits(cpu_time=30, wall_time=60, memory=2048 << 20, output=1 << 20,
+                        processes=512, limit_address_space=False)
+COMPILER_MESSAGE_LINES = 25
+
+
+class LanguageUnavailable(Exception):
+    """The toolchain for a language is missing: the grader's problem, never the student's."""
+
+
+class CompileError(Exception):
+    """The submission does not compile (or, for Python, does not parse): verdict CE."""
+
+
+@dataclass(frozen=True)
+class Program:
+    """A prepared submission: a read-only directory of files and the command that runs it.
+
+    ``command`` may use ``{prog}`` for that directory as the program sees it.
+    """
+
+    language: str
+    directory: Path
+    command: tuple[str, ...]
+
+
+class Language:
+    """One language: how to find its toolchain, prepare a submission and size its limits."""
+
+    name = ""
+    extensions: tuple[str, ...] = ()
+    styles: tuple[str, ...] = ("stdio",)
+    memory_markers: tuple[bytes, ...] = ()
+    toolchain: tuple[str, ...] = ()  # executables that must exist
+    install_hint = ""
+
+    def version(self) -> str:
+        """The toolchain's version line; LanguageUnavailable naming what to install if missing."""
+        return _version_line(self.name, self.toolchain, self.install_hint)
+
+    def prepare(self, source: Path, style: str) -> Program:
+        """Turn a source file into a runnable Program (compiling it once, cached)."""
+        raise NotImplementedError
+
+    def limits(self, base: Limits) -> Limits:
+        """The limits a program of this language runs with, from the problem's base limits."""
+        return base
+
+    def ran_out_of_memory(self, stderr: bytes) -> bool:
+        return any(marker in stderr for marker in self.memory_markers)
+
+
+@functools.lru_cache(maxsize=None)
+def _version_line(name: str, toolchain: tuple[str, ...], hint: str) -> str:
+    for tool in toolchain:
+        if not shutil.which(tool):
+            raise LanguageUnavailable(f"{name}: `{tool}` not found; install {hint}")
+    tool = toolchain[0]
+    flag = "-version" if tool.endswith("javac") else "--version"
+    done = subprocess.run([tool, flag], capture_output=True, text=True, timeout=30)
+    lines = (done.stdout or done.stderr).strip().splitlines()
+    return lines[0] if lines else tool
+
+
+def read_source(source: Path) -> bytes:
+    """The submission's bytes."""
+    return source.read_bytes()
+
+
+def cache_root() -> Path:
+    """Compiled programs live here, keyed by content; readable by the sandbox's unprivileged uid."""
+    root = Path(os.environ.get("JUDGE_CACHE") or Path(tempfile.gettempdir()) / f"judge-cache-{os.geteuid()}")
+    root.mkdir(mode=0o755, parents=True, exist_ok=True)
+    if root.stat().st_uid != os.geteuid():
+        raise LanguageUnavailable(f"the compile cache {root} belongs to another user; set JUDGE_CACHE")
+    os.chmod(root, 0o755)
+    return root
+
+
+def cache_key(*parts: bytes | str) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part if isinstance(part, bytes) else part.encode())
+        digest.update(b"\0")
+    return digest.hexdigest()[:32]
+
+
+def cached_build(key: str, files: dict[str, bytes], compile_command: list[str] | None,
+                 clean_message=lambda text: text) -> Path:
+    """A directory holding ``files`` and, if ``compile_command`` is given, what it built.
+
+    Built once per key in a temporary directory and renamed into place, so a crash or a
+    concurrent build never leaves a half-built entry. Raises CompileError with the compiler's
+    trimmed message.
+    """
+    final = cache_root() / key
+    if final.is_dir():
+        return final
+    build = Path(tempfile.mkdtemp(prefix=f"{key}.", dir=cache_root()))
+    try:
+        for name, content in files.items():
+            (build / name).write_bytes(content)
+        if compile_command:
+            _compile(build, compile_command, clean_message)
+        _make_readable(build)
+        try:
+            build.rename(final)
+        except OSError:  # another process finished the same build first
+            shutil.rmtree(build, ignore_errors=True)
+        return final
+    except BaseException:
+        shutil.rmtree(build, ignore_errors=True)
+        raise
+
+
+def _compile(build: Path, command: list[str], clean_message) -> None:
+    outcome = run_sandboxed(command, stdin=b"", limits=COMPILE_LIMITS, work_dir=build)
+    if outcome.internal_error:
+        raise LanguageUnavailable(f"the compiler could not run: {outcome.internal_error}")
+    if outcome.wall_timed_out or outcome.cpu_time > COMPILE_LIMITS.cpu_time:
+        raise CompileError(f"compilation took longer than {COMPILE_LIMITS.cpu_time:g} s")
+    if outcome.exit_code != 0 or outcome.signal is not None:
+        text = (outcome.stderr or outcome.stdout).decode("utf-8", errors="replace")
+        raise CompileError(trim_message(clean_message(text)) or "the compiler failed without a message")
+
+
+def trim_message(text: str) -> str:
+    lines = [line for line in text.replace("/sandbox/", "").splitlines() if line.strip()]
+    if len(lines) > COMPILER_MESSAGE_LINES:
+        lines = lines[:COMPILER_MESSAGE_LINES] + [f"... ({len(lines) - COMPILER_MESSAGE_LINES} more lines)"]
+    return "\n".join(lines)
+
+
+def _make_readable(directory: Path) -> None:
+    """The sandbox's unprivileged uid must read (and execute) what was built, never write it."""
+    os.chmod(directory, 0o755)
+    for path in directory.rglob("*"):
+        if path.is_dir():
+            os.chmod(path, 0o755)
+        else:
+            os.chmod(path, 0o755 if os.access(path, os.X_OK) else 0o644)
+        if os.geteuid() == 0:
+            os.lchown(path, 0, 0)
+
+
+def with_time(limits: Limits, factor: float, extra: float) -> Limits:
+    """Limits with the CPU (and so wall) time scaled for a slower-starting runtime."""
+    cpu = limits.cpu_time * factor + extra
+    return dataclasses.replace(limits, cpu_time=cpu, wall_time=max(limits.wall_time, cpu * 3 + 1))

@@ -1,0 +1,46 @@
+"""C and C++: compiled once with gcc/g++ (cached by source and command), run natively."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from judge.languages.base import Language, Program, cache_key, cached_build, read_source
+
+
+class CompiledLanguage(Language):
+    compiler = ""
+    source_name = ""
+    flags: tuple[str, ...] = ()
+    memory_markers = (b"std::bad_alloc",)
+
+    @property
+    def toolchain(self) -> tuple[str, ...]:  # type: ignore[override]
+        return (self.compiler,)
+
+    def compile_command(self) -> list[str]:
+        return [self.compiler, *self.flags, "-o", "{work}/program", "{work}/" + self.source_name, "-lm"]
+
+    def prepare(self, source: Path, style: str) -> Program:
+        self.version()
+        command = self.compile_command()
+        key = cache_key(self.name, self.version(), " ".join(command), read_source(source))
+        directory = cached_build(key, {self.source_name: read_source(source)}, command)
+        return Program(self.name, directory, ("{prog}/program",))
+
+
+class C(CompiledLanguage):
+    name = "c"
+    extensions = (".c",)
+    compiler = "gcc"
+    source_name = "main.c"
+    flags = ("-O2", "-std=c17", "-pipe")
+    install_hint = "gcc (Debian: apt-get install gcc)"
+
+
+class Cpp(CompiledLanguage):
+    name = "cpp"
+    extensions = (".cpp", ".cc", ".cxx")
+    compiler = "g++"
+    source_name = "main.cpp"
+    flags = ("-O2", "-std=c++17", "-pipe")
+    install_hint = "g++ (Debian: apt-get install g++)"

@@ -1,0 +1,67 @@
+"""Java: any file name; the class holding ``main`` is found in the source; UTF-8 throughout.
+
+Memory: the JVM reserves gigabytes of address space up front, so an address-space limit would
+kill it before ``main`` runs. Instead the heap is capped with -Xmx at the problem's limit, and the
+resident set is checked against the limit plus a fixed allowance for the JVM itself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+from judge.languages.base import (CompileError, Language, Program, cache_key, cached_build,
+                                  read_source, with_time)
+from judge.sandbox import Limits
+
+JVM_ALLOWANCE = 160 << 20
+PACKAGE_LINE = re.compile(r"^\s*package\s+[\w.]+\s*;", re.MULTILINE)
+CLASS_DECLARATION = re.compile(r"\b(?:(public)\s+)?(?:(?:final|abstract|static)\s+)*class\s+(\w+)")
+MAIN_METHOD = re.compile(r"\bstatic\s+(?:public\s+)?void\s+main\s*\(")
+COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+
+
+class Java(Language):
+    name = "java"
+    extensions = (".java",)
+    toolchain = ("javac", "java")
+    memory_markers = (b"java.lang.OutOfMemoryError",)
+    install_hint = "a JDK (Debian: apt-get install default-jdk-headless)"
+
+    def prepare(self, source: Path, style: str) -> Program:
+        self.version()
+        try:
+            text = read_source(source).decode("utf-8")
+        except UnicodeDecodeError:
+            raise CompileError(f"{source.name} is not UTF-8 text; save it as UTF-8") from None
+        text = PACKAGE_LINE.sub("", text, count=1)  # a stray package line would hide the class
+        public_class, main_class = find_classes(text)
+        file_name = f"{public_class or main_class}.java"
+        command = ["javac", "-encoding", "UTF-8", "-J-Xss64m", "-d", "{work}", "{work}/" + file_name]
+        key = cache_key(self.name, self.version(), " ".join(command), text)
+        directory = cached_build(key, {file_name: text.encode()}, command)
+        return Program(self.name, directory, (
+            "java", "-Xss64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
+            "-Dfile.encoding=UTF-8", "-Dsun.stdout.encoding=UTF-8", "-Xmx{memory_mb}m",
+            "-cp", "{prog}", main_class))
+
+    def limits(self, base: Limits) -> Limits:
+        slower = with_time(base, 2.0, 1.0)
+        return dataclasses.replace(slower, limit_address_space=False, memory_slack=JVM_ALLOWANCE,
+                                   processes=max(base.processes, 256))
+
+
+def find_classes(text: str) -> tuple[str | None, str]:
+    """(the public class, the class that declares main) of a Java source."""
+    code = COMMENTS.sub("", text)
+    declarations = list(CLASS_DECLARATION.finditer(code))
+    if not declarations:
+        raise CompileError("no class found; a Java submission needs a class with "
+                           "`public static void main(String[] args)`")
+    public = next((match.group(2) for match in declarations if match.group(1)), None)
+    main = MAIN_METHOD.search(code)
+    if main is None:
+        raise CompileError("no `public static void main(String[] args)` method found")
+    owner = [match.group(2) for match in declarations if match.start() < main.start()]
+    return public, owner[-1] if owner else declarations[0].group(2)

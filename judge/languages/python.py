@@ -1,0 +1,58 @@
+"""Python 3 submissions: checked for syntax in the judge, run with an isolated interpreter."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from judge.languages.base import (HARNESS_DIR, CompileError, Language, LanguageUnavailable,
+                                  Program, cache_key, cached_build, read_source)
+
+
+def python_interpreter() -> str:
+    """$JUDGE_PYTHON, else the system python3 (fast start), else the judge's own interpreter."""
+    chosen = os.environ.get("JUDGE_PYTHON") or ("/usr/bin/python3" if os.path.exists("/usr/bin/python3")
+                                                 else sys.executable)
+    return shutil.which(chosen) or chosen
+
+
+class Python(Language):
+    name = "python"
+    extensions = (".py",)
+    styles = ("stdio", "function")
+    memory_markers = (b"MemoryError",)
+    install_hint = "python3"
+
+    @property
+    def toolchain(self) -> tuple[str, ...]:  # type: ignore[override]
+        return (python_interpreter(),)
+
+    def prepare(self, source: Path, style: str) -> Program:
+        code = read_source(source)
+        _check_syntax(code, source.name)
+        interpreter = python_interpreter()
+        if not os.path.exists(interpreter):
+            raise LanguageUnavailable(f"python: interpreter {interpreter} not found; set JUDGE_PYTHON")
+        files = {"solution.py": code}
+        # -I: no user site or environment; -S: skip site-packages (a slow start, and not stdlib);
+        # -B: nothing written next to the (read-only) program.
+        command = [interpreter, "-I", "-S", "-B"]
+        if style == "function":
+            files["harness.py"] = (HARNESS_DIR / "function_call.py").read_bytes()
+            command += ["{prog}/harness.py", "{prog}/solution.py"]
+        else:
+            command += ["{prog}/solution.py"]
+        directory = cached_build(cache_key(self.name, style, *files.values()), files, None)
+        return Program(self.name, directory, tuple(command))
+
+
+def _check_syntax(code: bytes, filename: str) -> None:
+    try:
+        compile(code, filename, "exec", dont_inherit=True)
+    except SyntaxError as error:
+        where = f"line {error.lineno}" if error.lineno else "somewhere"
+        raise CompileError(f"{filename}, {where}: SyntaxError: {error.msg}") from None
+    except ValueError as error:  # null bytes
+        raise CompileError(f"{filename}: {error}") from None

@@ -1,0 +1,160 @@
+"""Judging one submission against one problem: prepare it, run every case, decide, score."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from judge.checkers import CheckResult, get_checker
+from judge.languages import CompileError, Language, LanguageUnavailable, Program, language_for
+from judge.problem import Case, Problem
+from judge.reference import expected_output
+from judge.sandbox import Limits, run_sandboxed
+from judge.scoring import score
+from judge.verdict import decide, overall_verdict
+
+
+class UnsupportedSubmission(Exception):
+    """The submission's language cannot be used for this problem (a usage error, exit 2)."""
+
+
+@dataclass
+class CaseResult:
+    name: str
+    group: str
+    verdict: str
+    cpu_time: float = 0.0
+    wall_time: float = 0.0
+    memory_kb: int = 0
+    exit_code: int | None = None
+    signal: int | None = None
+    message: str = ""
+    visibility: str = "hidden"
+    output: str = ""  # what the submission printed (or returned), for stress and debugging
+
+
+@dataclass
+class SubmissionResult:
+    problem: str
+    submission: str
+    language: str
+    verdict: str
+    score: float
+    max_score: float
+    cases: list[CaseResult] = field(default_factory=list)
+    compile_message: str = ""
+
+    @property
+    def passed(self) -> int:
+        return sum(case.verdict == "AC" for case in self.cases)
+
+    @property
+    def total(self) -> int:
+        return len(self.cases)
+
+
+def base_limits(problem: Problem) -> Limits:
+    """The problem's limits before the language adjusts them; wall time is a multiple of CPU."""
+    return Limits(cpu_time=problem.time_limit, wall_time=problem.time_limit * 3 + 1,
+                  memory=problem.memory_limit, output=problem.output_limit)
+
+
+def prepare_submission(problem: Problem, source: Path, language_name: str | None = None) -> tuple[Language, Program]:
+    """Choose the language and build the program; CompileError / LanguageUnavailable pass through."""
+    language = language_for(source, language_name)
+    if problem.io not in language.styles:
+        usable = [name for name, lang in _languages().items() if problem.io in lang.styles]
+        raise UnsupportedSubmission(f"{problem.id} is graded by calling a function; submit it in "
+                                    f"{' or '.join(usable)}, not {language.name}")
+    return language, language.prepare(source, problem.io)
+
+
+def _languages() -> dict[str, Language]:
+    from judge.languages import LANGUAGES
+    return LANGUAGES
+
+
+def judge_submission(problem: Problem, source: Path, language_name: str | None = None,
+                     cases: list[Case] | None = None, jobs: int = 1,
+                     on_case: Callable[[CaseResult], None] | None = None) -> SubmissionResult:
+    """Judge ``source`` on ``cases`` (default: all of the problem's) and score it."""
+    cases = list(problem.cases if cases is None else cases)
+    language = language_for(source, language_name)
+    try:
+        language, program = prepare_submission(problem, source, language_name)
+    except CompileError as error:
+        return _all_cases(problem, source, language.name, cases, "CE", str(error))
+    except LanguageUnavailable as error:
+        return _all_cases(problem, source, language.name, cases, "IE", str(error))
+    limits = language.limits(base_limits(problem))
+
+    def run_one(case: Case) -> CaseResult:
+        result = run_case(problem, program, language, limits, case)
+        if on_case:
+            on_case(result)
+        return result
+
+    if jobs > 1:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            results = list(pool.map(run_one, cases))
+    else:
+        results = [run_one(case) for case in cases]
+    return _result(problem, source, language.name, results)
+
+
+def _result(problem: Problem, source: Path, language: str, results: list[CaseResult],
+            compile_message: str = "") -> SubmissionResult:
+    verdicts = {result.name: result.verdict for result in results}
+    return SubmissionResult(
+        problem=problem.id, submission=str(source), language=language,
+        verdict=overall_verdict([result.verdict for result in results]),
+        score=score(problem, verdicts), max_score=problem.total_points,
+        cases=results, compile_message=compile_message)
+
+
+def _all_cases(problem, source, language, cases, verdict, message) -> SubmissionResult:
+    results = [CaseResult(case.name, case.group, verdict, message=message.splitlines()[0] if message else "",
+                          visibility=case.visibility) for case in cases]
+    return _result(problem, source, language, results, compile_message=message)
+
+
+def run_case(problem: Problem, program: Program, language: Language, limits: Limits, case: Case) -> CaseResult:
+    """Run one case in the sandbox and decide its verdict."""
+    command = [part.replace("{memory_mb}", str(limits.memory >> 20)) for part in program.command]
+    outcome = run_sandboxed(command, stdin=case.stdin_bytes(), limits=limits, program_dir=program.directory)
+    got = outcome.stdout.decode("utf-8", errors="replace")
+    check = None
+    if not outcome.internal_error and outcome.exit_code == 0 and outcome.signal is None:
+        try:
+            check = check_output(problem, case, got)
+        except JudgeFault as fault:
+            outcome.internal_error = str(fault)
+    decision = decide(outcome, limits, check, out_of_memory=language.ran_out_of_memory(outcome.stderr),
+                      error_line=last_line(outcome.stderr))
+    return CaseResult(
+        name=case.name, group=case.group, verdict=decision.verdict, cpu_time=round(outcome.cpu_time, 4),
+        wall_time=round(outcome.wall_time, 4), memory_kb=outcome.memory_kb, exit_code=outcome.exit_code,
+        signal=outcome.signal, message=decision.message, visibility=case.visibility, output=got)
+
+
+def check_output(problem: Problem, case: Case, got: str) -> CheckResult:
+    """Compare a submission's output with the expected one using the problem's checker."""
+    try:
+        expected: Any = expected_output(problem, case)
+        checker = get_checker(problem.checker, problem.checker_options, problem.project_root)
+        return checker(got, expected, reveal=case.visibility == "sample", **problem.checker_options)
+    except Exception as error:  # noqa: BLE001 - a broken reference or checker is the judge's fault
+        raise JudgeFault(f"checking case {case.name} failed: {type(error).__name__}: {error}") from error
+
+
+class JudgeFault(Exception):
+    """The judge's own side (reference, checker, suite) failed."""
+
+
+def last_line(stderr: bytes) -> str:
+    """The last non-empty line a program wrote to stderr: usually the error's one-line reason."""
+    lines = [line.strip() for line in stderr.decode("utf-8", errors="replace").splitlines() if line.strip()]
+    return lines[-1][:200] if lines else ""
+

@@ -1,0 +1,390 @@
+"""Run one untrusted program under limits and isolation, and measure it.
+
+The sandbox is built from small system tools that exec one another, so no native code has to be
+compiled and nothing runs between fork and exec in the judge (safe with threads):
+
+    [setpriv to a slot uid] -> [bwrap | unshare] -> prlimit -> program
+
+Isolation tiers, strongest first (probed once, see ``sandbox_tier``):
+- ``bwrap``: new user, PID, network, IPC, UTS and mount namespaces; the program sees a read-only
+  runtime (/usr and friends), its own program files and an empty writable working directory.
+- ``unshare``: new user, PID and network namespaces, but the host file system stays visible.
+- ``none``: limits only; a loud warning is printed.
+When the judge runs as root, every tier first drops to a dedicated unprivileged uid, because the
+kernel exempts root from RLIMIT_NPROC and lets root read everything.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import os
+import queue
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+TIERS = ("bwrap", "unshare", "none")
+SANDBOX_ENV = "JUDGE_SANDBOX"
+FIRST_SLOT_UID = 61000
+SLOT_COUNT = 64
+STDERR_KEEP = 64 * 1024
+PROGRAM_DIR_INSIDE = "/prog"
+WORK_DIR_INSIDE = "/sandbox"
+SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
+# Host paths a runtime needs, bound read-only into the bwrap view when they exist.
+RUNTIME_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+                 "/etc/alternatives", "/etc/ld.so.cache", "/etc/java-17-openjdk",
+                 "/etc/ssl/certs", "/etc/localtime")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits for one run. Times in seconds, sizes in bytes."""
+
+    cpu_time: float
+    wall_time: float
+    memory: int
+    output: int
+    processes: int = 64
+    open_files: int = 256
+    limit_address_space: bool = True  # False for runtimes that reserve huge virtual memory
+    memory_slack: int = 0  # resident memory a runtime itself needs on top of the limit (JVM, node)
+
+
+@dataclass
+class Outcome:
+    """What happened when a program ran: plain measurements, no judgement."""
+
+    exit_code: int | None = None
+    signal: int | None = None
+    cpu_time: float = 0.0
+    wall_time: float = 0.0
+    memory_kb: int = 0
+    stdout: bytes = b""
+    stderr: bytes = b""
+    wall_timed_out: bool = False
+    output_exceeded: bool = False
+    internal_error: str | None = None
+    extra: dict = field(default_factory=dict)
+
+
+class SandboxError(Exception):
+    """The sandbox itself could not run the program (the grader's fault, never the student's)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Tier probing
+
+def _running_as_root() -> bool:
+    return os.geteuid() == 0
+
+
+def _slot_prefix(uid: int) -> list[str]:
+    if not _running_as_root():
+        return []
+    return ["/usr/bin/setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--"]
+
+
+def _probe_command(tier: str) -> list[str]:
+    runtime = _isolation_prefix(tier, program_dir=None, work_dir=Path("/"), env={})
+    return _slot_prefix(FIRST_SLOT_UID) + runtime + ["/bin/true"]
+
+
+@functools.lru_cache(maxsize=None)
+def probe_tier(tier: str) -> str | None:
+    """Return None if ``tier`` works on this machine, else the reason it does not."""
+    if tier == "none":
+        return None
+    tool = {"bwrap": "bwrap", "unshare": "unshare"}[tier]
+    if not shutil.which(tool):
+        return f"`{tool}` is not installed" + (" (Debian package: bubblewrap)" if tool == "bwrap" else "")
+    if _running_as_root() and not shutil.which("setpriv"):
+        return "`setpriv` (util-linux) is missing"
+    try:
+        done = subprocess.run(_probe_command(tier), capture_output=True, timeout=20, env={})
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"{tool} could not start: {error}"
+    if done.returncode != 0:
+        message = done.stderr.decode(errors="replace").strip().splitlines()
+        return f"{tool} failed: {message[-1] if message else 'exit ' + str(done.returncode)}"
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def sandbox_tier() -> str:
+    """The isolation tier in force: forced by $JUDGE_SANDBOX, else the strongest that works."""
+    forced = os.environ.get(SANDBOX_ENV, "").strip()
+    if forced:
+        if forced not in TIERS:
+            raise SandboxError(f"{SANDBOX_ENV}={forced!r} is not a sandbox tier; use one of {', '.join(TIERS)}")
+        reason = probe_tier(forced)
+        if reason:
+            raise SandboxError(f"{SANDBOX_ENV}={forced} was asked for, but {reason}")
+        return forced
+    for tier in TIERS:
+        if probe_tier(tier) is None:
+            if tier == "none":
+                print("judge: WARNING: no namespace isolation is available; submissions run with "
+                      "limits only and can read this machine's files. Install bubblewrap.",
+                      file=sys.stderr)
+            return tier
+    return "none"
+
+
+# ---------------------------------------------------------------------------------------------
+# Command assembly
+
+def _isolation_prefix(tier: str, program_dir: Path | None, work_dir: Path, env: dict[str, str]) -> list[str]:
+    if tier == "bwrap":
+        return _bwrap_prefix(program_dir, work_dir, env)
+    # posix_spawn cannot change directory, so the weaker tiers use env(1) to enter the work dir.
+    enter = ["/usr/bin/env", "-C", str(work_dir)]
+    if tier == "unshare":
+        return ["/usr/bin/unshare", "--user", "--map-root-user", "--net", "--pid", "--fork",
+                "--kill-child", "--mount", "--mount-proc"] + enter
+    return enter
+
+
+def _bwrap_prefix(program_dir: Path | None, work_dir: Path, env: dict[str, str]) -> list[str]:
+    args = ["/usr/bin/bwrap", "--unshare-all", "--unshare-user", "--uid", "1000", "--gid", "1000",
+            "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--as-pid-1",
+            "--hostname", "judge", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    for path in RUNTIME_PATHS + _extra_runtime_paths():
+        args += _bind_host_path(path)
+    if program_dir is not None:
+        args += ["--ro-bind", str(program_dir), PROGRAM_DIR_INSIDE]
+    args += ["--bind", str(work_dir), WORK_DIR_INSIDE, "--chdir", WORK_DIR_INSIDE, "--clearenv"]
+    for key, value in env.items():
+        args += ["--setenv", key, value]
+    return args + ["--"]
+
+
+def _bind_host_path(path: str) -> list[str]:
+    if os.path.islink(path):
+        return ["--symlink", os.readlink(path), path]
+    if os.path.exists(path):
+        return ["--ro-bind", path, path]
+    return []
+
+
+@functools.lru_cache(maxsize=None)
+def _extra_runtime_paths() -> tuple[str, ...]:
+    """Runtimes installed outside /usr (a pyenv Python, say) must be visible too."""
+    extra = []
+    for prefix in {sys.base_prefix, os.path.realpath(sys.base_prefix)}:
+        if not prefix.startswith("/usr") and os.path.isdir(prefix):
+            extra.append(prefix)
+    return tuple(sorted(extra))
+
+
+def _limit_prefix(limits: Limits) -> list[str]:
+    cpu_soft = int(limits.cpu_time) + 1
+    args = ["/usr/bin/prlimit", f"--cpu={cpu_soft}:{cpu_soft + 1}", "--core=0",
+            f"--fsize={limits.output}", f"--nofile={limits.open_files}",
+            f"--nproc={limits.processes}", f"--stack={max(limits.memory, 8 << 20)}"]
+    if limits.limit_address_space:
+        args.append(f"--as={limits.memory}")
+    return args + ["--"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Slots: one unprivileged uid per concurrent run, so that "every process of this uid" is exactly
+# "everything this run started".
+
+_free_slots: queue.Queue[int] = queue.Queue()
+for _slot in range(SLOT_COUNT):
+    _free_slots.put(FIRST_SLOT_UID + _slot)
+
+
+def _kill_slot(uid: int) -> None:
+    """Kill every process owned by ``uid`` (daemons a run left behind in the weaker tiers)."""
+    if not _running_as_root():
+        return
+    for _ in range(5):
+        pids = [pid for pid in _pids_of_uid(uid)]
+        if not pids:
+            return
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        _reap_orphans()
+        time.sleep(0.01)
+
+
+def _pids_of_uid(uid: int) -> list[int]:
+    pids = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                if entry.stat().st_uid == uid:
+                    pids.append(int(entry.name))
+            except OSError:
+                pass
+    return pids
+
+
+_PR_SET_CHILD_SUBREAPER = 36
+_spawned_pids: set[int] = set()
+
+
+@functools.lru_cache(maxsize=None)
+def _become_subreaper() -> None:
+    """Orphans of a run are re-parented to the judge (not init), so it can reap them at once."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def _reap_orphans() -> None:
+    """Reap zombies re-parented to the judge, never a child another thread is waiting for."""
+    me = str(os.getpid())
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit() or int(entry.name) in _spawned_pids:
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[1].decode() == me:
+            try:
+                os.kill(int(entry.name), signal.SIGKILL)
+                os.waitpid(int(entry.name), os.WNOHANG)
+            except (ChildProcessError, ProcessLookupError):
+                pass
+
+
+# ---------------------------------------------------------------------------------------------
+# Running
+
+def run_sandboxed(command: list[str], *, stdin: bytes, limits: Limits,
+                  program_dir: Path | None = None, work_dir: Path | None = None,
+                  env: dict[str, str] | None = None, tier: str | None = None) -> Outcome:
+    """Run ``command`` under ``limits`` with ``stdin`` as its standard input.
+
+    ``command`` may refer to ``{prog}`` (the read-only program directory) and ``{work}`` (the
+    writable working directory); they are replaced by the paths the program sees. When
+    ``work_dir`` is None an empty temporary directory is made and removed afterwards.
+    """
+    tier = tier or sandbox_tier()
+    _become_subreaper()
+    uid = _free_slots.get()
+    owns_work_dir = work_dir is None
+    scratch = Path(tempfile.mkdtemp(prefix="judge-run-"))
+    try:
+        if owns_work_dir:
+            work_dir = scratch / "work"
+            work_dir.mkdir()
+        _hand_over(work_dir, uid)
+        return _run_in_slot(command, stdin, limits, program_dir, work_dir, env or {}, tier, uid, scratch)
+    finally:
+        _kill_slot(uid)
+        shutil.rmtree(scratch, ignore_errors=True)
+        _free_slots.put(uid)
+
+
+def _hand_over(work_dir: Path, uid: int) -> None:
+    os.chmod(work_dir.parent, 0o755)
+    if _running_as_root():
+        for path in [work_dir, *work_dir.rglob("*")]:
+            os.lchown(path, uid, uid)
+
+
+def _run_in_slot(command, stdin, limits, program_dir, work_dir, env, tier, uid, scratch) -> Outcome:
+    inside = tier == "bwrap"
+    prog = PROGRAM_DIR_INSIDE if inside else str(program_dir or "")
+    work = WORK_DIR_INSIDE if inside else str(work_dir)
+    full_env = {"PATH": SAFE_PATH, "HOME": work, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", **env}
+    program = [part.replace("{prog}", prog).replace("{work}", work) for part in command]
+    argv = (_slot_prefix(uid) + _isolation_prefix(tier, program_dir, work_dir, full_env)
+            + _limit_prefix(limits) + program)
+    stdin_path, stdout_path, stderr_path = scratch / "stdin", scratch / "stdout", scratch / "stderr"
+    stdin_path.write_bytes(stdin)
+    stdin_path.chmod(0o600)
+    actions = [
+        (os.POSIX_SPAWN_OPEN, 0, str(stdin_path), os.O_RDONLY, 0),
+        (os.POSIX_SPAWN_OPEN, 1, str(stdout_path), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
+        (os.POSIX_SPAWN_OPEN, 2, str(stderr_path), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
+    ]
+    started = time.monotonic()
+    try:
+        pid = os.posix_spawn(argv[0], argv, full_env if tier == "none" else _outer_env(full_env, tier),
+                             file_actions=actions, setsid=True)
+    except OSError as error:
+        return Outcome(internal_error=f"could not start {argv[0]}: {error}")
+    _spawned_pids.add(pid)
+    try:
+        timed_out = _wait_until(pid, started + limits.wall_time)
+        if timed_out:
+            _kill_group(pid)
+        _, status, usage = os.wait4(pid, 0)
+    finally:
+        _spawned_pids.discard(pid)
+    wall = time.monotonic() - started
+    return _outcome(status, usage, wall, timed_out, stdout_path, stderr_path, limits)
+
+
+def _outer_env(program_env: dict[str, str], tier: str) -> dict[str, str]:
+    # bwrap sets the program's environment itself (--clearenv/--setenv); unshare passes it on.
+    return {"PATH": SAFE_PATH} if tier == "bwrap" else program_env
+
+
+def _wait_until(pid: int, deadline: float) -> bool:
+    """Wait for ``pid`` to exit; return True if the deadline passed first."""
+    pidfd = os.pidfd_open(pid)
+    try:
+        poller = select.poll()
+        poller.register(pidfd, select.POLLIN)
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return True
+            if poller.poll(remaining * 1000):
+                return False
+    finally:
+        os.close(pidfd)
+
+
+def _kill_group(pid: int) -> None:
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _outcome(status, usage, wall, timed_out, stdout_path: Path, stderr_path: Path, limits: Limits) -> Outcome:
+    stdout = stdout_path.read_bytes() if stdout_path.exists() else b""
+    stderr = _read_capped(stderr_path)
+    exceeded = len(stdout) >= limits.output or (stderr_path.exists() and stderr_path.stat().st_size >= limits.output)
+    return Outcome(
+        exit_code=os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
+        signal=os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
+        cpu_time=usage.ru_utime + usage.ru_stime,
+        wall_time=wall,
+        memory_kb=usage.ru_maxrss,
+        stdout=stdout[: limits.output],
+        stderr=stderr,
+        wall_timed_out=timed_out,
+        output_exceeded=exceeded,
+    )
+
+
+def _read_capped(path: Path) -> bytes:
+    if not path.exists():
+        return b""
+    with open(path, "rb") as handle:
+        head = handle.read(STDERR_KEEP)
+        if handle.read(1):
+            head += b"\n[... stderr truncated ...]"
+        return head

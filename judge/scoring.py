@@ -1,0 +1,27 @@
+"""Scores from verdicts: points per case, or per group (a group scores only if all its cases pass)."""
+
+from __future__ import annotations
+
+from judge.problem import Problem
+
+
+def score(problem: Problem, verdicts: dict[str, str]) -> float:
+    """Points earned, out of ``problem.total_points``; ``verdicts`` maps case names to verdicts.
+
+    Cases missing from ``verdicts`` (not run) earn nothing.
+    """
+    if problem.scoring == "groups":
+        return round(_group_score(problem, verdicts), 2)
+    weight = sum(case.points for case in problem.cases)
+    earned = sum(case.points for case in problem.cases if verdicts.get(case.name) == "AC")
+    return round(problem.total_points * earned / weight, 2) if weight else 0.0
+
+
+def _group_score(problem: Problem, verdicts: dict[str, str]) -> float:
+    total = sum(problem.group_points.values())
+    earned = 0.0
+    for group, points in problem.group_points.items():
+        members = [case for case in problem.cases if case.group == group]
+        if members and all(verdicts.get(case.name) == "AC" for case in members):
+            earned += points
+    return problem.total_points * earned / total if total else 0.0
