@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import math
+import resource
 import os
 import queue
 import select
@@ -176,17 +178,18 @@ def _bind_host_path(path: str) -> list[str]:
 
 @functools.lru_cache(maxsize=None)
 def _extra_runtime_paths() -> tuple[str, ...]:
-    """Runtimes installed outside /usr (a pyenv Python, say) must be visible too."""
-    extra = []
-    for prefix in {sys.base_prefix, os.path.realpath(sys.base_prefix)}:
-        if not prefix.startswith("/usr") and os.path.isdir(prefix):
-            extra.append(prefix)
-    return tuple(sorted(extra))
+    """A Python for submissions installed outside /usr ($JUDGE_PYTHON) must be visible too."""
+    chosen = os.environ.get("JUDGE_PYTHON")
+    if not chosen:
+        return ()
+    prefix = Path(os.path.realpath(shutil.which(chosen) or chosen)).parent.parent
+    return () if str(prefix).startswith("/usr") else (str(prefix),)
 
 
 def _limit_prefix(limits: Limits) -> list[str]:
-    cpu_soft = int(limits.cpu_time) + 1
-    args = ["/usr/bin/prlimit", f"--cpu={cpu_soft}:{cpu_soft + 1}", "--core=0",
+    # A PID-namespace init ignores SIGXCPU, so the hard limit (SIGKILL) is the backstop that counts.
+    cpu_seconds = math.ceil(limits.cpu_time) + 1
+    args = ["/usr/bin/prlimit", f"--cpu={cpu_seconds}:{cpu_seconds}", "--core=0",
             f"--fsize={limits.output}", f"--nofile={limits.open_files}",
             f"--nproc={limits.processes}", f"--stack={max(limits.memory, 8 << 20)}"]
     if limits.limit_address_space:
@@ -308,30 +311,41 @@ def _run_in_slot(command, stdin, limits, program_dir, work_dir, env, tier, uid, 
     program = [part.replace("{prog}", prog).replace("{work}", work) for part in command]
     argv = (_slot_prefix(uid) + _isolation_prefix(tier, program_dir, work_dir, full_env)
             + _limit_prefix(limits) + program)
-    stdin_path, stdout_path, stderr_path = scratch / "stdin", scratch / "stdout", scratch / "stderr"
+    # stdin and stdout are files: no pipe can deadlock, and RLIMIT_FSIZE caps the output.
+    # stderr is a pipe the judge drains and truncates, so chatty debugging output is no OLE.
+    stdin_path, stdout_path = scratch / "stdin", scratch / "stdout"
     stdin_path.write_bytes(stdin)
     stdin_path.chmod(0o600)
+    stderr_read, stderr_write = os.pipe2(os.O_CLOEXEC)
     actions = [
         (os.POSIX_SPAWN_OPEN, 0, str(stdin_path), os.O_RDONLY, 0),
         (os.POSIX_SPAWN_OPEN, 1, str(stdout_path), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
-        (os.POSIX_SPAWN_OPEN, 2, str(stderr_path), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
+        (os.POSIX_SPAWN_DUP2, stderr_write, 2),
     ]
+    # The spawned process starts as a copy of the judge, and the kernel records the judge's peak
+    # memory as its own; only a peak above that belongs to the program.
+    judge_peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     started = time.monotonic()
     try:
         pid = os.posix_spawn(argv[0], argv, full_env if tier == "none" else _outer_env(full_env, tier),
                              file_actions=actions, setsid=True)
     except OSError as error:
+        os.close(stderr_read)
         return Outcome(internal_error=f"could not start {argv[0]}: {error}")
+    finally:
+        os.close(stderr_write)
     _spawned_pids.add(pid)
     try:
-        timed_out = _wait_until(pid, started + limits.wall_time)
+        stderr, timed_out = _wait_draining(pid, stderr_read, started + limits.wall_time)
         if timed_out:
             _kill_group(pid)
         _, status, usage = os.wait4(pid, 0)
     finally:
         _spawned_pids.discard(pid)
+        os.close(stderr_read)
     wall = time.monotonic() - started
-    return _outcome(status, usage, wall, timed_out, stdout_path, stderr_path, limits)
+    memory_kb = usage.ru_maxrss if usage.ru_maxrss > judge_peak_kb else 0
+    return _outcome(status, usage, memory_kb, wall, timed_out, stdout_path, stderr, limits)
 
 
 def _outer_env(program_env: dict[str, str], tier: str) -> dict[str, str]:
@@ -339,20 +353,54 @@ def _outer_env(program_env: dict[str, str], tier: str) -> dict[str, str]:
     return {"PATH": SAFE_PATH} if tier == "bwrap" else program_env
 
 
-def _wait_until(pid: int, deadline: float) -> bool:
-    """Wait for ``pid`` to exit; return True if the deadline passed first."""
+def _wait_draining(pid: int, stderr_fd: int, deadline: float) -> tuple[bytes, bool]:
+    """Wait for ``pid`` to exit while reading its stderr (keeping the first STDERR_KEEP bytes).
+
+    Returns (stderr, True if the deadline passed first).
+    """
     pidfd = os.pidfd_open(pid)
+    kept = bytearray()
+    dropped = 0
     try:
         poller = select.poll()
         poller.register(pidfd, select.POLLIN)
+        poller.register(stderr_fd, select.POLLIN)
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                return True
-            if poller.poll(remaining * 1000):
-                return False
+                return _stderr_text(kept, dropped), True
+            for fd, _event in poller.poll(remaining * 1000):
+                if fd == pidfd:
+                    kept += _drain_available(stderr_fd, STDERR_KEEP - len(kept))
+                    return _stderr_text(kept, dropped), False
+                chunk = os.read(stderr_fd, 65536)
+                if not chunk:
+                    poller.unregister(stderr_fd)
+                    continue
+                room = STDERR_KEEP - len(kept)
+                kept += chunk[:room]
+                dropped += max(0, len(chunk) - room)
     finally:
         os.close(pidfd)
+
+
+def _drain_available(fd: int, room: int) -> bytes:
+    """What is left in the pipe once the program exited (without blocking on a leftover writer)."""
+    os.set_blocking(fd, False)
+    data = bytearray()
+    try:
+        while len(data) < room:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            data += chunk
+    except BlockingIOError:
+        pass
+    return bytes(data[:max(room, 0)])
+
+
+def _stderr_text(kept: bytearray, dropped: int) -> bytes:
+    return bytes(kept) + (f"\n[... {dropped} more bytes of stderr not kept]".encode() if dropped else b"")
 
 
 def _kill_group(pid: int) -> None:
@@ -363,28 +411,17 @@ def _kill_group(pid: int) -> None:
             pass
 
 
-def _outcome(status, usage, wall, timed_out, stdout_path: Path, stderr_path: Path, limits: Limits) -> Outcome:
+def _outcome(status, usage, memory_kb, wall, timed_out, stdout_path: Path, stderr: bytes,
+             limits: Limits) -> Outcome:
     stdout = stdout_path.read_bytes() if stdout_path.exists() else b""
-    stderr = _read_capped(stderr_path)
-    exceeded = len(stdout) >= limits.output or (stderr_path.exists() and stderr_path.stat().st_size >= limits.output)
     return Outcome(
         exit_code=os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
         signal=os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
         cpu_time=usage.ru_utime + usage.ru_stime,
         wall_time=wall,
-        memory_kb=usage.ru_maxrss,
+        memory_kb=memory_kb,
         stdout=stdout[: limits.output],
         stderr=stderr,
         wall_timed_out=timed_out,
-        output_exceeded=exceeded,
+        output_exceeded=len(stdout) >= limits.output,
     )
-
-
-def _read_capped(path: Path) -> bytes:
-    if not path.exists():
-        return b""
-    with open(path, "rb") as handle:
-        head = handle.read(STDERR_KEEP)
-        if handle.read(1):
-            head += b"\n[... stderr truncated ...]"
-        return head

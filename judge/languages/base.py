@@ -137,6 +137,7 @@ def _compile(build: Path, command: list[str], clean_message) -> None:
         raise CompileError(f"compilation took longer than {COMPILE_LIMITS.cpu_time:g} s")
     if outcome.exit_code != 0 or outcome.signal is not None:
         text = (outcome.stderr or outcome.stdout).decode("utf-8", errors="replace")
+        text = text.replace(f"{build}/", "")
         raise CompileError(trim_message(clean_message(text)) or "the compiler failed without a message")
 
 

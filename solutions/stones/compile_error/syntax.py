@@ -1,0 +1,2 @@
+n = int(input()
+print("SK" if n % 2 else "CY")

@@ -1,0 +1,2 @@
+#include <iostream>
+int main() { int n; std::cin >> n; std::string s = n; std::cout << s; }
