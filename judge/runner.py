@@ -78,8 +78,13 @@ def _languages() -> dict[str, Language]:
 
 def judge_submission(problem: Problem, source: Path, language_name: str | None = None,
                      cases: list[Case] | None = None, jobs: int = 1,
-                     on_case: Callable[[CaseResult], None] | None = None) -> SubmissionResult:
-    """Judge ``source`` on ``cases`` (default: all of the problem's) and score it."""
+                     on_case: Callable[[CaseResult], None] | None = None,
+                     stop_on_failure: bool = False) -> SubmissionResult:
+    """Judge ``source`` on ``cases`` (default: all of the problem's) and score it.
+
+    With ``stop_on_failure`` the cases run in order and stop at the first that is not AC: the
+    overall verdict is the same, and a slow wrong solution costs one time-out, not dozens.
+    """
     cases = list(problem.cases if cases is None else cases)
     language = language_for(source, language_name)
     try:
@@ -96,7 +101,13 @@ def judge_submission(problem: Problem, source: Path, language_name: str | None =
             on_case(result)
         return result
 
-    if jobs > 1:
+    if stop_on_failure:
+        results = []
+        for case in cases:
+            results.append(run_one(case))
+            if results[-1].verdict != "AC":
+                break
+    elif jobs > 1:
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             results = list(pool.map(run_one, cases))
     else:
