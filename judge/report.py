@@ -21,6 +21,7 @@ def result_to_json(result: SubmissionResult) -> dict[str, Any]:
         "max_score": result.max_score,
         "passed": result.passed,
         "total": result.total,
+        "compile_message": result.compile_message,
         "cases": [
             {"name": case.name, "group": case.group, "verdict": case.verdict,
              "cpu_time": case.cpu_time, "wall_time": case.wall_time,

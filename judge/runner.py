@@ -126,8 +126,9 @@ def _result(problem: Problem, source: Path, language: str, results: list[CaseRes
 
 
 def _all_cases(problem, source, language, cases, verdict, message) -> SubmissionResult:
-    results = [CaseResult(case.name, case.group, verdict, message=message.splitlines()[0] if message else "",
-                          visibility=case.visibility) for case in cases]
+    headline = key_line(message)
+    results = [CaseResult(case.name, case.group, verdict, message=headline, visibility=case.visibility)
+               for case in cases]
     return _result(problem, source, language, results, compile_message=message)
 
 
@@ -162,6 +163,12 @@ def check_output(problem: Problem, case: Case, got: str) -> CheckResult:
 
 class JudgeFault(Exception):
     """The judge's own side (reference, checker, suite) failed."""
+
+
+def key_line(message: str) -> str:
+    """The line of a compiler's message that says what is wrong (the first 'error' line)."""
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    return next((line for line in lines if "error" in line.lower()), lines[0] if lines else "")[:200]
 
 
 def last_line(stderr: bytes) -> str:

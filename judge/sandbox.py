@@ -37,6 +37,12 @@ SANDBOX_ENV = "JUDGE_SANDBOX"
 FIRST_SLOT_UID = 61000
 SLOT_COUNT = 64
 STDERR_KEEP = 64 * 1024
+POLL = 0.05  # seconds between checks of a running program's CPU time and memory
+CPU_GRACE = 0.05  # measured CPU may pass the limit by this much before the run is stopped
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+_PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
+ADDRESS_SPACE_ALLOWANCE = 1 << 30
+STACK_LIMIT = 64 << 20  # deep recursion is normal in contest code; threads get as much
 PROGRAM_DIR_INSIDE = "/prog"
 WORK_DIR_INSIDE = "/sandbox"
 SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -191,9 +197,11 @@ def _limit_prefix(limits: Limits) -> list[str]:
     cpu_seconds = math.ceil(limits.cpu_time) + 1
     args = ["/usr/bin/prlimit", f"--cpu={cpu_seconds}:{cpu_seconds}", "--core=0",
             f"--fsize={limits.output}", f"--nofile={limits.open_files}",
-            f"--nproc={limits.processes}", f"--stack={max(limits.memory, 8 << 20)}"]
+            f"--nproc={limits.processes}", f"--stack={STACK_LIMIT}"]
     if limits.limit_address_space:
-        args.append(f"--as={limits.memory}")
+        # Only a backstop against one huge allocation: the limit itself is enforced on resident
+        # memory, so thread stacks and other reservations that are never touched cost nothing.
+        args.append(f"--as={2 * limits.memory + ADDRESS_SPACE_ALLOWANCE}")
     return args + ["--"]
 
 
@@ -336,16 +344,21 @@ def _run_in_slot(command, stdin, limits, program_dir, work_dir, env, tier, uid, 
         os.close(stderr_write)
     _spawned_pids.add(pid)
     try:
-        stderr, timed_out = _wait_draining(pid, stderr_read, started + limits.wall_time)
-        if timed_out:
+        watch = _wait_draining(pid, stderr_read, started + limits.wall_time, limits)
+        if watch.stopped:
             _kill_group(pid)
         _, status, usage = os.wait4(pid, 0)
     finally:
         _spawned_pids.discard(pid)
         os.close(stderr_read)
     wall = time.monotonic() - started
-    memory_kb = usage.ru_maxrss if usage.ru_maxrss > judge_peak_kb else 0
-    return _outcome(status, usage, memory_kb, wall, timed_out, stdout_path, stderr, limits)
+    # A run stopped by force was never reaped by its parent, so rusage misses it: the readings
+    # from /proc are the better measure then. A peak no higher than the judge's own is the
+    # judge's (see above), not the program's.
+    memory_kb = max(usage.ru_maxrss if usage.ru_maxrss > judge_peak_kb else 0, watch.memory_kb)
+    cpu_time = max(usage.ru_utime + usage.ru_stime, watch.cpu)
+    return _outcome(status, cpu_time, memory_kb, wall, watch.stopped == "wall", stdout_path, watch.stderr,
+                    limits, tier)
 
 
 def _outer_env(program_env: dict[str, str], tier: str) -> dict[str, str]:
@@ -353,35 +366,76 @@ def _outer_env(program_env: dict[str, str], tier: str) -> dict[str, str]:
     return {"PATH": SAFE_PATH} if tier == "bwrap" else program_env
 
 
-def _wait_draining(pid: int, stderr_fd: int, deadline: float) -> tuple[bytes, bool]:
+@dataclass
+class _Watch:
+    """What the judge saw of a run while it was going: the peaks, and why it was stopped."""
+
+    stderr: bytes = b""
+    stopped: str | None = None  # "wall", "cpu", "memory" or None (it ended by itself)
+    cpu: float = 0.0
+    memory_kb: int = 0
+
+
+def _wait_draining(pid: int, stderr_fd: int, deadline: float, limits: Limits) -> _Watch:
     """Wait for ``pid`` to exit while reading its stderr (keeping the first STDERR_KEEP bytes).
 
-    Returns (stderr, True if the deadline passed first).
+    Every POLL seconds the CPU time and resident memory of the whole process tree are read, and
+    the run is stopped as soon as either passes its limit (RLIMIT_CPU and RLIMIT_AS are per
+    process and only backstops).
     """
     pidfd = os.pidfd_open(pid)
     kept = bytearray()
     dropped = 0
+    watch = _Watch()
+    memory_ceiling_kb = (limits.memory + limits.memory_slack) // 1024
     try:
         poller = select.poll()
         poller.register(pidfd, select.POLLIN)
         poller.register(stderr_fd, select.POLLIN)
-        while True:
+        while watch.stopped is None:
             remaining = deadline - time.monotonic()
+            cpu, memory_kb = _tree_usage(pid)
+            watch.cpu, watch.memory_kb = max(watch.cpu, cpu), max(watch.memory_kb, memory_kb)
             if remaining <= 0:
-                return _stderr_text(kept, dropped), True
-            for fd, _event in poller.poll(remaining * 1000):
-                if fd == pidfd:
+                watch.stopped = "wall"
+            elif watch.cpu > limits.cpu_time + CPU_GRACE:
+                watch.stopped = "cpu"
+            elif watch.memory_kb > memory_ceiling_kb:
+                watch.stopped = "memory"
+            else:
+                events = poller.poll(min(remaining, POLL) * 1000)
+                if any(fd == pidfd for fd, _ in events):
                     kept += _drain_available(stderr_fd, STDERR_KEEP - len(kept))
-                    return _stderr_text(kept, dropped), False
-                chunk = os.read(stderr_fd, 65536)
-                if not chunk:
-                    poller.unregister(stderr_fd)
-                    continue
-                room = STDERR_KEEP - len(kept)
-                kept += chunk[:room]
-                dropped += max(0, len(chunk) - room)
+                    break
+                for fd, _event in events:
+                    chunk = os.read(stderr_fd, 65536)
+                    if not chunk:
+                        poller.unregister(stderr_fd)
+                        continue
+                    room = STDERR_KEEP - len(kept)
+                    kept += chunk[:room]
+                    dropped += max(0, len(chunk) - room)
     finally:
         os.close(pidfd)
+    watch.stderr = _stderr_text(kept, dropped)
+    return watch
+
+
+def _tree_usage(root: int) -> tuple[float, int]:
+    """(CPU seconds, resident KiB) of ``root`` and all its descendants now, from /proc."""
+    ticks, pages, pending = 0, 0, [root]
+    while pending:
+        pid = pending.pop()
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
+            pages += int(fields[21])
+            with open(f"/proc/{pid}/task/{pid}/children", "rb") as children:
+                pending += [int(child) for child in children.read().split()]
+        except (OSError, IndexError, ValueError):
+            continue
+    return ticks / _CLOCK_TICKS, pages * _PAGE_KB
 
 
 def _drain_available(fd: int, room: int) -> bytes:
@@ -411,13 +465,18 @@ def _kill_group(pid: int) -> None:
             pass
 
 
-def _outcome(status, usage, memory_kb, wall, timed_out, stdout_path: Path, stderr: bytes,
-             limits: Limits) -> Outcome:
+def _outcome(status, cpu_time, memory_kb, wall, timed_out, stdout_path: Path, stderr: bytes,
+             limits: Limits, tier: str) -> Outcome:
     stdout = stdout_path.read_bytes() if stdout_path.exists() else b""
+    exit_code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
+    killed_by = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+    if tier == "bwrap" and exit_code is not None and 128 < exit_code < 128 + signal.NSIG:
+        # bwrap reports its child's death by signal N as exit status 128 + N.
+        exit_code, killed_by = None, exit_code - 128
     return Outcome(
-        exit_code=os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
-        signal=os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
-        cpu_time=usage.ru_utime + usage.ru_stime,
+        exit_code=exit_code,
+        signal=killed_by,
+        cpu_time=cpu_time,
         wall_time=wall,
         memory_kb=memory_kb,
         stdout=stdout[: limits.output],

@@ -1,0 +1,37 @@
+"""Shared helpers: the project root, a runner for the `judge` CLI, and small test programs."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PROGRAMS = Path(__file__).resolve().parent / "programs"
+
+
+def run_judge(*args: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+    """Run the real `judge` command line in a subprocess."""
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True, text=True,
+                          cwd=cwd or ROOT, env=full_env, timeout=timeout)
+
+
+def judge_json(*args: str, **kwargs) -> dict:
+    done = run_judge(*args, "--format", "json", **kwargs)
+    assert done.stdout, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.fixture
+def write_program(tmp_path: Path):
+    """Write a small program to a file and return its path."""
+    def write(name: str, text: str) -> Path:
+        path = tmp_path / name
+        path.write_text(text)
+        return path
+    return write

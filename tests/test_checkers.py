@@ -1,0 +1,65 @@
+from judge.checkers import check_data, check_exact, check_float, check_tokens, get_checker
+from judge.problem import project_root
+
+
+def test_tokens_ignore_trailing_whitespace_and_blank_lines():
+    assert check_tokens("1 2  \n3\n\n\n", "1 2\n3\n").ok
+
+
+def test_tokens_name_the_first_difference():
+    result = check_tokens("1 2\n3 5\n", "1 2\n3 4\n")
+    assert not result.ok
+    assert result.message == "line 2, token 2: expected '4', got '5'"
+
+
+def test_tokens_missing_and_extra_lines():
+    assert check_tokens("1\n", "1\n2\n").message == "line 2: expected '2', got 'end of output'"
+    assert check_tokens("1\n2\n", "1\n").message == "line 2: expected 'end of output', got '2'"
+    assert "token 2" in check_tokens("1\n", "1 2\n").message
+
+
+def test_hidden_cases_do_not_reveal_the_expected_text():
+    result = check_tokens("CY\n", "SK\n", reveal=False)
+    assert not result.ok and "SK" not in result.message and "CY" in result.message
+
+
+def test_tokens_differ_on_spaces_inside_a_line_is_fine_but_tokens_count():
+    assert check_tokens("a   b\n", "a b\n").ok
+    assert not check_tokens("ab\n", "a b\n").ok
+
+
+def test_exact_is_exact():
+    assert check_exact("a\n", "a\n").ok
+    assert not check_exact("a \n", "a\n").ok
+    assert "line 1" in check_exact("b\n", "a\n").message
+
+
+def test_float_tolerance():
+    assert check_float("3.1415927\n", "3.14159265\n", abs_tol=1e-6).ok
+    assert not check_float("3.15\n", "3.14\n", abs_tol=1e-6, rel_tol=1e-6).ok
+    assert check_float("1000001\n", "1000000\n", abs_tol=0, rel_tol=1e-5).ok
+    assert not check_float("nan\n", "1\n").ok
+
+
+def test_data_compares_values():
+    assert check_data("5", 5).ok
+    assert not check_data("6", 5).ok
+    assert not check_data("true", 1).ok
+    assert "could not be read" in check_data("oops", 5).message
+
+
+def test_custom_checker_from_a_file(tmp_path):
+    (tmp_path / "mine.py").write_text("def check(got, expected, **options):\n"
+                                      "    return got.strip().lower() == expected.strip().lower(), 'case differs'\n")
+    checker = get_checker("custom", {"function": "mine.py:check"}, tmp_path)
+    assert checker("YES\n", "yes\n").ok
+    assert checker("no\n", "yes\n").message == "case differs"
+
+
+def test_unknown_checker_is_an_error():
+    try:
+        get_checker("fuzzy", {}, project_root())
+    except ValueError as error:
+        assert "fuzzy" in str(error)
+    else:
+        raise AssertionError("an unknown checker must be refused")

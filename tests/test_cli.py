@@ -1,0 +1,107 @@
+"""The `judge` command as a user types it: exit codes, output formats, errors without tracebacks."""
+
+import json
+
+from conftest import ROOT, judge_json, run_judge
+
+ACCEPTED = str(ROOT / "solutions/stones/accepted/game_dp.py")
+WRONG = str(ROOT / "solutions/stones/wrong_answer/even_wins.py")
+
+
+def test_run_accepted_prints_a_table_and_exits_0():
+    done = run_judge("run", "stones", ACCEPTED)
+    assert done.returncode == 0, done.stderr
+    assert "verdict" in done.stdout and "CPU ms" in done.stdout
+    assert "AC  22/22 cases passed, score 100/100" in done.stdout
+
+
+def test_run_wrong_exits_1():
+    done = run_judge("run", "stones", WRONG)
+    assert done.returncode == 1
+    assert "WA" in done.stdout
+
+
+def test_json_has_the_documented_shape():
+    data = judge_json("run", "stones", WRONG)
+    assert set(data) >= {"problem", "submission", "language", "verdict", "score", "max_score",
+                         "passed", "total", "cases"}
+    assert data["problem"] == "stones" and data["language"] == "python" and data["verdict"] == "WA"
+    assert data["max_score"] == 100 and data["total"] == 22 and 0 <= data["passed"] < 22
+    case = data["cases"][0]
+    assert set(case) == {"name", "group", "verdict", "cpu_time", "wall_time", "memory_kb", "message"}
+    assert isinstance(case["cpu_time"], float) and case["cpu_time"] < 5
+
+
+def test_json_is_one_object_even_for_compile_errors():
+    data = judge_json("run", "stones", str(ROOT / "solutions/stones/compile_error/missing_semicolon.c"))
+    assert data["verdict"] == "CE" and all(case["verdict"] == "CE" for case in data["cases"])
+    assert "error: expected ‘;’ before ‘puts’" in data["cases"][0]["message"]
+    assert "main.c:2:" in data["compile_message"]
+
+
+def test_one_case_only():
+    data = judge_json("run", "stones", ACCEPTED, "--case", "n-1", "--case", "sample-1")
+    assert [case["name"] for case in data["cases"]] == ["n-1", "sample-1"]
+
+
+def test_usage_errors_exit_2_with_one_clear_line(tmp_path):
+    unknown = run_judge("run", "chess", ACCEPTED)
+    assert unknown.returncode == 2 and "known problems: footholds, omok, sokoban, stones, yutnori" in unknown.stderr
+    missing = run_judge("run", "stones", "no/such/file.py")
+    assert missing.returncode == 2 and "does not exist" in missing.stderr
+    odd = tmp_path / "solution.rb"
+    odd.write_text("puts 1")
+    language = run_judge("run", "stones", str(odd))
+    assert language.returncode == 2 and "cannot tell the language" in language.stderr and "--lang" in language.stderr
+    case = run_judge("run", "stones", ACCEPTED, "--case", "nope")
+    assert case.returncode == 2 and "no case 'nope'" in case.stderr
+    function_style = run_judge("run", "footholds", str(ROOT / "solutions/stones/accepted/parity.c"))
+    assert function_style.returncode == 2 and "python or javascript" in function_style.stderr
+    for done in (unknown, missing, language, case, function_style):
+        assert "Traceback" not in done.stderr
+
+
+def test_lang_overrides_the_extension(tmp_path):
+    source = tmp_path / "solution.txt"
+    source.write_text("n = int(input())\nprint('SK' if n % 2 else 'CY')\n")
+    assert run_judge("run", "stones", str(source), "--lang", "python").returncode == 0
+
+
+def test_list_and_show():
+    listing = run_judge("list")
+    assert listing.returncode == 0
+    for problem_id in ("footholds", "omok", "sokoban", "stones", "yutnori"):
+        assert problem_id in listing.stdout
+    assert "function" in listing.stdout
+    show = run_judge("show", "sokoban")
+    assert show.returncode == 0 and "Game 2: complete" in show.stdout and "# Sokoban" in show.stdout
+    footholds = run_judge("show", "footholds")
+    assert "solution([[1]], [0, 0], [0, 0]) == 0" in footholds.stdout
+
+
+def test_a_malformed_suite_is_a_clear_error(tmp_path):
+    (tmp_path / "cases").mkdir()
+    (tmp_path / "cases" / "broken.yaml").write_text("id: broken\ntitle: B\ncases: [{name: a}]\n")
+    done = run_judge("run", "broken", ACCEPTED, cwd=tmp_path)
+    assert done.returncode == 2
+    assert "broken.yaml: case #1 (a): missing field 'input'" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_help_and_version():
+    assert run_judge("--help").returncode == 0
+    assert "judge" in run_judge("--version").stdout
+    assert run_judge().returncode == 2
+
+
+def test_doctor_lists_languages_and_sandbox():
+    done = run_judge("doctor")
+    for name in ("python", "c", "cpp", "java", "javascript"):
+        assert name in done.stdout
+    assert "sandbox tier:" in done.stdout
+
+
+def test_json_output_parses_for_a_function_problem():
+    data = json.loads(run_judge("run", "footholds", str(ROOT / "solutions/footholds/accepted/minimax.py"),
+                                "--format", "json").stdout)
+    assert data["verdict"] == "AC" and data["total"] == 46

@@ -1,0 +1,102 @@
+"""Each language end to end: accepted, wrong, compile errors, Java's class finding, function calls."""
+
+import pytest
+
+from judge.languages import LANGUAGES, language_for
+from judge.languages.base import LanguageUnavailable
+from judge.languages.java import find_classes
+from judge.problem import load_problem
+from judge.runner import judge_submission
+
+STONES = load_problem("stones")
+FOOTHOLDS = load_problem("footholds")
+PARITY = {
+    "c": '#include <stdio.h>\nint main(void){int n; scanf("%d",&n); puts(n%2?"SK":"CY"); return 0;}\n',
+    "cpp": '#include <iostream>\nint main(){int n; std::cin>>n; std::cout<<(n%2?"SK":"CY")<<"\\n";}\n',
+    "js": 'const n = +require("fs").readFileSync(0, "utf8"); console.log(n % 2 ? "SK" : "CY");\n',
+    "java": ('import java.util.*;\npublic class Main { public static void main(String[] a) {\n'
+             ' int n = new Scanner(System.in).nextInt(); System.out.println(n % 2 == 1 ? "SK" : "CY"); } }\n'),
+}
+
+
+def quick(path, problem=STONES, names=("sample-1", "n-2", "n-1000")):
+    return judge_submission(problem, path, cases=[problem.case(name) for name in names])
+
+
+@pytest.mark.parametrize("extension", sorted(PARITY))
+def test_each_language_is_accepted(write_program, extension):
+    result = quick(write_program(f"solution.{extension}", PARITY[extension]))
+    assert result.verdict == "AC", [case.message for case in result.cases]
+
+
+@pytest.mark.parametrize("extension, text", [
+    ("c", "int main(void) { return x; }\n"),
+    ("cpp", "int main() { undefined(); }\n"),
+    ("java", "public class Main { public static void main(String[] a) { int x = \"s\"; } }\n"),
+    ("js", "function (\n"),
+])
+def test_compile_errors_are_ce_with_the_compilers_message(write_program, extension, text):
+    result = quick(write_program(f"bad.{extension}", text))
+    assert result.verdict == "CE"
+    assert result.compile_message and "/tmp/" not in result.compile_message
+
+
+def test_java_any_file_name_non_ascii_class_and_stray_package(write_program):
+    text = ("package some.where;\nimport java.util.*;\n"
+            "class Helper { static String win(int n) { return n % 2 == 1 ? \"SK\" : \"CY\"; } }\n"
+            "public class 풀이 { public static void main(String[] args) {\n"
+            "  System.out.println(Helper.win(new Scanner(System.in).nextInt())); } }\n")
+    assert quick(write_program("anything.java", text)).verdict == "AC"
+
+
+def test_java_class_finding():
+    assert find_classes("class A {}\npublic class B { public static void main(String[] x) {} }") == ("B", "B")
+    assert find_classes("// class Fake\nclass Solution { static public void main(String[] a) {} }") == (None, "Solution")
+
+
+def test_compiled_programs_are_cached(write_program):
+    path = write_program("cached.c", PARITY["c"])
+    language = language_for(path)
+    assert language.prepare(path, "stdio").directory == language.prepare(path, "stdio").directory
+
+
+def test_runtime_errors_in_c(write_program):
+    text = "#include <stdlib.h>\nint main(void){ int *p = 0; *p = 1; return 0; }\n"
+    result = quick(write_program("crash.c", text), names=("n-1",))
+    assert result.verdict == "RE" and "SIGSEGV" in result.cases[0].message
+
+
+def test_memory_limit_in_java_and_node(write_program):
+    java = ("public class Main { public static void main(String[] a) {\n"
+            " java.util.List<long[]> l = new java.util.ArrayList<>(); while (true) l.add(new long[1 << 20]); } }\n")
+    node = "const a = []; while (true) a.push(new Array(1 << 20).fill(1.5));\n"
+    assert quick(write_program("Main.java", java), names=("n-1",)).verdict == "MLE"
+    assert quick(write_program("hog.js", node), names=("n-1",)).verdict == "MLE"
+
+
+def test_function_style_in_python_and_javascript(write_program):
+    python = write_program("f.py", "def solution(board, aloc, bloc):\n    print('noise')\n    return 0\n")
+    result = quick(python, FOOTHOLDS, names=("sample-4", "sample-1"))
+    assert [case.verdict for case in result.cases] == ["AC", "WA"]
+    js = write_program("f.js", "function solution(board, aloc, bloc) { console.log('noise'); return 0; }\n")
+    assert [case.verdict for case in quick(js, FOOTHOLDS, names=("sample-4", "sample-1")).cases] == ["AC", "WA"]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("def solve(board, aloc, bloc):\n    return 0\n", "defines no function `solution`"),
+    ("def solution(board):\n    return 0\n", "cannot take 3 arguments"),
+    ("def solution(board, aloc, bloc):\n    return 1 // 0\n", "ZeroDivisionError: integer division or modulo by zero (solution.py, line 2)"),
+])
+def test_function_style_failures_are_re_with_one_line(write_program, text, message):
+    result = quick(write_program("f.py", text), FOOTHOLDS, names=("sample-4",))
+    assert result.verdict == "RE"
+    assert message in result.cases[0].message
+
+
+def test_a_missing_toolchain_is_the_graders_problem(write_program, monkeypatch):
+    java = LANGUAGES["java"]
+    monkeypatch.setattr(type(java), "toolchain", ("javac-not-installed-here",))
+    with pytest.raises(LanguageUnavailable, match="install a JDK"):
+        java.version()
+    result = quick(write_program("Main.java", PARITY["java"]), names=("n-1",))
+    assert result.verdict == "IE" and "javac-not-installed-here" in result.cases[0].message

@@ -1,0 +1,73 @@
+from pathlib import Path
+
+import pytest
+
+from judge.problem import SuiteError, known_problems, load_problem, load_suite
+
+GOOD = """
+id: tiny
+title: Tiny
+limits: {time: 0.5, memory: 64, output: 1}
+cases:
+  - {name: one, input: "1\\n", output: "1\\n", visibility: sample}
+  - {name: two, input: "2\\n"}
+"""
+
+
+def write_suite(tmp_path: Path, text: str, name: str = "tiny") -> Path:
+    (tmp_path / "cases").mkdir(exist_ok=True)
+    path = tmp_path / "cases" / f"{name}.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_a_good_suite_loads(tmp_path):
+    problem = load_suite(write_suite(tmp_path, GOOD), root=tmp_path)
+    assert problem.id == "tiny" and problem.io == "stdio"
+    assert problem.time_limit == 0.5 and problem.memory_limit == 64 << 20
+    assert [case.name for case in problem.cases] == ["one", "two"]
+    assert problem.cases[0].visibility == "sample" and problem.cases[1].visibility == "hidden"
+    assert problem.cases[1].expected is None
+
+
+@pytest.mark.parametrize("text, message", [
+    ("id: tiny\ntitle: T\ncases: [{name: a}]\n", "case #1 (a): missing field 'input'"),
+    ("id: tiny\ntitle: T\ncases: [{name: a, input: 5}]\n", "field 'input' must be str, got int"),
+    ("id: tiny\ntitle: T\ncases: []\n", "field 'cases' is empty"),
+    ("id: tiny\ncases: [{name: a, input: x}]\n", "header: missing field 'title'"),
+    ("id: other\ntitle: T\ncases: [{name: a, input: x}]\n", "must match the file name"),
+    ("id: tiny\ntitle: T\nio: socket\ncases: [{name: a, input: x}]\n", "field 'io' must be one of stdio, function"),
+    ("id: tiny\ntitle: T\nlimits: {time: -1}\ncases: [{name: a, input: x}]\n", "limits: field 'time' must be positive"),
+    ("id: tiny\ntitle: T\ncases: [{name: a, input: x, visibility: secret}]\n", "visibility' must be sample or hidden"),
+    ("id: tiny\ntitle: T\ncases: [{name: a, input: x}, {name: a, input: y}]\n", "duplicate case name"),
+    ("id: tiny\ntitle: T\ncases: [{name: a, input: [x}\n", "not valid YAML"),
+    ("- just\n- a list\n", "expected a mapping"),
+    ("id: tiny\ntitle: T\nscoring: groups\ngroups: {a: 10}\ncases: [{name: a, input: x, group: b}]\n",
+     "group 'b' has no points"),
+    ("id: tiny\ntitle: T\nio: function\ncases: [{name: a, input: x}]\n", "missing field 'args'"),
+    ("id: tiny\ntitle: T\ncases: [{name: a, input: x, args: [1]}]\n", "field 'args' is for function-style"),
+])
+def test_malformed_suites_name_file_case_and_field(tmp_path, text, message):
+    path = write_suite(tmp_path, text)
+    with pytest.raises(SuiteError) as error:
+        load_suite(path, root=tmp_path)
+    assert str(path) in str(error.value)
+    assert message in str(error.value)
+
+
+def test_yaml_tags_are_not_executed(tmp_path):
+    path = write_suite(tmp_path, "!!python/object/apply:os.system ['echo pwned']\n")
+    with pytest.raises(SuiteError, match="not valid YAML"):
+        load_suite(path, root=tmp_path)
+
+
+def test_unknown_problem_lists_the_known_ones():
+    with pytest.raises(SuiteError) as error:
+        load_problem("chess")
+    assert "unknown problem 'chess'" in str(error.value)
+    for problem_id in ("footholds", "omok", "sokoban", "stones", "yutnori"):
+        assert problem_id in str(error.value)
+
+
+def test_the_five_problems_ship():
+    assert known_problems() == ["footholds", "omok", "sokoban", "stones", "yutnori"]

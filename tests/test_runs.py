@@ -1,0 +1,81 @@
+"""Real runs of small programs in the sandbox, one per verdict."""
+
+import pytest
+
+from judge.problem import load_problem
+from judge.runner import judge_submission
+
+STONES = load_problem("stones")
+
+
+def judge_one(path, case="n-1"):
+    result = judge_submission(STONES, path, cases=[STONES.case(case)])
+    return result.cases[0]
+
+
+@pytest.mark.parametrize("name, text, verdict, message", [
+    ("ac.py", "n = int(input())\nprint('SK' if n % 2 else 'CY')\n", "AC", ""),
+    ("wa.py", "print('CY')\n", "WA", "got 'CY'"),
+    ("busy.py", "while True:\n    pass\n", "TLE", "CPU time"),
+    ("sleepy.py", "import time\ntime.sleep(60)\n", "TLE", "wall time"),
+    ("hog.py", "blocks = []\nwhile True:\n    blocks.append(bytearray(1 << 20))\n", "MLE", "memory limit"),
+    ("huge.py", "x = [0] * (10 ** 10)\n", "MLE", "memory limit"),
+    ("flood.py", "while True:\n    print('x' * 1000)\n", "OLE", "output"),
+    ("raises.py", "raise ValueError('boom')\n", "RE", "ValueError: boom"),
+    ("exits.py", "import sys\nsys.exit(3)\n", "RE", "exit code 3"),
+    ("segfault.py", "import ctypes\nctypes.string_at(0)\n", "RE", "SIGSEGV"),
+    ("syntax.py", "print('SK'\n", "CE", "SyntaxError"),
+])
+def test_python_verdicts(write_program, name, text, verdict, message):
+    result = judge_one(write_program(name, text))
+    assert result.verdict == verdict, result.message
+    assert message in result.message
+
+
+def test_the_time_limit_stops_a_busy_program_promptly(write_program):
+    result = judge_one(write_program("busy.py", "while True:\n    pass\n"))
+    assert result.verdict == "TLE"
+    assert result.cpu_time < STONES.time_limit + 0.5  # stopped by the judge, not the rlimit backstop
+
+
+def test_megabytes_of_stderr_are_drained_and_truncated(write_program):
+    text = ("import sys\nsys.stderr.write('e' * (8 << 20))\n"
+            "n = int(input())\nprint('SK' if n % 2 else 'CY')\n")
+    result = judge_one(write_program("chatty.py", text))
+    assert result.verdict == "AC"
+
+
+def test_a_program_that_never_reads_its_large_stdin(write_program, tmp_path):
+    path = write_program("ignores.py", "print('SK')\n")
+    huge = STONES.case("n-1").__class__(name="big", input="1\n" + "9" * (16 << 20))
+    result = judge_submission(STONES, path, cases=[huge])
+    assert result.cases[0].verdict in {"AC", "WA"}  # finished and judged, no deadlock
+
+
+def test_invalid_utf8_output_is_judged_not_crashed(write_program):
+    result = judge_one(write_program("bytes.py", "import sys\nsys.stdout.buffer.write(b'\\xff\\xfe SK\\n')\n"))
+    assert result.verdict == "WA"
+
+
+def test_closed_stdout_is_a_wrong_answer_not_a_crash(write_program):
+    result = judge_one(write_program("closed.py", "import os\nos.close(1)\n"))
+    assert result.verdict == "WA"
+
+
+def test_the_working_directory_is_empty_and_writable(write_program):
+    text = ("import os\nassert os.listdir('.') == [], os.listdir('.')\n"
+            "open('scratch.txt', 'w').write('x')\nprint('SK')\n")
+    assert judge_one(write_program("cwd.py", text)).verdict == "AC"
+
+
+def test_the_environment_is_minimal(write_program, monkeypatch):
+    monkeypatch.setenv("JUDGE_TEST_SECRET", "hunter2")
+    text = "import os\nassert 'JUDGE_TEST_SECRET' not in os.environ, 'leaked'\nprint('SK')\n"
+    assert judge_one(write_program("env.py", text)).verdict == "AC"
+
+
+def test_scores_and_counts(write_program):
+    path = write_program("even.py", "print('CY' if int(input()) % 2 == 0 else 'CY')\n")
+    result = judge_submission(STONES, path)
+    assert result.verdict == "WA"
+    assert 0 < result.score < 100 and result.passed < result.total == len(STONES.cases)

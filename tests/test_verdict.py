@@ -1,0 +1,51 @@
+import signal
+
+from judge.checkers import CheckResult
+from judge.sandbox import Limits, Outcome
+from judge.verdict import decide, overall_verdict
+
+LIMITS = Limits(cpu_time=1.0, wall_time=4.0, memory=64 << 20, output=1 << 20)
+OK = CheckResult(True)
+WRONG = CheckResult(False, "line 1: expected 'a', got 'b'")
+
+
+def verdict(check=OK, **fields):
+    return decide(Outcome(**{"exit_code": 0, **fields}), LIMITS, check).verdict
+
+
+def test_accepted_and_wrong_answer():
+    assert verdict() == "AC"
+    assert verdict(WRONG) == "WA"
+
+
+def test_time_limit_by_cpu_or_wall():
+    assert verdict(cpu_time=1.2) == "TLE"
+    assert verdict(wall_timed_out=True, exit_code=None, signal=signal.SIGKILL) == "TLE"
+    assert verdict(cpu_time=0.99) == "AC"
+
+
+def test_limits_win_over_the_crash_they_cause():
+    assert verdict(cpu_time=1.5, exit_code=None, signal=signal.SIGKILL) == "TLE"
+    assert verdict(output_exceeded=True, exit_code=None, signal=signal.SIGXFSZ) == "OLE"
+    assert verdict(memory_kb=(64 << 10) + 1, exit_code=None, signal=signal.SIGKILL) == "MLE"
+
+
+def test_memory_error_reported_by_the_runtime_is_mle():
+    outcome = Outcome(exit_code=1, memory_kb=1000)
+    assert decide(outcome, LIMITS, None, out_of_memory=True).verdict == "MLE"
+
+
+def test_runtime_errors():
+    assert verdict(None, exit_code=1) == "RE"
+    assert verdict(None, exit_code=None, signal=signal.SIGSEGV) == "RE"
+    message = decide(Outcome(exit_code=None, signal=signal.SIGSEGV), LIMITS, None, error_line="boom").message
+    assert message == "killed by SIGSEGV: boom"
+
+
+def test_judge_faults_are_never_the_students():
+    assert verdict(internal_error="sandbox failed", cpu_time=5) == "IE"
+
+
+def test_overall_verdict_is_the_first_failure():
+    assert overall_verdict(["AC", "AC"]) == "AC"
+    assert overall_verdict(["AC", "TLE", "WA"]) == "TLE"
