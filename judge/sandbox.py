@@ -42,6 +42,7 @@ CPU_GRACE = 0.05  # measured CPU may pass the limit by this much before the run 
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 _PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
 ADDRESS_SPACE_ALLOWANCE = 1 << 30
+SCRATCH_BYTES = 64 << 20  # size of the in-memory working directory and /tmp under bwrap
 STACK_LIMIT = 64 << 20  # deep recursion is normal in contest code; threads get as much
 PROGRAM_DIR_INSIDE = "/prog"
 WORK_DIR_INSIDE = "/sandbox"
@@ -149,9 +150,10 @@ def sandbox_tier() -> str:
 # ---------------------------------------------------------------------------------------------
 # Command assembly
 
-def _isolation_prefix(tier: str, program_dir: Path | None, work_dir: Path, env: dict[str, str]) -> list[str]:
+def _isolation_prefix(tier: str, program_dir: Path | None, work_dir: Path, env: dict[str, str],
+                      scratch_in_memory: bool = False) -> list[str]:
     if tier == "bwrap":
-        return _bwrap_prefix(program_dir, work_dir, env)
+        return _bwrap_prefix(program_dir, None if scratch_in_memory else work_dir, env)
     # posix_spawn cannot change directory, so the weaker tiers use env(1) to enter the work dir.
     enter = ["/usr/bin/env", "-C", str(work_dir)]
     if tier == "unshare":
@@ -160,15 +162,23 @@ def _isolation_prefix(tier: str, program_dir: Path | None, work_dir: Path, env: 
     return enter
 
 
-def _bwrap_prefix(program_dir: Path | None, work_dir: Path, env: dict[str, str]) -> list[str]:
+def _bwrap_prefix(program_dir: Path | None, work_dir: Path | None, env: dict[str, str]) -> list[str]:
+    """bwrap's view: read-only runtime, the program read-only, and a writable working directory:
+    ``work_dir`` bound from the host, or (None) a fresh size-capped tmpfs that cannot fill the
+    host's disk."""
     args = ["/usr/bin/bwrap", "--unshare-all", "--unshare-user", "--uid", "1000", "--gid", "1000",
             "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--as-pid-1",
-            "--hostname", "judge", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+            "--hostname", "judge", "--proc", "/proc", "--dev", "/dev",
+            "--size", str(SCRATCH_BYTES), "--tmpfs", "/tmp"]
     for path in RUNTIME_PATHS + _extra_runtime_paths():
         args += _bind_host_path(path)
     if program_dir is not None:
         args += ["--ro-bind", str(program_dir), PROGRAM_DIR_INSIDE]
-    args += ["--bind", str(work_dir), WORK_DIR_INSIDE, "--chdir", WORK_DIR_INSIDE, "--clearenv"]
+    if work_dir is None:
+        args += ["--size", str(SCRATCH_BYTES), "--tmpfs", WORK_DIR_INSIDE]
+    else:
+        args += ["--bind", str(work_dir), WORK_DIR_INSIDE]
+    args += ["--chdir", WORK_DIR_INSIDE, "--clearenv"]
     for key, value in env.items():
         args += ["--setenv", key, value]
     return args + ["--"]
@@ -297,7 +307,8 @@ def run_sandboxed(command: list[str], *, stdin: bytes, limits: Limits,
             work_dir = scratch / "work"
             work_dir.mkdir()
         _hand_over(work_dir, uid)
-        return _run_in_slot(command, stdin, limits, program_dir, work_dir, env or {}, tier, uid, scratch)
+        return _run_in_slot(command, stdin, limits, program_dir, work_dir, env or {}, tier, uid, scratch,
+                            scratch_in_memory=owns_work_dir)
     finally:
         _kill_slot(uid)
         shutil.rmtree(scratch, ignore_errors=True)
@@ -311,13 +322,14 @@ def _hand_over(work_dir: Path, uid: int) -> None:
             os.lchown(path, uid, uid)
 
 
-def _run_in_slot(command, stdin, limits, program_dir, work_dir, env, tier, uid, scratch) -> Outcome:
+def _run_in_slot(command, stdin, limits, program_dir, work_dir, env, tier, uid, scratch,
+                 scratch_in_memory: bool) -> Outcome:
     inside = tier == "bwrap"
     prog = PROGRAM_DIR_INSIDE if inside else str(program_dir or "")
     work = WORK_DIR_INSIDE if inside else str(work_dir)
     full_env = {"PATH": SAFE_PATH, "HOME": work, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", **env}
     program = [part.replace("{prog}", prog).replace("{work}", work) for part in command]
-    argv = (_slot_prefix(uid) + _isolation_prefix(tier, program_dir, work_dir, full_env)
+    argv = (_slot_prefix(uid) + _isolation_prefix(tier, program_dir, work_dir, full_env, scratch_in_memory)
             + _limit_prefix(limits) + program)
     # stdin and stdout are files: no pipe can deadlock, and RLIMIT_FSIZE caps the output.
     # stderr is a pipe the judge drains and truncates, so chatty debugging output is no OLE.
@@ -422,8 +434,12 @@ def _wait_draining(pid: int, stderr_fd: int, deadline: float, limits: Limits) ->
 
 
 def _tree_usage(root: int) -> tuple[float, int]:
-    """(CPU seconds, resident KiB) of ``root`` and all its descendants now, from /proc."""
-    ticks, pages, pending = 0, 0, [root]
+    """(CPU seconds, resident KiB) of ``root`` and all its descendants now, from /proc.
+
+    With more than one process besides the sandbox's own, resident memory is the sum of PSS:
+    forked processes share pages, and summing their RSS would count those pages many times.
+    """
+    ticks, pages, pending, pids = 0, 0, [root], []
     while pending:
         pid = pending.pop()
         try:
@@ -431,11 +447,26 @@ def _tree_usage(root: int) -> tuple[float, int]:
                 fields = stat.read().rsplit(b")", 1)[1].split()
             ticks += int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
             pages += int(fields[21])
+            pids.append(pid)
             with open(f"/proc/{pid}/task/{pid}/children", "rb") as children:
                 pending += [int(child) for child in children.read().split()]
         except (OSError, IndexError, ValueError):
             continue
-    return ticks / _CLOCK_TICKS, pages * _PAGE_KB
+    resident_kb = pages * _PAGE_KB
+    if len(pids) > 2:
+        resident_kb = sum(_proportional_kb(pid) for pid in pids)
+    return ticks / _CLOCK_TICKS, resident_kb
+
+
+def _proportional_kb(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as rollup:
+            for line in rollup:
+                if line.startswith(b"Pss:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
 
 
 def _drain_available(fd: int, room: int) -> bytes:

@@ -1,0 +1,4 @@
+# Sleeps instead of computing.
+import time
+
+time.sleep(600)
