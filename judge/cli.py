@@ -73,6 +73,17 @@ def build_parser() -> argparse.ArgumentParser:
     doctor = commands.add_parser("doctor", help="check the languages' toolchains and the sandbox")
     doctor.set_defaults(handler=command_doctor)
 
+    stress = commands.add_parser("stress", help="search for a small input on which a solution fails")
+    stress.add_argument("problem")
+    stress.add_argument("solution")
+    stress.add_argument("--examples", type=_positive_int, default=200, help="inputs to try (default 200)")
+    stress.add_argument("--seed", type=int, default=0, help="random seed; the same seed gives the same run")
+    stress.add_argument("--time-limit", type=_positive_float, help="CPU seconds per run (default: the problem's)")
+    stress.add_argument("--save", action="store_true", help="append the counterexample to the suite as a hidden case")
+    stress.add_argument("--format", choices=("table", "json"), default="table")
+    stress.add_argument("--lang", help="language, when the extension does not say it")
+    stress.set_defaults(handler=command_stress)
+
     test = commands.add_parser("test", help="verify problem packages: suites, validators, reference, solutions")
     test.add_argument("problems", nargs="*", help="problem ids (default: all)")
     test.set_defaults(handler=command_test)
@@ -86,6 +97,16 @@ def _positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 1:
         raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be positive")
     return value
 
 
@@ -181,6 +202,49 @@ def command_doctor(args: argparse.Namespace) -> int:
         reason = probe_tier(name)
         print(f"  {name:8} {'available' if reason is None else 'unavailable: ' + reason}")
     return EXIT_FAILED if missing else EXIT_OK
+
+
+def command_stress(args: argparse.Namespace) -> int:
+    import json
+
+    from judge.problem import load_problem
+    from judge.stress import save_counterexample, stress
+
+    problem = load_problem(args.problem)
+    source = readable_source(args.solution)
+    show_progress = args.format == "table" and sys.stderr.isatty()
+
+    def progress(count: int) -> None:
+        print(f"\rexample {count}/{args.examples}", end="", file=sys.stderr, flush=True)
+
+    result = stress(problem, source, examples=args.examples, seed=args.seed, time_limit=args.time_limit,
+                    language_name=args.lang, on_example=progress if show_progress else None)
+    if show_progress:
+        print("\r" + " " * 30 + "\r", end="", file=sys.stderr)
+    saved = save_counterexample(problem, result, args.seed) if args.save and result.found else None
+    if args.format == "json":
+        print(json.dumps(result.to_json(problem.io), indent=2, ensure_ascii=False))
+    else:
+        print(render_stress(result, problem.io, saved))
+    return EXIT_FAILED if result.found else EXIT_OK
+
+
+def render_stress(result, io: str, saved: str | None) -> str:
+    import json
+
+    if not result.found:
+        return f"No difference found in {result.examples_run} examples ({result.problem}, {result.submission})."
+    example = result.counterexample
+    if example.input is None:
+        return f"{example.verdict} before any example could run:\n{example.message}"
+    shown = (lambda value: value.rstrip("\n")) if io == "stdio" else json.dumps
+    lines = [f"{example.verdict} after {result.examples_run} examples; smallest failing input found:", "",
+             "input:" if io == "stdio" else "arguments:", shown(example.input), "",
+             "expected:", shown(example.expected), "", "got:", example.got.rstrip("\n") or "(nothing)", "",
+             f"{example.verdict}: {example.message}"]
+    if saved:
+        lines.append(f"\nsaved to the suite as hidden case {saved}")
+    return "\n".join(lines)
 
 
 def command_test(args: argparse.Namespace) -> int:

@@ -241,3 +241,35 @@ class _SuiteReader:
         for case in cases:
             if case.group not in group_points:
                 raise self.fail(f"case {case.name}", f"group {case.group!r} has no points in 'groups'")
+
+
+# ---------------------------------------------------------------------------------------------
+# Adding a case
+
+class _LiteralDumper(yaml.SafeDumper):
+    """Multi-line strings as `|` blocks, as a person would write them."""
+
+
+_LiteralDumper.add_representer(
+    str, lambda dumper, text: dumper.represent_scalar("tag:yaml.org,2002:str", text, style="|" if "\n" in text.rstrip("\n") else None))
+
+
+def append_case(problem: Problem, fields: dict) -> str:
+    """Append one case to the end of the problem's suite file, leaving every existing line (and
+    comment) as it was. The suite must still load with the new case in it, or the file is
+    restored and SuiteError raised. Returns the text that was appended."""
+    path = problem.suite_path
+    if path is None:
+        raise SuiteError(f"problem {problem.id} was not loaded from a file")
+    original = path.read_text(encoding="utf-8")
+    entry = yaml.dump([fields], Dumper=_LiteralDumper, sort_keys=False, allow_unicode=True, width=4096)
+    addition = "".join("  " + line if line.strip() else line for line in entry.splitlines(keepends=True))
+    separator = "" if original.endswith("\n") else "\n"
+    path.write_text(original + separator + addition, encoding="utf-8")
+    try:
+        reloaded = load_suite(path, root=problem.root)
+        reloaded.case(str(fields["name"]))
+    except SuiteError as error:
+        path.write_text(original, encoding="utf-8")
+        raise SuiteError(f"{path}: could not append the case (is `cases:` the last key?): {error}") from None
+    return addition

@@ -29,6 +29,11 @@ def reference_module(problem: Problem) -> ModuleType:
     return _load_module(problem.reference_path, "reference")
 
 
+def strategy_module(problem: Problem) -> ModuleType:
+    """The problem's Hypothesis strategies (``strategies/<id>.py``, with ``inputs()``)."""
+    return _load_module(problem.project_root / "strategies" / f"{problem.id}.py", "strategy")
+
+
 def validator_module(problem: Problem) -> ModuleType:
     """The problem's input validator (``validators/<id>.py``), imported once."""
     return _load_module(problem.project_root / "validators" / f"{problem.id}.py", "validator")
@@ -46,13 +51,14 @@ def expected_output(problem: Problem, case: Case) -> Any:
     """The case's stored expected output, else the reference solver's."""
     if case.expected is not None:
         return case.expected
-    key = (str(problem.suite_path), problem.id, case.name)
+    # Keyed by the input itself: stress testing judges many made-up cases with one name.
+    key = (str(problem.suite_path), problem.id, case.stdin_bytes())
     if key not in _answers:
         _answers[key] = reference_answer(problem, case.input, case.args)
     return _answers[key]
 
 
-_answers: dict[tuple[str, str, str], Any] = {}
+_answers: dict[tuple[str, str, bytes], Any] = {}
 
 
 def _copy(value: Any) -> Any:

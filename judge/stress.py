@@ -1,0 +1,149 @@
+"""`judge stress`: differential testing against the reference, with minimal counterexamples.
+
+Hypothesis generates valid inputs from the problem's strategies; each is run through the
+submission exactly as `judge run` would (same sandbox, same limits) and checked against the
+reference solver's answer. The first input that is not AC is shrunk to a minimal one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from hypothesis import HealthCheck, Phase, find, settings
+from hypothesis.errors import NoSuchExample
+
+from judge.languages import CompileError, LanguageUnavailable
+from judge.problem import Case, Problem
+from judge.reference import reference_answer, strategy_module
+from judge.runner import CaseResult, base_limits, prepare_submission, run_case
+
+SHRINK_CALLS = 400  # runs spent on shrinking at most, after the first difference
+SHRINK_SECONDS = 60.0
+
+
+@dataclass
+class Counterexample:
+    input: Any  # text for stdio problems, the argument list for function problems
+    expected: Any
+    got: str
+    verdict: str
+    message: str
+
+
+@dataclass
+class StressResult:
+    problem: str
+    submission: str
+    examples_run: int
+    found: bool
+    counterexample: Counterexample | None = None
+    first_failure: Any = None  # the failing input before shrinking
+
+    def to_json(self, io: str) -> dict:
+        data: dict[str, Any] = {"problem": self.problem, "submission": self.submission,
+                                "examples_run": self.examples_run, "found": self.found, "counterexample": None}
+        if self.counterexample:
+            example = dataclasses.asdict(self.counterexample)
+            example["args" if io == "function" else "input"] = example.pop("input")
+            data["counterexample"] = example
+        return data
+
+
+def make_case(problem: Problem, value: Any, name: str = "stress") -> Case:
+    if problem.io == "function":
+        return Case(name=name, args=tuple(value), visibility="sample")
+    return Case(name=name, input=value, visibility="sample")
+
+
+def stress(problem: Problem, source: Path, examples: int = 100, seed: int = 0,
+           time_limit: float | None = None, language_name: str | None = None,
+           on_example: Callable[[int], None] | None = None) -> StressResult:
+    """Search for an input on which ``source`` is not AC; shrink the first one found."""
+    try:
+        language, program = prepare_submission(problem, source, language_name)
+    except (CompileError, LanguageUnavailable) as error:
+        verdict = "CE" if isinstance(error, CompileError) else "IE"
+        return StressResult(problem.id, str(source), 0, True, Counterexample(None, None, "", verdict, str(error)))
+    limits = language.limits(base_limits(problem))
+    if time_limit:
+        limits = dataclasses.replace(limits, cpu_time=time_limit, wall_time=time_limit * 3 + 1)
+    search = _Search(lambda value: run_case(problem, program, language, limits, make_case(problem, value)),
+                     on_example)
+    config = settings(max_examples=examples, database=None, deadline=None, derandomize=False,
+                      suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink])
+    try:
+        minimal = find(strategy_module(problem).inputs(), search.fails, settings=config, random=random.Random(seed))
+    except NoSuchExample:
+        return StressResult(problem.id, str(source), search.generated, False)
+    result = search.results[_key(minimal)]
+    expected = reference_answer(problem, minimal if problem.io == "stdio" else None,
+                                minimal if problem.io == "function" else None)
+    return StressResult(problem.id, str(source), search.generated, True,
+                        Counterexample(minimal, expected, result.output, result.verdict, result.message),
+                        first_failure=search.first_failure)
+
+
+class _Search:
+    """The predicate Hypothesis searches with: runs an input, remembers what happened."""
+
+    def __init__(self, run: Callable[[Any], CaseResult], on_example: Callable[[int], None] | None) -> None:
+        self.run = run
+        self.on_example = on_example
+        self.results: dict[str, CaseResult] = {}
+        self.generated = 0  # examples run up to and including the first difference
+        self.first_failure: Any = None
+        self.shrink_calls = 0
+        self.shrink_started = 0.0
+
+    def fails(self, value: Any) -> bool:
+        key = _key(value)
+        if key in self.results:
+            return self.results[key].verdict != "AC"
+        if self.first_failure is not None:
+            # Shrinking: bounded, so a slow (TLE) solution cannot keep the search going for long.
+            self.shrink_calls += 1
+            if self.shrink_calls > SHRINK_CALLS or time.monotonic() - self.shrink_started > SHRINK_SECONDS:
+                return False
+        else:
+            self.generated += 1
+            if self.on_example:
+                self.on_example(self.generated)
+        result = self.run(value)
+        self.results[key] = result
+        failed = result.verdict != "AC"
+        if failed and self.first_failure is None:
+            self.first_failure = value
+            self.shrink_started = time.monotonic()
+        return failed
+
+
+def _key(value: Any) -> str:
+    return json.dumps(value)
+
+
+def input_size(value: Any) -> int:
+    """How big an input is, for comparing a shrunk counterexample with the first one."""
+    return len(value) if isinstance(value, str) else len(json.dumps(value))
+
+
+def save_counterexample(problem: Problem, result: StressResult, seed: int) -> str:
+    """Append the counterexample to the problem's suite as a hidden case; return its name."""
+    from hashlib import sha256
+
+    from judge.problem import append_case
+
+    value = result.counterexample.input
+    name = f"stress-{sha256(_key(value).encode()).hexdigest()[:10]}"
+    if any(case.name == name for case in problem.cases):
+        return name
+    fields: dict[str, Any] = {"name": name, "group": "stress", "visibility": "hidden",
+                              "origin": f"found by judge stress (seed {seed}) against {Path(result.submission).name}"}
+    fields["args" if problem.io == "function" else "input"] = value
+    append_case(problem, fields)
+    return name

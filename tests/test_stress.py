@@ -1,0 +1,146 @@
+"""`judge stress`: wrong solutions are caught, counterexamples are small, runs are reproducible."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+
+from conftest import ROOT, run_judge
+from judge import stress as stress_module
+from judge.packages import solution_files
+from judge.problem import load_problem
+from judge.reference import reference_module, strategy_module, validator_module
+from judge.stress import input_size, stress
+
+PROBLEMS = ["footholds", "omok", "sokoban", "stones", "yutnori"]
+WRONG = [(problem, path) for problem in PROBLEMS for path, verdict in solution_files(ROOT, problem)
+         if verdict == "WA"]
+
+
+@pytest.fixture(autouse=True)
+def quick_shrinking(monkeypatch):
+    monkeypatch.setattr(stress_module, "SHRINK_CALLS", 60)
+
+
+@pytest.mark.parametrize("problem_id, path", WRONG, ids=[f"{p}/{path.name}" for p, path in WRONG])
+def test_every_wrong_answer_solution_is_caught(problem_id, path):
+    result = stress(load_problem(problem_id), path, examples=300, seed=1)
+    assert result.found, f"{path.name} survived {result.examples_run} examples"
+    assert result.counterexample.verdict == "WA"
+    validator = validator_module(load_problem(problem_id))
+    validator.validate(result.counterexample.input)  # the counterexample is a valid input
+
+
+def test_a_simple_wrong_stones_solution_gives_one_small_n():
+    result = stress(load_problem("stones"), ROOT / "solutions/stones/wrong_answer/even_wins.py", examples=50, seed=0)
+    assert result.found and result.counterexample.input == "1\n"
+    assert result.counterexample.expected == "SK\n" and result.counterexample.got.strip() == "CY"
+
+
+def test_shrinking_makes_the_input_smaller():
+    path = ROOT / "solutions/sokoban/wrong_answer/targets_not_restored.py"
+    result = stress(load_problem("sokoban"), path, examples=200, seed=5)
+    assert result.found
+    assert input_size(result.counterexample.input) < input_size(result.first_failure)
+
+
+def test_an_accepted_solution_survives():
+    result = stress(load_problem("stones"), ROOT / "solutions/stones/accepted/parity.c", examples=40, seed=2)
+    assert not result.found and result.examples_run == 40
+
+
+def test_the_same_seed_gives_the_same_run():
+    path = ROOT / "solutions/omok/wrong_answer/six_wins.py"
+    first = stress(load_problem("omok"), path, examples=100, seed=11)
+    second = stress(load_problem("omok"), path, examples=100, seed=11)
+    assert first.examples_run == second.examples_run
+    assert first.counterexample == second.counterexample
+
+
+def test_time_limit_and_runtime_errors_are_differences_too():
+    tle = stress(load_problem("stones"), ROOT / "solutions/stones/time_limit_exceeded/plain_recursion.py",
+                 examples=50, seed=0, time_limit=0.5)
+    assert tle.found and tle.counterexample.verdict == "TLE"
+    crash = stress(load_problem("footholds"), ROOT / "solutions/footholds/runtime_error/one_row_board.py",
+                   examples=50, seed=0)
+    assert crash.found and crash.counterexample.verdict == "RE"
+    assert crash.counterexample.input[0] and len(crash.counterexample.input[0]) == 1  # a one-row board
+
+
+def test_cli_json_shape_and_exit_codes():
+    done = run_judge("stress", "stones", str(ROOT / "solutions/stones/wrong_answer/even_wins.py"),
+                     "--examples", "30", "--format", "json")
+    assert done.returncode == 1
+    data = json.loads(done.stdout)
+    assert set(data) == {"problem", "submission", "examples_run", "found", "counterexample"}
+    assert set(data["counterexample"]) == {"input", "expected", "got", "verdict", "message"}
+    function_style = run_judge("stress", "footholds", str(ROOT / "solutions/footholds/wrong_answer/winner_drags.py"),
+                               "--examples", "100", "--format", "json")
+    assert "args" in json.loads(function_style.stdout)["counterexample"]
+    ok = run_judge("stress", "stones", str(ROOT / "solutions/stones/accepted/game_dp.py"), "--examples", "10")
+    assert ok.returncode == 0 and "No difference found in 10 examples" in ok.stdout
+    usage = run_judge("stress", "stones", "missing.py")
+    assert usage.returncode == 2
+
+
+def test_save_appends_a_hidden_case_and_keeps_the_file(tmp_path):
+    for folder in ("cases", "reference", "validators", "strategies", "solutions"):
+        shutil.copytree(ROOT / folder, tmp_path / folder)
+    suite = tmp_path / "cases" / "stones.yaml"
+    before = suite.read_text()
+    done = run_judge("stress", "stones", str(ROOT / "solutions/stones/wrong_answer/small_table.cpp"),
+                     "--examples", "100", "--save", cwd=tmp_path)
+    assert done.returncode == 1 and "saved to the suite as hidden case stress-" in done.stdout
+    after = suite.read_text()
+    assert after.startswith(before)  # existing text and comments untouched
+    saved = load_problem("stones", tmp_path).cases[-1]
+    assert saved.visibility == "hidden" and saved.group == "stress" and "judge stress" in saved.origin
+    assert saved.input == "101\n"
+    assert run_judge("test", "stones", cwd=tmp_path).returncode == 0
+    assert run_judge("run", "stones", str(ROOT / "solutions/stones/wrong_answer/small_table.cpp"),
+                     "--case", saved.name, cwd=tmp_path).returncode == 1
+    again = run_judge("stress", "stones", str(ROOT / "solutions/stones/wrong_answer/small_table.cpp"),
+                      "--examples", "100", "--save", cwd=tmp_path)
+    assert again.returncode == 1 and suite.read_text() == after  # not saved twice
+
+
+def test_no_example_database_is_written(tmp_path):
+    run_judge("stress", "stones", str(ROOT / "solutions/stones/wrong_answer/even_wins.py"), "--examples", "20",
+              cwd=tmp_path, env={"JUDGE_ROOT": str(ROOT)})
+    assert not (tmp_path / ".hypothesis").exists()
+
+
+# --- the strategies double as property tests of the reference solvers ------------------------
+
+def _accepted_module(problem_id: str):
+    import importlib.util
+    for path, verdict in solution_files(ROOT, problem_id):
+        if verdict == "AC" and path.suffix == ".py" and ("def solve" in path.read_text() or "def solution" in path.read_text()):
+            spec = importlib.util.spec_from_file_location(f"accepted_{problem_id}", path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            return module
+    return None
+
+
+@pytest.mark.parametrize("problem_id", PROBLEMS)
+def test_reference_agrees_with_an_independent_solution_on_generated_inputs(problem_id):
+    problem = load_problem(problem_id)
+    reference, validator = reference_module(problem), validator_module(problem)
+    other = _accepted_module(problem_id)
+
+    @settings(max_examples=60, database=None, deadline=None)
+    @given(strategy_module(problem).inputs())
+    def check(value):
+        validator.validate(value)
+        if problem.io == "function":
+            import copy
+            assert reference.solution(*copy.deepcopy(value)) == other.solution(*copy.deepcopy(value))
+        elif other is not None:
+            assert reference.solve(value).split() == other.solve(value).split()
+        else:  # stones: SK exactly when N is odd
+            assert reference.solve(value).strip() == ("SK" if int(value) % 2 else "CY")
+
+    check()
