@@ -45,7 +45,8 @@ def _known_errors() -> tuple[type[Exception], ...]:
     from judge.problem import SuiteError
     from judge.runner import UnsupportedSubmission
     from judge.sandbox import SandboxError
-    return (UsageError, SuiteError, UnknownLanguage, UnsupportedSubmission, SandboxError)
+    from judge.store import StoreError
+    return (UsageError, SuiteError, UnknownLanguage, UnsupportedSubmission, SandboxError, StoreError)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -61,7 +62,25 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--case", action="append", metavar="NAME", help="run only this case (repeatable)")
     run.add_argument("--lang", help="language, when the extension does not say it")
     run.add_argument("-j", "--jobs", type=_positive_int, default=1, help="cases run in parallel")
+    run.add_argument("--db", type=Path, help="results database to record in (default .judge/results.db)")
+    run.add_argument("--student", default=os.environ.get("USER") or "me", help="whose run this is, in the records")
+    run.add_argument("--no-record", action="store_true", help="do not record the result")
     run.set_defaults(handler=command_run)
+
+    grade = commands.add_parser("grade", help="judge a folder of submissions: SUBMISSIONS/<student>/<problem>.<ext>")
+    grade.add_argument("submissions", type=Path)
+    grade.add_argument("-j", "--jobs", type=_positive_int, default=os.cpu_count() or 1,
+                       help="submissions judged in parallel (default: CPU count)")
+    grade.add_argument("--format", choices=("table", "json", "junit", "markdown", "gradescope"), default="table")
+    grade.add_argument("--out", type=Path, help="write the report here (gradescope: a folder, or results.json for one student)")
+    grade.add_argument("--db", type=Path, help="results database (default .judge/results.db)")
+    grade.add_argument("--fail-under", type=float, metavar="SCORE", help="exit 1 if any student's total is below SCORE")
+    grade.set_defaults(handler=command_grade)
+
+    scoreboard = commands.add_parser("scoreboard", help="standings from every recorded result")
+    scoreboard.add_argument("--db", type=Path, help="results database (default .judge/results.db)")
+    scoreboard.add_argument("--mode", choices=("ioi", "icpc"), default="ioi")
+    scoreboard.set_defaults(handler=command_scoreboard)
 
     listing = commands.add_parser("list", help="list the problems")
     listing.set_defaults(handler=command_list)
@@ -142,7 +161,90 @@ def command_run(args: argparse.Namespace) -> int:
     cases = [problem.case(name) for name in args.case] if args.case else None
     result = judge_submission(problem, source, args.lang, cases=cases, jobs=args.jobs)
     print(render_json(result) if args.format == "json" else render_table(result))
+    if not args.no_record and cases is None:
+        from judge.store import record_run
+        store = open_store(args.db)
+        record_run(store, args.student, problem, source, result)
+        store.close()
     return EXIT_OK if result.verdict == "AC" else EXIT_FAILED
+
+
+def open_store(path: Path | None):
+    from judge.store import DEFAULT_DB, Store
+    return Store(path or DEFAULT_DB)
+
+
+def command_grade(args: argparse.Namespace) -> int:
+    from judge import grade_report
+    from judge.grading import grade_folder
+
+    if not args.submissions.is_dir():
+        raise UsageError(f"{args.submissions} is not a folder; expected SUBMISSIONS/<student>/<problem>.<ext>")
+    if args.format == "gradescope" and args.out is None:
+        args.out = Path("gradescope")
+    store = open_store(args.db)
+    bar = _progress_bar(args.format == "table" and args.out is None)
+    try:
+        report = grade_folder(args.submissions, store, jobs=args.jobs,
+                              on_start=bar.start if bar else None, on_done=bar.advance if bar else None)
+    finally:
+        if bar:
+            bar.close()
+        store.close()
+    if args.format == "gradescope":
+        written = grade_report.write_gradescope(report, args.out)
+        print(f"wrote {len(written)} Gradescope results file(s) under {args.out}", file=sys.stderr)
+    else:
+        render = {"table": grade_report.render_table, "json": grade_report.render_json,
+                  "junit": grade_report.render_junit, "markdown": grade_report.render_markdown}[args.format]
+        text = render(report)
+        if args.out:
+            args.out.parent.mkdir(parents=True, exist_ok=True)
+            args.out.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+            print(f"wrote {args.out}", file=sys.stderr)
+        else:
+            print(text)
+    if args.fail_under is not None and any(student.total < args.fail_under for student in report.students):
+        below = [s.student for s in report.students if s.total < args.fail_under]
+        print(f"judge: below {args.fail_under:g}: {', '.join(below)}", file=sys.stderr)
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+class _Progress:
+    """A tqdm bar on stderr, made once the number of submissions is known."""
+
+    def __init__(self) -> None:
+        self.bar = None
+
+    def start(self, total: int) -> None:
+        from tqdm import tqdm
+        self.bar = tqdm(total=total, unit="submission", file=sys.stderr, leave=False)
+
+    def advance(self, entry) -> None:
+        if self.bar is not None:
+            self.bar.update(1)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _progress_bar(wanted: bool) -> _Progress | None:
+    """A bar only for people: not when output is piped or machine-readable."""
+    return _Progress() if wanted and sys.stderr.isatty() and sys.stdout.isatty() else None
+
+
+def command_scoreboard(args: argparse.Namespace) -> int:
+    from judge.grade_report import render_scoreboard
+    from judge.scoreboard import icpc_standings, ioi_standings
+
+    store = open_store(args.db)
+    history = store.history()
+    store.close()
+    standings = icpc_standings if args.mode == "icpc" else ioi_standings
+    print(render_scoreboard(*standings(history), args.mode))
+    return EXIT_OK
 
 
 def command_list(args: argparse.Namespace) -> int:

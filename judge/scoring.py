@@ -25,3 +25,9 @@ def _group_score(problem: Problem, verdicts: dict[str, str]) -> float:
         if members and all(verdicts.get(case.name) == "AC" for case in members):
             earned += points
     return problem.total_points * earned / total if total else 0.0
+
+
+def rank(totals: list[float], descending: bool = True) -> list[int]:
+    """Competition ranks ("1, 2, 2, 4"): equal totals share a rank."""
+    order = sorted(totals, reverse=descending)
+    return [order.index(total) + 1 for total in totals]

@@ -1,0 +1,165 @@
+"""The results store: SQLite, one row per submission and one per case result, each case
+committed as soon as it is judged, so an interrupted run loses nothing it had recorded.
+
+A submission is identified by (student, problem, source hash, suite hash, judge version): the
+same source judged against the same suite by the same judge gives the same results, so a
+complete submission is never judged again, and an incomplete one resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+from judge import __version__
+from judge.problem import Problem
+from judge.runner import CaseResult
+
+DEFAULT_DB = Path(".judge") / "results.db"
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS submissions (
+    id INTEGER PRIMARY KEY,
+    student TEXT NOT NULL,
+    problem TEXT NOT NULL,
+    path TEXT NOT NULL,
+    language TEXT NOT NULL,
+    source_hash TEXT NOT NULL,
+    suite_hash TEXT NOT NULL,
+    judge_version TEXT NOT NULL,
+    submitted_at REAL NOT NULL,
+    complete INTEGER NOT NULL DEFAULT 0,
+    verdict TEXT,
+    score REAL,
+    max_score REAL,
+    compile_message TEXT NOT NULL DEFAULT '',
+    UNIQUE (student, problem, source_hash, suite_hash, judge_version)
+);
+CREATE TABLE IF NOT EXISTS case_results (
+    submission_id INTEGER NOT NULL REFERENCES submissions (id),
+    position INTEGER NOT NULL,
+    case_name TEXT NOT NULL,
+    case_group TEXT NOT NULL,
+    verdict TEXT NOT NULL,
+    cpu_time REAL NOT NULL,
+    wall_time REAL NOT NULL,
+    memory_kb INTEGER NOT NULL,
+    message TEXT NOT NULL,
+    visibility TEXT NOT NULL,
+    PRIMARY KEY (submission_id, case_name)
+);
+"""
+
+
+def file_hash(*paths: Path) -> str:
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(path.read_bytes() if path.is_file() else b"")
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def suite_hash(problem: Problem) -> str:
+    """What the expected results depend on: the suite and the reference solver."""
+    return file_hash(problem.suite_path, problem.reference_path)
+
+
+class Store:
+    """Thread-safe access to one results database."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self.lock = threading.Lock()
+        try:
+            self.db = sqlite3.connect(path, check_same_thread=False, timeout=30)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as error:
+            raise StoreError(f"{path} is not a usable results database ({error}); "
+                             f"move it away or pass another --db") from None
+
+    def close(self) -> None:
+        with self.lock:
+            self.db.close()
+
+    def submission(self, student: str, problem: Problem, source: Path, language: str,
+                   submitted_at: float | None = None) -> tuple[int, bool]:
+        """The id of this submission's row (made if new) and whether its results are complete.
+
+        ``submitted_at`` defaults to the file's modification time: when a student handed it in.
+        """
+        key = (student, problem.id, file_hash(source), suite_hash(problem), __version__)
+        with self.lock, self.db:
+            row = self.db.execute(
+                "SELECT id, complete FROM submissions WHERE student=? AND problem=? AND source_hash=? "
+                "AND suite_hash=? AND judge_version=?", key).fetchone()
+            if row:
+                return row[0], bool(row[1])
+            cursor = self.db.execute(
+                "INSERT INTO submissions (student, problem, path, language, source_hash, suite_hash, "
+                "judge_version, submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (student, problem.id, str(source), language, *key[2:], submitted_at or _submitted_at(source)))
+            return cursor.lastrowid, False
+
+    def record_case(self, submission_id: int, position: int, result: CaseResult) -> None:
+        with self.lock, self.db:
+            self.db.execute(
+                "INSERT OR REPLACE INTO case_results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (submission_id, position, result.name, result.group, result.verdict, result.cpu_time,
+                 result.wall_time, result.memory_kb, result.message, result.visibility))
+
+    def recorded_cases(self, submission_id: int) -> list[CaseResult]:
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT case_name, case_group, verdict, cpu_time, wall_time, memory_kb, message, visibility "
+                "FROM case_results WHERE submission_id=? ORDER BY position", (submission_id,)).fetchall()
+        return [CaseResult(name=row[0], group=row[1], verdict=row[2], cpu_time=row[3], wall_time=row[4],
+                           memory_kb=row[5], message=row[6], visibility=row[7]) for row in rows]
+
+    def compile_message(self, submission_id: int) -> str:
+        with self.lock:
+            row = self.db.execute("SELECT compile_message FROM submissions WHERE id=?", (submission_id,)).fetchone()
+        return row[0] if row else ""
+
+    def complete(self, submission_id: int, verdict: str, score: float, max_score: float,
+                 compile_message: str) -> None:
+        with self.lock, self.db:
+            self.db.execute("UPDATE submissions SET complete=1, verdict=?, score=?, max_score=?, "
+                            "compile_message=? WHERE id=?", (verdict, score, max_score, compile_message,
+                                                              submission_id))
+
+    def history(self) -> list[dict]:
+        """Every complete submission, oldest first: the input of the scoreboards."""
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT student, problem, verdict, score, max_score, submitted_at FROM submissions "
+                "WHERE complete=1 ORDER BY submitted_at, id").fetchall()
+        keys = ("student", "problem", "verdict", "score", "max_score", "submitted_at")
+        return [dict(zip(keys, row)) for row in rows]
+
+
+class StoreError(Exception):
+    """The results database cannot be used."""
+
+
+def _submitted_at(source: Path) -> float:
+    """When the student submitted: the file's modification time (else now)."""
+    try:
+        return source.stat().st_mtime
+    except OSError:
+        return time.time()
+
+
+def record_run(store: Store, student: str, problem: Problem, source: Path, result) -> None:
+    """Record a complete `judge run` so that it counts in the scoreboards' history."""
+    submission_id, complete = store.submission(student, problem, source, result.language, time.time())
+    if complete:
+        return
+    positions = {case.name: index for index, case in enumerate(problem.cases)}
+    for case in result.cases:
+        store.record_case(submission_id, positions[case.name], case)
+    store.complete(submission_id, result.verdict, result.score, result.max_score, result.compile_message)
