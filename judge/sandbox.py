@@ -17,17 +17,18 @@ kernel exempts root from RLIMIT_NPROC and lets root read everything.
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import functools
 import math
 import resource
 import os
-import queue
 import select
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -217,11 +218,34 @@ def _limit_prefix(limits: Limits) -> list[str]:
 
 # ---------------------------------------------------------------------------------------------
 # Slots: one unprivileged uid per concurrent run, so that "every process of this uid" is exactly
-# "everything this run started".
+# "everything this run started". Slots are shared by every judge process on the machine (two
+# graders, pytest-xdist workers), so they are taken with flock on a lock file per uid; the kernel
+# releases the lock if a judge dies.
 
-_free_slots: queue.Queue[int] = queue.Queue()
-for _slot in range(SLOT_COUNT):
-    _free_slots.put(FIRST_SLOT_UID + _slot)
+SLOT_LOCK_DIR = Path(tempfile.gettempdir()) / "judge-slots"
+
+
+def _acquire_slot() -> tuple[int, int | None]:
+    """(uid, lock fd) of a free slot; without root there is one slot, the judge's own uid."""
+    if not _running_as_root():
+        return os.geteuid(), None
+    SLOT_LOCK_DIR.mkdir(mode=0o700, exist_ok=True)
+    start = (os.getpid() + threading.get_ident()) % SLOT_COUNT
+    while True:
+        for offset in range(SLOT_COUNT):
+            uid = FIRST_SLOT_UID + (start + offset) % SLOT_COUNT
+            fd = os.open(SLOT_LOCK_DIR / str(uid), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return uid, fd
+            except BlockingIOError:
+                os.close(fd)
+        time.sleep(0.05)
+
+
+def _release_slot(fd: int | None) -> None:
+    if fd is not None:
+        os.close(fd)  # closing the file drops its lock
 
 
 def _kill_slot(uid: int) -> None:
@@ -299,7 +323,7 @@ def run_sandboxed(command: list[str], *, stdin: bytes, limits: Limits,
     """
     tier = tier or sandbox_tier()
     _become_subreaper()
-    uid = _free_slots.get()
+    uid, slot_lock = _acquire_slot()
     owns_work_dir = work_dir is None
     scratch = Path(tempfile.mkdtemp(prefix="judge-run-"))
     try:
@@ -312,7 +336,7 @@ def run_sandboxed(command: list[str], *, stdin: bytes, limits: Limits,
     finally:
         _kill_slot(uid)
         shutil.rmtree(scratch, ignore_errors=True)
-        _free_slots.put(uid)
+        _release_slot(slot_lock)
 
 
 def _hand_over(work_dir: Path, uid: int) -> None:
@@ -342,9 +366,6 @@ def _run_in_slot(command, stdin, limits, program_dir, work_dir, env, tier, uid, 
         (os.POSIX_SPAWN_OPEN, 1, str(stdout_path), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
         (os.POSIX_SPAWN_DUP2, stderr_write, 2),
     ]
-    # The spawned process starts as a copy of the judge, and the kernel records the judge's peak
-    # memory as its own; only a peak above that belongs to the program.
-    judge_peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     started = time.monotonic()
     try:
         pid = os.posix_spawn(argv[0], argv, full_env if tier == "none" else _outer_env(full_env, tier),
@@ -364,9 +385,11 @@ def _run_in_slot(command, stdin, limits, program_dir, work_dir, env, tier, uid, 
         _spawned_pids.discard(pid)
         os.close(stderr_read)
     wall = time.monotonic() - started
-    # A run stopped by force was never reaped by its parent, so rusage misses it: the readings
-    # from /proc are the better measure then. A peak no higher than the judge's own is the
-    # judge's (see above), not the program's.
+    # The spawned process starts as a copy of the judge, and the kernel records the judge's peak
+    # memory as its own: only a peak above the judge's (read after the run, as the judge may have
+    # grown meanwhile) belongs to the program. A run stopped by force was never reaped by its
+    # parent, so rusage misses it: the readings from /proc are the better measure then.
+    judge_peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     memory_kb = max(usage.ru_maxrss if usage.ru_maxrss > judge_peak_kb else 0, watch.memory_kb)
     cpu_time = max(usage.ru_utime + usage.ru_stime, watch.cpu)
     return _outcome(status, cpu_time, memory_kb, wall, watch.stopped == "wall", stdout_path, watch.stderr,
