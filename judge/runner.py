@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -11,9 +13,12 @@ from judge.checkers import CheckResult, get_checker
 from judge.languages import CompileError, Language, LanguageUnavailable, Program, language_for
 from judge.problem import Case, Problem
 from judge.reference import expected_output
-from judge.sandbox import Limits, run_sandboxed
+from judge.sandbox import Limits, Outcome, run_sandboxed
 from judge.scoring import score
 from judge.verdict import decide, overall_verdict
+
+
+COLD_ENV = "JUDGE_COLD"
 
 
 class UnsupportedSubmission(Exception):
@@ -76,10 +81,33 @@ def _languages() -> dict[str, Language]:
     return LANGUAGES
 
 
+Execute = Callable[[list[str], bytes, Limits, Path], Outcome]
+
+
+def cold_execute(command: list[str], stdin: bytes, limits: Limits, program_dir: Path) -> Outcome:
+    """Run a program afresh in the sandbox."""
+    return run_sandboxed(command, stdin=stdin, limits=limits, program_dir=program_dir)
+
+
+@contextmanager
+def executor(language: Language, program: Program, style: str, limits: Limits, cold: bool = False):
+    """How cases of this program are run: warm for Python (unless ``cold`` or $JUDGE_COLD),
+    else afresh each time."""
+    if cold or os.environ.get(COLD_ENV) or language.name != "python":
+        yield cold_execute
+        return
+    from judge.warm import WarmPool
+    pool = WarmPool(program, style, limits)
+    try:
+        yield pool.execute
+    finally:
+        pool.close()
+
+
 def judge_submission(problem: Problem, source: Path, language_name: str | None = None,
                      cases: list[Case] | None = None, jobs: int = 1,
                      on_case: Callable[[CaseResult], None] | None = None,
-                     stop_on_failure: bool = False) -> SubmissionResult:
+                     stop_on_failure: bool = False, cold: bool = False) -> SubmissionResult:
     """Judge ``source`` on ``cases`` (default: all of the problem's) and score it.
 
     With ``stop_on_failure`` the cases run in order and stop at the first that is not AC: the
@@ -94,9 +122,14 @@ def judge_submission(problem: Problem, source: Path, language_name: str | None =
     except LanguageUnavailable as error:
         return _all_cases(problem, source, language.name, cases, "IE", str(error))
     limits = language.limits(base_limits(problem))
+    with executor(language, program, problem.io, limits, cold) as execute:
+        results = _run_cases(problem, program, language, limits, cases, execute, jobs, on_case, stop_on_failure)
+    return _result(problem, source, language.name, results)
 
+
+def _run_cases(problem, program, language, limits, cases, execute, jobs, on_case, stop_on_failure) -> list[CaseResult]:
     def run_one(case: Case) -> CaseResult:
-        result = run_case(problem, program, language, limits, case)
+        result = run_case(problem, program, language, limits, case, execute)
         if on_case:
             on_case(result)
         return result
@@ -112,7 +145,7 @@ def judge_submission(problem: Problem, source: Path, language_name: str | None =
             results = list(pool.map(run_one, cases))
     else:
         results = [run_one(case) for case in cases]
-    return _result(problem, source, language.name, results)
+    return results
 
 
 def _result(problem: Problem, source: Path, language: str, results: list[CaseResult],
@@ -132,10 +165,11 @@ def _all_cases(problem, source, language, cases, verdict, message) -> Submission
     return _result(problem, source, language, results, compile_message=message)
 
 
-def run_case(problem: Problem, program: Program, language: Language, limits: Limits, case: Case) -> CaseResult:
+def run_case(problem: Problem, program: Program, language: Language, limits: Limits, case: Case,
+             execute: Execute = cold_execute) -> CaseResult:
     """Run one case in the sandbox and decide its verdict."""
     command = [part.replace("{memory_mb}", str(limits.memory >> 20)) for part in program.command]
-    outcome = run_sandboxed(command, stdin=case.stdin_bytes(), limits=limits, program_dir=program.directory)
+    outcome = execute(command, case.stdin_bytes(), limits, program.directory)
     got = outcome.stdout.decode("utf-8", errors="replace")
     check = None
     if not outcome.internal_error and outcome.exit_code == 0 and outcome.signal is None:

@@ -32,6 +32,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO, Callable
 
 TIERS = ("bwrap", "unshare", "none")
 SANDBOX_ENV = "JUDGE_SANDBOX"
@@ -538,3 +539,82 @@ def _outcome(status, cpu_time, memory_kb, wall, timed_out, stdout_path: Path, st
         wall_timed_out=timed_out,
         output_exceeded=len(stdout) >= limits.output,
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# Long-lived sandboxed processes (the warm Python server)
+
+class SandboxedServer:
+    """A process that lives in the sandbox across many runs and talks over its stdin/stdout.
+
+    It holds one slot (uid) for its whole life; ``close`` kills everything it started.
+    ``limits`` apply to the server itself (process count, open files, stack); the server
+    applies each run's own limits to the children it forks.
+    """
+
+    def __init__(self, command: Callable[[bool], list[str]], limits: Limits, program_dir: Path,
+                 tier: str | None = None) -> None:
+        """``command(kills_all)`` gives the server's command line; see ``kills_all_it_may``."""
+        self.tier = tier or sandbox_tier()
+        _become_subreaper()
+        self.uid, self._slot_lock = _acquire_slot()
+        self.scratch = Path(tempfile.mkdtemp(prefix="judge-server-"))
+        work_dir = self.scratch / "work"
+        work_dir.mkdir()
+        _hand_over(work_dir, self.uid)
+        inside = self.tier == "bwrap"
+        env = {"PATH": SAFE_PATH, "HOME": WORK_DIR_INSIDE if inside else str(work_dir),
+               "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+        prog = PROGRAM_DIR_INSIDE if inside else str(program_dir)
+        program = [part.replace("{prog}", prog) for part in command(self.kills_all_it_may)]
+        argv = (_slot_prefix(self.uid) + _isolation_prefix(self.tier, program_dir, work_dir, env, True)
+                + _limit_prefix(limits) + program)
+        to_server, self._server_stdin = os.pipe2(os.O_CLOEXEC)
+        self._server_stdout, from_server = os.pipe2(os.O_CLOEXEC)
+        actions = [(os.POSIX_SPAWN_DUP2, to_server, 0), (os.POSIX_SPAWN_DUP2, from_server, 1),
+                   (os.POSIX_SPAWN_OPEN, 2, str(self.scratch / "server.log"), os.O_WRONLY | os.O_CREAT, 0o600)]
+        try:
+            self.pid = os.posix_spawn(argv[0], argv, env if self.tier == "none" else _outer_env(env, self.tier),
+                                      file_actions=actions, setsid=True)
+        finally:
+            os.close(to_server)
+            os.close(from_server)
+        _spawned_pids.add(self.pid)
+        self.reader = os.fdopen(self._server_stdout, "rb")
+        self.writer = os.fdopen(self._server_stdin, "wb")
+
+    @property
+    def kills_all_it_may(self) -> bool:
+        """Whether the server may kill every process it can signal after each run: true when
+        those are only the run's own (a PID namespace, or a uid of its own)."""
+        return self.tier in ("bwrap", "unshare") or _running_as_root()
+
+    def exchange(self, header: bytes, body: bytes, timeout: float) -> tuple[bytes, BinaryIO] | None:
+        """Send one request; return (the reply's header line, the reply stream), or None if the
+        server is gone or silent past ``timeout``."""
+        try:
+            self.writer.write(header + body)
+            self.writer.flush()
+        except OSError:
+            return None
+        ready, _, _ = select.select([self.reader], [], [], timeout)
+        if not ready:
+            return None
+        line = self.reader.readline()
+        return (line, self.reader) if line else None
+
+    def close(self) -> None:
+        for stream in (self.writer, self.reader):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        _kill_group(self.pid)
+        try:
+            os.waitpid(self.pid, 0)
+        except ChildProcessError:
+            pass
+        _spawned_pids.discard(self.pid)
+        _kill_slot(self.uid)
+        shutil.rmtree(self.scratch, ignore_errors=True)
+        _release_slot(self._slot_lock)

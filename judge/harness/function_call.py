@@ -66,4 +66,5 @@ def main():
     os.write(result_fd, text.encode())
 
 
-main()
+if __name__ == "__main__":
+    main()

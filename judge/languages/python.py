@@ -7,6 +7,7 @@ import shutil
 import sys
 from pathlib import Path
 
+from judge.harness import SERVER_FILE
 from judge.languages.base import (HARNESS_DIR, CompileError, Language, LanguageUnavailable,
                                   Program, cache_key, cached_build, read_source)
 
@@ -35,7 +36,8 @@ class Python(Language):
         interpreter = python_interpreter()
         if not os.path.exists(interpreter):
             raise LanguageUnavailable(f"python: interpreter {interpreter} not found; set JUDGE_PYTHON")
-        files = {"solution.py": code}
+        # The warm-start server travels with every Python program (see judge/warm.py).
+        files = {"solution.py": code, SERVER_FILE: (HARNESS_DIR / "python_server.py").read_bytes()}
         # -I: no user site or environment; -S: skip site-packages (a slow start, and not stdlib);
         # -B: nothing written next to the (read-only) program.
         command = [interpreter, "-I", "-S", "-B"]

@@ -1,0 +1,87 @@
+"""Warm starts for Python: one sandboxed server per submission forks a child per case, instead
+of starting a fresh interpreter per case (see judge/harness/python_server.py).
+
+A pool holds one server per parallel worker. If a server dies or stops answering, that case is
+run cold and the server is replaced: verdicts never depend on the warm path working.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import queue
+from pathlib import Path
+
+from judge.harness import SERVER_FILE
+from judge.languages.base import Program
+from judge.sandbox import Limits, Outcome, SandboxedServer, run_sandboxed
+
+REPLY_GRACE = 5.0  # seconds past the wall limit before a silent server is given up on
+
+
+def server_command(program: Program, style: str, kills_all: bool) -> list[str]:
+    """The interpreter line of a cold Python program, pointed at the server instead."""
+    interpreter = program.command[0]
+    return [interpreter, "-I", "-S", "-B", "{prog}/" + SERVER_FILE, "{prog}/solution.py", style,
+            "1" if kills_all else "0"]
+
+
+class WarmPool:
+    """Warm Python servers for one prepared submission, one per concurrent user."""
+
+    def __init__(self, program: Program, style: str, limits: Limits) -> None:
+        self.program = program
+        self.style = style
+        self.server_limits = dataclasses.replace(limits, cpu_time=24 * 3600.0, limit_address_space=False,
+                                                 processes=limits.processes + 1)
+        self.idle: queue.SimpleQueue[SandboxedServer] = queue.SimpleQueue()
+        self.all: list[SandboxedServer] = []
+
+    def execute(self, command: list[str], stdin: bytes, limits: Limits, program_dir: Path) -> Outcome:
+        """Run one case warm (same signature as a cold run, which is the fallback)."""
+        server = self._take()
+        outcome = self._ask(server, stdin, limits) if server else None
+        if outcome is None:
+            if server:
+                self._retire(server)
+            return run_sandboxed(command, stdin=stdin, limits=limits, program_dir=program_dir)
+        self.idle.put(server)
+        return outcome
+
+    def _take(self) -> SandboxedServer | None:
+        try:
+            return self.idle.get_nowait()
+        except queue.Empty:
+            pass
+        try:
+            server = SandboxedServer(lambda kills_all: server_command(self.program, self.style, kills_all),
+                                     self.server_limits, self.program.directory)
+        except OSError:
+            return None
+        self.all.append(server)
+        return server
+
+    def _ask(self, server: SandboxedServer, stdin: bytes, limits: Limits) -> Outcome | None:
+        address_space = 2 * limits.memory + (1 << 30) if limits.limit_address_space else 0
+        request = {"stdin": len(stdin), "cpu": limits.cpu_time, "wall": limits.wall_time,
+                   "memory": limits.memory + limits.memory_slack, "output": limits.output,
+                   "address_space": address_space, "nofile": limits.open_files}
+        reply = server.exchange(json.dumps(request).encode() + b"\n", stdin, limits.wall_time + REPLY_GRACE)
+        if reply is None:
+            return None
+        line, stream = reply
+        report = json.loads(line)
+        stdout, stderr = stream.read(report["stdout"]), stream.read(report["stderr"])
+        return Outcome(exit_code=report["exit_code"], signal=report["signal"], cpu_time=report["cpu"],
+                       wall_time=report["wall"], memory_kb=report["memory_kb"], stdout=stdout[:limits.output],
+                       stderr=stderr, wall_timed_out=report["stopped"] == "wall",
+                       output_exceeded=len(stdout) >= limits.output)
+
+    def _retire(self, server: SandboxedServer) -> None:
+        server.close()
+        self.all.remove(server)
+
+    def close(self) -> None:
+        for server in self.all:
+            server.close()
+        self.all.clear()

@@ -1,0 +1,58 @@
+"""Warm Python starts must never change a verdict: every Python file under solutions/ and
+tests/hostile/ gets the same per-case verdicts warm and cold."""
+
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from judge.packages import solution_files
+from judge.problem import load_problem
+from judge.runner import judge_submission
+
+PROBLEMS = ["footholds", "omok", "sokoban", "stones", "yutnori"]
+SOLUTIONS = [(problem, path) for problem in PROBLEMS for path, _ in solution_files(ROOT, problem)
+             if path.suffix == ".py"]
+HOSTILE = sorted((ROOT / "tests" / "hostile").glob("*.py"))
+HOSTILE = [path for path in HOSTILE if not path.name.startswith(("test_", "__"))]
+
+
+def verdicts(problem, path: Path, cold: bool, cases=None) -> list[tuple[str, str]]:
+    result = judge_submission(problem, path, cases=cases, cold=cold, stop_on_failure=cases is None)
+    return [(case.name, case.verdict) for case in result.cases]
+
+
+@pytest.mark.parametrize("problem_id, path", SOLUTIONS, ids=[f"{p}/{path.parent.name}/{path.name}" for p, path in SOLUTIONS])
+def test_solutions_get_the_same_verdicts_warm_and_cold(problem_id, path):
+    problem = load_problem(problem_id)
+    assert verdicts(problem, path, cold=False) == verdicts(problem, path, cold=True)
+
+
+@pytest.mark.parametrize("path", HOSTILE, ids=[path.name for path in HOSTILE])
+def test_hostile_programs_get_the_same_verdicts_warm_and_cold(path):
+    stones = load_problem("stones")
+    cases = [stones.case("n-1")]
+    assert verdicts(stones, path, cold=False, cases=cases) == verdicts(stones, path, cold=True, cases=cases)
+
+
+def test_a_warm_run_leaves_nothing_between_cases(write_program):
+    """A case cannot see files or processes another case of the same submission left."""
+    text = ("import os, sys\n"
+            "leftover = os.listdir('.')\n"
+            "open('mark.txt', 'w').write('x')\n"
+            "if os.fork() == 0:\n"
+            "    os.setsid()\n"
+            "    import time; time.sleep(30)\n"
+            "print('SK' if not leftover else 'LEFTOVER ' + ' '.join(leftover))\n")
+    stones = load_problem("stones")
+    path = write_program("leaves.py", text)
+    result = judge_submission(stones, path, cases=[stones.case("n-1"), stones.case("n-3"), stones.case("n-7")])
+    assert [case.verdict for case in result.cases] == ["AC", "AC", "AC"], [case.output for case in result.cases]
+
+
+def test_the_random_module_is_reseeded_per_case(write_program):
+    stones = load_problem("stones")
+    path = write_program("rand.py", "import random\nprint(random.random())\n")
+    result = judge_submission(stones, path, cases=[stones.case("n-1"), stones.case("n-3")])
+    outputs = [case.output for case in result.cases]
+    assert outputs[0] != outputs[1]
