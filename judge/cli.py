@@ -24,6 +24,9 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "handler", None):
         parser.print_help()
         return EXIT_USAGE
+    if getattr(args, "cold", False):
+        from judge.runner import COLD_ENV
+        os.environ[COLD_ENV] = "1"
     try:
         return args.handler(args)
     except KeyboardInterrupt:
@@ -61,10 +64,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--format", choices=("table", "json"), default="table")
     run.add_argument("--case", action="append", metavar="NAME", help="run only this case (repeatable)")
     run.add_argument("--lang", help="language, when the extension does not say it")
-    run.add_argument("-j", "--jobs", type=_positive_int, default=1, help="cases run in parallel")
+    run.add_argument("-j", "--jobs", type=_positive_int, default=os.cpu_count() or 1,
+                     help="cases run in parallel (default: CPU count; results are the same as -j 1)")
     run.add_argument("--db", type=Path, help="results database to record in (default .judge/results.db)")
     run.add_argument("--student", default=os.environ.get("USER") or "me", help="whose run this is, in the records")
     run.add_argument("--no-record", action="store_true", help="do not record the result")
+    run.add_argument("--cold", action="store_true", help="start every Python run afresh (no warm server)")
     run.set_defaults(handler=command_run)
 
     grade = commands.add_parser("grade", help="judge a folder of submissions: SUBMISSIONS/<student>/<problem>.<ext>")
@@ -75,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--out", type=Path, help="write the report here (gradescope: a folder, or results.json for one student)")
     grade.add_argument("--db", type=Path, help="results database (default .judge/results.db)")
     grade.add_argument("--fail-under", type=float, metavar="SCORE", help="exit 1 if any student's total is below SCORE")
+    grade.add_argument("--cold", action="store_true", help="start every Python run afresh (no warm server)")
     grade.set_defaults(handler=command_grade)
 
     scoreboard = commands.add_parser("scoreboard", help="standings from every recorded result")
@@ -101,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     stress.add_argument("--save", action="store_true", help="append the counterexample to the suite as a hidden case")
     stress.add_argument("--format", choices=("table", "json"), default="table")
     stress.add_argument("--lang", help="language, when the extension does not say it")
+    stress.add_argument("--cold", action="store_true", help="start every Python run afresh (no warm server)")
     stress.set_defaults(handler=command_stress)
 
     test = commands.add_parser("test", help="verify problem packages: suites, validators, reference, solutions")

@@ -21,7 +21,7 @@ from hypothesis.errors import NoSuchExample
 from judge.languages import CompileError, LanguageUnavailable
 from judge.problem import Case, Problem
 from judge.reference import reference_answer, strategy_module
-from judge.runner import CaseResult, base_limits, prepare_submission, run_case
+from judge.runner import CaseResult, base_limits, executor, prepare_submission, run_case
 
 SHRINK_CALLS = 400  # runs spent on shrinking at most, after the first difference
 SHRINK_SECONDS = 60.0
@@ -73,14 +73,16 @@ def stress(problem: Problem, source: Path, examples: int = 100, seed: int = 0,
     limits = language.limits(base_limits(problem))
     if time_limit:
         limits = dataclasses.replace(limits, cpu_time=time_limit, wall_time=time_limit * 3 + 1)
-    search = _Search(lambda value: run_case(problem, program, language, limits, make_case(problem, value)),
-                     on_example)
     config = settings(max_examples=examples, database=None, deadline=None, derandomize=False,
                       suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink])
-    try:
-        minimal = find(strategy_module(problem).inputs(), search.fails, settings=config, random=random.Random(seed))
-    except NoSuchExample:
-        return StressResult(problem.id, str(source), search.generated, False)
+    with executor(language, program, problem.io, limits) as execute:
+        search = _Search(lambda value: run_case(problem, program, language, limits, make_case(problem, value),
+                                                execute), on_example)
+        try:
+            minimal = find(strategy_module(problem).inputs(), search.fails, settings=config,
+                           random=random.Random(seed))
+        except NoSuchExample:
+            return StressResult(problem.id, str(source), search.generated, False)
     result = search.results[_key(minimal)]
     expected = reference_answer(problem, minimal if problem.io == "stdio" else None,
                                 minimal if problem.io == "function" else None)

@@ -55,6 +55,7 @@ def main():
         code = compile(handle.read(), solution, "exec", dont_inherit=True)
     harness = load_harness(os.path.dirname(solution)) if style == "function" else None
     workspace = os.getcwd()
+    warm_up_io()
     # The case's stdin/stdout files live apart from its working directory (in the sandbox, on
     # another tmpfs), so a case that fills its directory cannot break its own output.
     io_dir = tempfile.mkdtemp(prefix="io-")
@@ -68,6 +69,15 @@ def main():
         report["stdout"], report["stderr"] = len(stdout), len(stderr)
         control_out.write(json.dumps(report).encode() + b"\n" + stdout + stderr)
         control_out.flush()
+
+
+def warm_up_io():
+    """Build the text layers once, so that every forked child finds the codecs already loaded."""
+    reader = io.TextIOWrapper(io.BufferedReader(io.BytesIO(b"1\n")), encoding="utf-8")
+    reader.readline()
+    writer = io.TextIOWrapper(io.BufferedWriter(io.BytesIO()), encoding="utf-8")
+    writer.write("x\n")
+    writer.flush()
 
 
 def load_harness(directory):
@@ -180,11 +190,14 @@ def watch(child, stderr_fd, started, request):
     poller.register(stderr_fd, select.POLLIN)
     kept, dropped, cpu, memory_kb, stopped = bytearray(), 0, 0.0, 0, None
     ceiling_kb = request["memory"] // 1024
+    first = True
     try:
         while True:
             remaining = started + request["wall"] - time.monotonic()
-            tree_cpu, tree_kb = tree_usage(child)
-            cpu, memory_kb = max(cpu, tree_cpu), max(memory_kb, tree_kb)
+            if not first:  # most runs end within the first poll: no need to read /proc for them
+                tree_cpu, tree_kb = tree_usage(child)
+                cpu, memory_kb = max(cpu, tree_cpu), max(memory_kb, tree_kb)
+            first = False
             if remaining <= 0:
                 stopped = "wall"
             elif cpu > request["cpu"] + 0.05:
@@ -276,6 +289,8 @@ def clean_up(child, may_kill_all, case_dir):
                 time.sleep(0.001)
         except ChildProcessError:
             break
+    if not os.listdir(case_dir):
+        return
     for root, directories, files in os.walk(case_dir, topdown=False):
         for name in files:
             try:

@@ -1,0 +1,136 @@
+"""Benchmarks for the judge's speed, each measured against a baseline taken in the same run on
+the same machine, and reported as a ratio. Not part of the test suite (timings on shared
+machines are noisy); run it on its own:
+
+    python3 benchmarks/run.py            # everything (a few minutes)
+    python3 benchmarks/run.py --students 20 --quick
+
+1. per-case overhead: `judge run` on a 1,000-case trivial suite vs 1,000 bare `python3 -I -S -c pass`
+2. parallel cases: `judge run -j 2` vs `-j 1` on CPU-bound cases
+3. stress: `judge stress stones <accepted> --examples 1000`, examples per second
+4. start-up: `judge --help` vs `python3 -c pass` (same interpreter)
+5. grading: N students x 5 problems with `judge grade`; total time and cost per case
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from tabulate import tabulate
+
+ROOT = Path(__file__).resolve().parent.parent
+SUBMISSION_PYTHON = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.executable
+JUDGE = [sys.executable, "-m", "judge"]
+
+
+def timed(command: list[str], **kwargs) -> float:
+    started = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, **kwargs)
+    elapsed = time.perf_counter() - started
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"benchmark command failed: {' '.join(command)}\n{done.stderr.decode()[-2000:]}")
+    return elapsed
+
+
+def make_problem(root: Path, problem_id: str, inputs: list[str], time_limit: float = 1.0) -> None:
+    """A minimal problem package: a suite whose expected output is the input, and a reference."""
+    (root / "cases").mkdir(parents=True, exist_ok=True)
+    (root / "reference").mkdir(exist_ok=True)
+    lines = [f"id: {problem_id}", f"title: {problem_id}", "io: stdio",
+             f"limits: {{time: {time_limit}, memory: 256, output: 1}}", "cases:"]
+    lines += [f'  - {{name: c{index}, input: "{text}\\n"}}' for index, text in enumerate(inputs)]
+    (root / "cases" / f"{problem_id}.yaml").write_text("\n".join(lines) + "\n")
+    (root / "reference" / f"{problem_id}.py").write_text("def solve(text):\n    return text\n")
+
+
+def per_case_overhead(work: Path, cases: int) -> list:
+    root = work / "echo"
+    make_problem(root, "echo", [str(index) for index in range(cases)])
+    solution = root / "echo.py"
+    solution.write_text("print(input())\n")
+    judge = timed(JUDGE + ["run", "echo", str(solution), "--no-record"], cwd=root)
+    started = time.perf_counter()
+    for _ in range(cases):
+        subprocess.run([SUBMISSION_PYTHON, "-I", "-S", "-c", "pass"], check=True)
+    baseline = time.perf_counter() - started
+    return [f"1. `judge run`, {cases} trivial cases", f"{judge:.2f} s", f"{baseline:.2f} s ({cases} bare starts)",
+            judge / baseline, "<= 0.35", judge / baseline <= 0.35]
+
+
+def parallel_cases(work: Path, cases: int) -> list:
+    root = work / "burn"
+    make_problem(root, "burn", [str(index) for index in range(cases)], time_limit=5.0)
+    solution = root / "burn.py"
+    solution.write_text("n = int(input())\nx = 0\nfor i in range(8_000_000):\n    x += i\nprint(n)\n")
+    serial = timed(JUDGE + ["run", "burn", str(solution), "-j", "1", "--no-record"], cwd=root)
+    parallel = timed(JUDGE + ["run", "burn", str(solution), "-j", "2", "--no-record"], cwd=root)
+    return [f"2. `judge run -j 2` vs `-j 1`, {cases} CPU-bound cases", f"{parallel:.2f} s", f"{serial:.2f} s",
+            serial / parallel, ">= 1.8 (speed-up)", serial / parallel >= 1.8]
+
+
+def stress_speed(examples: int) -> list:
+    solution = ROOT / "solutions" / "stones" / "accepted" / "game_dp.py"
+    elapsed = timed(JUDGE + ["stress", "stones", str(solution), "--examples", str(examples)], cwd=ROOT)
+    rate = examples / elapsed
+    return [f"3. `judge stress stones`, {examples} examples", f"{elapsed:.2f} s", "-",
+            rate, ">= 300 examples/s", rate >= 300]
+
+
+def start_up(repeats: int) -> list:
+    judge = statistics.median(timed(JUDGE + ["--help"]) for _ in range(repeats))
+    bare = statistics.median(timed([sys.executable, "-c", "pass"]) for _ in range(repeats))
+    return ["4. `judge --help` start-up (median)", f"{judge * 1000:.0f} ms", f"{bare * 1000:.0f} ms (python3 -c pass)",
+            judge / bare, "<= 1.5", judge / bare <= 1.5]
+
+
+def grading(work: Path, students: int) -> list:
+    folder = work / "class"
+    accepted = {problem: next(p for p in sorted((ROOT / "solutions" / problem / "accepted").glob("*.py")))
+                for problem in ("footholds", "omok", "sokoban", "stones", "yutnori")}
+    for index in range(students):
+        student = folder / f"student{index:03d}"
+        student.mkdir(parents=True)
+        for problem, source in accepted.items():
+            # A comment makes each file distinct, as real submissions are.
+            (student / f"{problem}.py").write_text(f"# student {index}\n" + source.read_text())
+    elapsed = timed(JUDGE + ["grade", str(folder), "--db", str(work / "grade.db"), "--format", "json"], cwd=ROOT)
+    cases = students * sum(_case_count(problem) for problem in accepted)
+    return [f"5. `judge grade`, {students} students x 5 problems", f"{elapsed:.1f} s", f"{cases} cases",
+            elapsed / cases * 1000, "(ms per case; report only)", True]
+
+
+def _case_count(problem: str) -> int:
+    import yaml
+    return len(yaml.safe_load((ROOT / "cases" / f"{problem}.yaml").read_text())["cases"])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--students", type=int, default=100)
+    parser.add_argument("--quick", action="store_true", help="smaller runs, for a rough look")
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="judge-bench-"))
+    try:
+        rows = [
+            per_case_overhead(work, 200 if args.quick else 1000),
+            parallel_cases(work, 8 if args.quick else 20),
+            stress_speed(200 if args.quick else 1000),
+            start_up(5 if args.quick else 15),
+            grading(work, args.students),
+        ]
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    table = [[name, measured, baseline, f"{ratio:.2f}", target, "met" if met else "NOT met"]
+             for name, measured, baseline, ratio, target, met in rows]
+    print(tabulate(table, headers=["benchmark", "judge", "baseline", "ratio", "target", ""], tablefmt="github"))
+
+
+if __name__ == "__main__":
+    main()
