@@ -178,7 +178,7 @@ def run_case(problem: Problem, program: Program, language: Language, limits: Lim
         except JudgeFault as fault:
             outcome.internal_error = str(fault)
     decision = decide(outcome, limits, check, out_of_memory=language.ran_out_of_memory(outcome.stderr),
-                      error_line=last_line(outcome.stderr))
+                      error_line=error_line(outcome.stderr))
     return CaseResult(
         name=case.name, group=case.group, verdict=decision.verdict, cpu_time=round(outcome.cpu_time, 4),
         wall_time=round(outcome.wall_time, 4), memory_kb=outcome.memory_kb, exit_code=outcome.exit_code,
@@ -205,8 +205,10 @@ def key_line(message: str) -> str:
     return next((line for line in lines if "error" in line.lower()), lines[0] if lines else "")[:200]
 
 
-def last_line(stderr: bytes) -> str:
-    """The last non-empty line a program wrote to stderr: usually the error's one-line reason."""
+def error_line(stderr: bytes) -> str:
+    """The line of a program's stderr that says what went wrong: the last one naming an error or
+    exception (Python's last traceback line, Java's and node's exception line), else the last."""
     lines = [line.strip() for line in stderr.decode("utf-8", errors="replace").splitlines() if line.strip()]
-    return lines[-1][:200] if lines else ""
+    named = [line for line in lines if ("Error" in line or "Exception" in line) and not line.startswith("at ")]
+    return (named or lines or [""])[-1][:200]
 
