@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Callable
 
+from judge.harness.proc_usage import tree_usage
+
 TIERS = ("bwrap", "unshare", "none")
 SANDBOX_ENV = "JUDGE_SANDBOX"
 FIRST_SLOT_UID = 61000
@@ -41,8 +43,6 @@ SLOT_COUNT = 64
 STDERR_KEEP = 64 * 1024
 POLL = 0.05  # seconds between checks of a running program's CPU time and memory
 CPU_GRACE = 0.05  # measured CPU may pass the limit by this much before the run is stopped
-_CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-_PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
 ADDRESS_SPACE_ALLOWANCE = 1 << 30
 SCRATCH_BYTES = 64 << 20  # size of the in-memory working directory and /tmp under bwrap
 STACK_LIMIT = 64 << 20  # deep recursion is normal in contest code; threads get as much
@@ -430,7 +430,7 @@ def _wait_draining(pid: int, stderr_fd: int, deadline: float, limits: Limits) ->
         poller.register(stderr_fd, select.POLLIN)
         while watch.stopped is None:
             remaining = deadline - time.monotonic()
-            cpu, memory_kb = _tree_usage(pid)
+            cpu, memory_kb = tree_usage(pid, own_processes=2)  # the outer wrapper and the program
             watch.cpu, watch.memory_kb = max(watch.cpu, cpu), max(watch.memory_kb, memory_kb)
             if remaining <= 0:
                 watch.stopped = "wall"
@@ -455,42 +455,6 @@ def _wait_draining(pid: int, stderr_fd: int, deadline: float, limits: Limits) ->
         os.close(pidfd)
     watch.stderr = _stderr_text(kept, dropped)
     return watch
-
-
-def _tree_usage(root: int) -> tuple[float, int]:
-    """(CPU seconds, resident KiB) of ``root`` and all its descendants now, from /proc.
-
-    With more than one process besides the sandbox's own, resident memory is the sum of PSS:
-    forked processes share pages, and summing their RSS would count those pages many times.
-    """
-    ticks, pages, pending, pids = 0, 0, [root], []
-    while pending:
-        pid = pending.pop()
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()
-            ticks += int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
-            pages += int(fields[21])
-            pids.append(pid)
-            with open(f"/proc/{pid}/task/{pid}/children", "rb") as children:
-                pending += [int(child) for child in children.read().split()]
-        except (OSError, IndexError, ValueError):
-            continue
-    resident_kb = pages * _PAGE_KB
-    if len(pids) > 2:
-        resident_kb = sum(_proportional_kb(pid) for pid in pids)
-    return ticks / _CLOCK_TICKS, resident_kb
-
-
-def _proportional_kb(pid: int) -> int:
-    try:
-        with open(f"/proc/{pid}/smaps_rollup", "rb") as rollup:
-            for line in rollup:
-                if line.startswith(b"Pss:"):
-                    return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        pass
-    return 0
 
 
 def _drain_available(fd: int, room: int) -> bytes:

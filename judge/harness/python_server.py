@@ -32,8 +32,6 @@ import io, itertools, math, operator, random, re, statistics, string, typing  # 
 
 POLL = 0.05
 STDERR_KEEP = 64 * 1024
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
 PR_SET_DUMPABLE = 4
 
 
@@ -53,7 +51,7 @@ def main():
         pass
     with open(solution, "rb") as handle:
         code = compile(handle.read(), solution, "exec", dont_inherit=True)
-    harness = load_harness(os.path.dirname(solution)) if style == "function" else None
+    harness = load_sibling("harness") if style == "function" else None
     workspace = os.getcwd()
     warm_up_io()
     # The case's stdin/stdout files live apart from its working directory (in the sandbox, on
@@ -80,9 +78,11 @@ def warm_up_io():
     writer.flush()
 
 
-def load_harness(directory):
+def load_sibling(name):
+    """A module shipped next to this file (-I keeps this directory off sys.path)."""
     import importlib.util
-    spec = importlib.util.spec_from_file_location("harness", os.path.join(directory, "harness.py"))
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"{name}.py")
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -195,7 +195,7 @@ def watch(child, stderr_fd, started, request):
         while True:
             remaining = started + request["wall"] - time.monotonic()
             if not first:  # most runs end within the first poll: no need to read /proc for them
-                tree_cpu, tree_kb = tree_usage(child)
+                tree_cpu, tree_kb = proc_usage.tree_usage(child)
                 cpu, memory_kb = max(cpu, tree_cpu), max(memory_kb, tree_kb)
             first = False
             if remaining <= 0:
@@ -231,38 +231,6 @@ def watch(child, stderr_fd, started, request):
     if dropped:
         text += f"\n[... {dropped} more bytes of stderr not kept]".encode()
     return text, stopped, cpu, memory_kb
-
-
-def tree_usage(root):
-    """(CPU seconds, resident KiB) of a process and its descendants; PSS when there are several."""
-    ticks, pages, pending, pids = 0, 0, [root], []
-    while pending:
-        pid = pending.pop()
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()
-            ticks += int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
-            pages += int(fields[21])
-            pids.append(pid)
-            with open(f"/proc/{pid}/task/{pid}/children", "rb") as children:
-                pending += [int(child) for child in children.read().split()]
-        except (OSError, IndexError, ValueError):
-            continue
-    resident = pages * PAGE_KB
-    if len(pids) > 1:
-        resident = sum(proportional_kb(pid) for pid in pids)
-    return ticks / CLOCK_TICKS, resident
-
-
-def proportional_kb(pid):
-    try:
-        with open(f"/proc/{pid}/smaps_rollup", "rb") as rollup:
-            for line in rollup:
-                if line.startswith(b"Pss:"):
-                    return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        pass
-    return 0
 
 
 def kill(child):
@@ -305,4 +273,5 @@ def clean_up(child, may_kill_all, case_dir):
 
 
 if __name__ == "__main__":
+    proc_usage = load_sibling("proc_usage")
     main()

@@ -37,7 +37,8 @@ class Python(Language):
         if not os.path.exists(interpreter):
             raise LanguageUnavailable(f"python: interpreter {interpreter} not found; set JUDGE_PYTHON")
         # The warm-start server travels with every Python program (see judge/warm.py).
-        files = {"solution.py": code, SERVER_FILE: (HARNESS_DIR / "python_server.py").read_bytes()}
+        files = {"solution.py": code, SERVER_FILE: (HARNESS_DIR / "python_server.py").read_bytes(),
+                 "proc_usage.py": (HARNESS_DIR / "proc_usage.py").read_bytes()}
         # -I: no user site or environment; -S: skip site-packages (a slow start, and not stdlib);
         # -B: nothing written next to the (read-only) program.
         command = [interpreter, "-I", "-S", "-B"]
