@@ -70,9 +70,18 @@ class SuiteFile(pytest.File):
             yield CaseItem.from_parent(self, name=case.name, case=case)
 
     def prepared(self):
-        """(language, program, limits), or raises JudgeFailure (CE, usage) for every case."""
+        """(language, program, limits, execute), or raises JudgeFailure (CE, usage) for every case.
+
+        Python solutions run warm: one sandboxed server for the whole file, closed at the end.
+        """
         if self._prepared is None:
             self._prepared = _prepare(self.problem, self.solution)
+            if not isinstance(self._prepared, JudgeFailure):
+                from judge.runner import executor
+                language, program, limits = self._prepared
+                runs = executor(language, program, self.problem.io, limits)
+                self._prepared += (runs.__enter__(),)
+                self.config.add_cleanup(lambda: runs.__exit__(None, None, None))
         if isinstance(self._prepared, JudgeFailure):
             raise self._prepared
         return self._prepared
@@ -113,8 +122,8 @@ class CaseItem(pytest.Item):
     def runtest(self) -> None:
         from judge.runner import run_case
 
-        language, program, limits = self.parent.prepared()
-        result = run_case(self.parent.problem, program, language, limits, self.case)
+        language, program, limits, execute = self.parent.prepared()
+        result = run_case(self.parent.problem, program, language, limits, self.case, execute)
         self.user_properties.append(("verdict", result.verdict))
         if result.verdict != "AC":
             raise JudgeFailure(result.verdict, result.message)
