@@ -9,9 +9,10 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 SHOW = 40  # characters of a token shown in a message
 

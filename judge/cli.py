@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FAILED
-    except Exception as error:  # noqa: BLE001 - turned into a one-line message below
+    except Exception as error:  # the known kinds become one line and exit 2; the rest propagate
         known = _known_errors()
         if isinstance(error, known):
             print(f"judge: error: {error}", file=sys.stderr)

@@ -3,10 +3,10 @@ resuming from the results store, and collect a class report."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from judge.languages import UnknownLanguage, language_for
 from judge.problem import Problem, SuiteError, known_problems, load_problem

@@ -12,7 +12,7 @@ from typing import Any
 from judge.problem import Case, Problem, SuiteError
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _load_module(path: Path, kind: str) -> ModuleType:
     if not path.is_file():
         raise SuiteError(f"{path} is missing: every problem needs a {kind} there")

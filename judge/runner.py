@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from judge.checkers import CheckResult, get_checker
 from judge.languages import CompileError, Language, LanguageUnavailable, Program, language_for
@@ -16,7 +17,6 @@ from judge.reference import expected_output
 from judge.sandbox import Limits, Outcome, run_sandboxed
 from judge.scoring import score
 from judge.verdict import decide, overall_verdict
-
 
 COLD_ENV = "JUDGE_COLD"
 
@@ -191,7 +191,7 @@ def check_output(problem: Problem, case: Case, got: str) -> CheckResult:
         expected: Any = expected_output(problem, case)
         checker = get_checker(problem.checker, problem.checker_options, problem.project_root)
         return checker(got, expected, reveal=case.visibility == "sample", **problem.checker_options)
-    except Exception as error:  # noqa: BLE001 - a broken reference or checker is the judge's fault
+    except Exception as error:  # a broken reference or checker is the judge's fault, never the student's
         raise JudgeFault(f"checking case {case.name} failed: {type(error).__name__}: {error}") from error
 
 

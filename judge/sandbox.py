@@ -20,8 +20,8 @@ import ctypes
 import fcntl
 import functools
 import math
-import resource
 import os
+import resource
 import select
 import shutil
 import signal
@@ -30,9 +30,10 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Callable
+from typing import BinaryIO
 
 from judge.harness.proc_usage import tree_usage
 
@@ -108,7 +109,7 @@ def _probe_command(tier: str) -> list[str]:
     return _slot_prefix(FIRST_SLOT_UID) + runtime + ["/bin/true"]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def probe_tier(tier: str) -> str | None:
     """Return None if ``tier`` works on this machine, else the reason it does not."""
     if tier == "none":
@@ -119,7 +120,7 @@ def probe_tier(tier: str) -> str | None:
     if _running_as_root() and not shutil.which("setpriv"):
         return "`setpriv` (util-linux) is missing"
     try:
-        done = subprocess.run(_probe_command(tier), capture_output=True, timeout=20, env={})
+        done = subprocess.run(_probe_command(tier), capture_output=True, timeout=20, env={}, check=False)
     except (OSError, subprocess.TimeoutExpired) as error:
         return f"{tool} could not start: {error}"
     if done.returncode != 0:
@@ -128,7 +129,7 @@ def probe_tier(tier: str) -> str | None:
     return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def sandbox_tier() -> str:
     """The isolation tier in force: forced by $JUDGE_SANDBOX, else the strongest that works."""
     forced = os.environ.get(SANDBOX_ENV, "").strip()
@@ -194,7 +195,7 @@ def _bind_host_path(path: str) -> list[str]:
     return []
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _extra_runtime_paths() -> tuple[str, ...]:
     """A Python for submissions installed outside /usr ($JUDGE_PYTHON) must be visible too."""
     chosen = os.environ.get("JUDGE_PYTHON")
@@ -282,7 +283,7 @@ _PR_SET_CHILD_SUBREAPER = 36
 _spawned_pids: set[int] = set()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _become_subreaper() -> None:
     """Orphans of a run are re-parented to the judge (not init), so it can reap them at once."""
     try:

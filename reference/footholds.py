@@ -5,7 +5,7 @@ shortest such win, and when every move loses it picks the longest. A player whos
 has vanished (the other left the shared cell) has lost before moving.
 """
 
-from functools import lru_cache
+from functools import cache
 
 STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
@@ -18,7 +18,7 @@ def solution(board, aloc, bloc):
             if board[r][c]:
                 start |= 1 << (r * cols + c)
 
-    @lru_cache(maxsize=None)
+    @cache
     def play(cells: int, me: tuple, other: tuple) -> tuple[bool, int]:
         r, c = me
         if not cells >> (r * cols + c) & 1:

@@ -6,7 +6,7 @@ squares; the centre 25 and the square 40 are shared.
 """
 
 import sys
-from functools import lru_cache
+from functools import cache
 
 START, FINISH = 0, 21
 # Ring: square i (1..20) is worth 2*i. Then the shortcuts and the centre line.
@@ -25,7 +25,7 @@ def advance(square: int, steps: int) -> int:
 
 
 def best_score(rolls: list[int]) -> int:
-    @lru_cache(maxsize=None)
+    @cache
     def best(turn: int, pieces: tuple) -> int:
         if turn == len(rolls):
             return 0

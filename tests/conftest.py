@@ -17,7 +17,7 @@ PROGRAMS = Path(__file__).resolve().parent / "programs"
 def run_judge(*args: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
     """Run the real `judge` command line in a subprocess."""
     full_env = {**os.environ, **(env or {})}
-    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True, text=True, check=False,
                           cwd=cwd or ROOT, env=full_env, timeout=timeout)
 
 

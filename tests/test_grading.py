@@ -14,8 +14,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, run_judge
+
 from judge.scoreboard import icpc_standings, ioi_standings
 from judge.scoring import rank
 

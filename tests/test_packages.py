@@ -18,6 +18,7 @@ def test_every_problem_package_verifies():
 
 def test_judge_test_fails_on_a_mislabelled_solution(tmp_path):
     import shutil
+
     from conftest import ROOT
     for folder in ("cases", "reference", "validators"):
         (tmp_path / folder).mkdir()
@@ -34,6 +35,7 @@ def test_judge_test_fails_on_a_mislabelled_solution(tmp_path):
 
 def test_judge_test_fails_when_the_reference_disagrees(tmp_path):
     import shutil
+
     from conftest import ROOT
     for folder in ("cases", "validators"):
         (tmp_path / folder).mkdir()

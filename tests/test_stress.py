@@ -2,12 +2,11 @@
 
 import json
 import shutil
-from pathlib import Path
 
 import pytest
+from conftest import ROOT, run_judge
 from hypothesis import given, settings
 
-from conftest import ROOT, run_judge
 from judge import stress as stress_module
 from judge.packages import solution_files
 from judge.problem import load_problem

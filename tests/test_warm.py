@@ -4,8 +4,8 @@ tests/hostile/ gets the same per-case verdicts warm and cold."""
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
+
 from judge.packages import solution_files
 from judge.problem import load_problem
 from judge.runner import judge_submission

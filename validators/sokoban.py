@@ -38,7 +38,7 @@ def _check_board(game: int, board: list[str], cols: int) -> None:
         if len(row) != cols:
             raise ValueError(f"game {game}, board row {number}: {len(row)} symbols, expected {cols}")
         if set(row) - SYMBOLS:
-            raise ValueError(f"game {game}, board row {number}: unknown symbol {sorted(set(row) - SYMBOLS)[0]!r}")
+            raise ValueError(f"game {game}, board row {number}: unknown symbol {min(set(row) - SYMBOLS)!r}")
     cells = "".join(board)
     workers = sum(cells.count(ch) for ch in "wW")
     if workers != 1:

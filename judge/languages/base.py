@@ -66,14 +66,14 @@ class Language:
         return any(marker in stderr for marker in self.memory_markers)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _version_line(name: str, toolchain: tuple[str, ...], hint: str) -> str:
     for tool in toolchain:
         if not shutil.which(tool):
             raise LanguageUnavailable(f"{name}: `{tool}` not found; install {hint}")
     tool = toolchain[0]
     flag = "-version" if tool.endswith("javac") else "--version"
-    done = subprocess.run([tool, flag], capture_output=True, text=True, timeout=30)
+    done = subprocess.run([tool, flag], capture_output=True, text=True, timeout=30, check=False)
     lines = (done.stdout or done.stderr).strip().splitlines()
     return lines[0] if lines else tool
 

@@ -11,8 +11,7 @@ import dataclasses
 import re
 from pathlib import Path
 
-from judge.languages.base import (CompileError, Language, Program, cache_key, cached_build,
-                                  read_source, with_time)
+from judge.languages.base import CompileError, Language, Program, cache_key, cached_build, read_source, with_time
 from judge.sandbox import Limits
 
 JVM_ALLOWANCE = 160 << 20

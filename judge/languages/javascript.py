@@ -10,8 +10,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from judge.languages.base import (HARNESS_DIR, Language, Program, cache_key, cached_build,
-                                  read_source, with_time)
+from judge.languages.base import HARNESS_DIR, Language, Program, cache_key, cached_build, read_source, with_time
 from judge.sandbox import Limits
 
 NODE_ALLOWANCE = 96 << 20

@@ -8,8 +8,16 @@ import sys
 from pathlib import Path
 
 from judge.harness import SERVER_FILE
-from judge.languages.base import (HARNESS_DIR, CompileError, Language, LanguageUnavailable,
-                                  Program, cache_key, cached_build, read_source)
+from judge.languages.base import (
+    HARNESS_DIR,
+    CompileError,
+    Language,
+    LanguageUnavailable,
+    Program,
+    cache_key,
+    cached_build,
+    read_source,
+)
 
 
 def python_interpreter() -> str:

@@ -1,10 +1,8 @@
 # Writes a 4 GiB file into its working directory, then many files of 1 MiB.
-import os
 
 with open("huge.bin", "wb") as handle:
     try:
-        for _ in range(4096):
-            handle.write(b"\0" * (1 << 20))
+        handle.writelines(b"\0" * (1 << 20) for _ in range(4096))
     except OSError as error:
         print("huge file stopped:", error)
 for index in range(4096):

@@ -177,7 +177,8 @@ def test_no_network_not_even_loopback(tier):
 
 
 def test_the_tier_can_be_forced_and_a_bad_value_is_a_clear_error():
-    from conftest import ROOT as project, run_judge
+    from conftest import ROOT as project
+    from conftest import run_judge
     accepted = str(project / "solutions/stones/accepted/game_dp.py")
     for tier in TIERS:
         done = run_judge("run", "stones", accepted, "--case", "n-1", env={"JUDGE_SANDBOX": tier})

@@ -18,7 +18,7 @@ def solve(text):
             stone = board[r][c]
             if stone == 0:
                 continue
-            for _ in range(400000):
+            for _ in range(4_000_000):
                 sum(map(sum, board))
             for dr, dc in ((0, 1), (1, 0), (1, 1), (-1, 1)):
                 back = 0
