@@ -10,7 +10,7 @@ from pathlib import Path
 
 from judge.languages import UnknownLanguage, language_for
 from judge.problem import Problem, SuiteError, known_problems, load_problem
-from judge.runner import SubmissionResult, _result, judge_submission
+from judge.runner import SubmissionResult, judge_submission, summarize
 from judge.scoring import rank
 from judge.store import Store
 
@@ -144,7 +144,7 @@ def grade_entry(entry: Entry, problem: Problem, store: Store) -> SubmissionResul
                 store.record_case(submission_id, positions[result.name], result)
             recorded[result.name] = result
     ordered = [recorded[case.name] for case in problem.cases if case.name in recorded]
-    result = _result(problem, entry.path, language, ordered, compile_message)
+    result = summarize(problem, entry.path, language, ordered, compile_message)
     if not complete:
         store.complete(submission_id, result.verdict, result.score, result.max_score, compile_message)
     return result

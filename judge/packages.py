@@ -7,6 +7,8 @@ INVALID_EXAMPLES; the reference reproduces every stored expected output; and eve
 
 from __future__ import annotations
 
+import json
+import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,7 +54,6 @@ def verify_problems(problem_ids: list[str] | None = None, jobs: int | None = Non
 
 
 def _default_jobs() -> int:
-    import os
     return max(1, len(os.sched_getaffinity(0)))
 
 
@@ -94,7 +95,7 @@ def check_reference(problem: Problem) -> Check:
             got = reference_answer(problem, case.input, case.args)
             if case.expected is None:
                 continue
-            text = got if problem.io == "stdio" else __import__("json").dumps(got)
+            text = got if problem.io == "stdio" else json.dumps(got)
             result = checker(text, case.expected, **problem.checker_options)
             if not result.ok:
                 return Check(problem.id, "reference", False, f"case {case.name}: {result.message}")

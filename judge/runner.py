@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.checkers import CheckResult, get_checker
-from judge.languages import CompileError, Language, LanguageUnavailable, Program, language_for
+from judge.languages import LANGUAGES, CompileError, Language, LanguageUnavailable, Program, language_for
 from judge.problem import Case, Problem
 from judge.reference import expected_output
 from judge.sandbox import Limits, Outcome, run_sandboxed
@@ -70,15 +70,10 @@ def prepare_submission(problem: Problem, source: Path, language_name: str | None
     """Choose the language and build the program; CompileError / LanguageUnavailable pass through."""
     language = language_for(source, language_name)
     if problem.io not in language.styles:
-        usable = [name for name, lang in _languages().items() if problem.io in lang.styles]
+        usable = [name for name, lang in LANGUAGES.items() if problem.io in lang.styles]
         raise UnsupportedSubmission(f"{problem.id} is graded by calling a function; submit it in "
                                     f"{' or '.join(usable)}, not {language.name}")
     return language, language.prepare(source, problem.io)
-
-
-def _languages() -> dict[str, Language]:
-    from judge.languages import LANGUAGES
-    return LANGUAGES
 
 
 Execute = Callable[[list[str], bytes, Limits, Path], Outcome]
@@ -124,7 +119,7 @@ def judge_submission(problem: Problem, source: Path, language_name: str | None =
     limits = language.limits(base_limits(problem))
     with executor(language, program, problem.io, limits, cold) as execute:
         results = _run_cases(problem, program, language, limits, cases, execute, jobs, on_case, stop_on_failure)
-    return _result(problem, source, language.name, results)
+    return summarize(problem, source, language.name, results)
 
 
 def _run_cases(problem, program, language, limits, cases, execute, jobs, on_case, stop_on_failure) -> list[CaseResult]:
@@ -148,8 +143,9 @@ def _run_cases(problem, program, language, limits, cases, execute, jobs, on_case
     return results
 
 
-def _result(problem: Problem, source: Path, language: str, results: list[CaseResult],
-            compile_message: str = "") -> SubmissionResult:
+def summarize(problem: Problem, source: Path, language: str, results: list[CaseResult],
+              compile_message: str = "") -> SubmissionResult:
+    """The submission's result from its case results: overall verdict and score."""
     verdicts = {result.name: result.verdict for result in results}
     return SubmissionResult(
         problem=problem.id, submission=str(source), language=language,
@@ -162,7 +158,7 @@ def _all_cases(problem, source, language, cases, verdict, message) -> Submission
     headline = key_line(message)
     results = [CaseResult(case.name, case.group, verdict, message=headline, visibility=case.visibility)
                for case in cases]
-    return _result(problem, source, language, results, compile_message=message)
+    return summarize(problem, source, language, results, compile_message=message)
 
 
 def run_case(problem: Problem, program: Program, language: Language, limits: Limits, case: Case,

@@ -255,7 +255,7 @@ def _kill_slot(uid: int) -> None:
     if not _running_as_root():
         return
     for _ in range(5):
-        pids = [pid for pid in _pids_of_uid(uid)]
+        pids = _pids_of_uid(uid)
         if not pids:
             return
         for pid in pids:
@@ -293,22 +293,24 @@ def _become_subreaper() -> None:
 
 
 def _reap_orphans() -> None:
-    """Reap zombies re-parented to the judge, never a child another thread is waiting for."""
+    """Reap zombies of sandboxed runs re-parented to the judge (it is their subreaper).
+
+    Only processes of a sandbox slot uid are touched: the judge may have other children (a
+    toolchain probe in another thread, or those of a program that embeds it, such as pytest).
+    """
     me = str(os.getpid())
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit() or int(entry.name) in _spawned_pids:
             continue
         try:
+            if not FIRST_SLOT_UID <= entry.stat().st_uid < FIRST_SLOT_UID + SLOT_COUNT:
+                continue
             with open(f"/proc/{entry.name}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            continue
-        if fields[1].decode() == me:
-            try:
-                os.kill(int(entry.name), signal.SIGKILL)
+                parent = stat.read().rsplit(b")", 1)[1].split()[1].decode()
+            if parent == me:
                 os.waitpid(int(entry.name), os.WNOHANG)
-            except (ChildProcessError, ProcessLookupError):
-                pass
+        except (OSError, IndexError, ChildProcessError):
+            continue
 
 
 # ---------------------------------------------------------------------------------------------
