@@ -105,6 +105,8 @@ def build_parser() -> argparse.ArgumentParser:
     stress.add_argument("--seed", type=int, default=0, help="random seed; the same seed gives the same run")
     stress.add_argument("--time-limit", type=_positive_float, help="CPU seconds per run (default: the problem's)")
     stress.add_argument("--save", action="store_true", help="append the counterexample to the suite as a hidden case")
+    stress.add_argument("-j", "--jobs", type=_positive_int, default=os.cpu_count() or 1,
+                        help="examples judged at a time (default: CPU count; the result is the same as -j 1)")
     stress.add_argument("--format", choices=("table", "json"), default="table")
     stress.add_argument("--lang", help="language, when the extension does not say it")
     stress.add_argument("--cold", action="store_true", help="start every Python run afresh (no warm server)")
@@ -324,7 +326,7 @@ def command_stress(args: argparse.Namespace) -> int:
         print(f"\rexample {count}/{args.examples}", end="", file=sys.stderr, flush=True)
 
     result = stress(problem, source, examples=args.examples, seed=args.seed, time_limit=args.time_limit,
-                    language_name=args.lang, on_example=progress if show_progress else None)
+                    language_name=args.lang, on_example=progress if show_progress else None, jobs=args.jobs)
     if show_progress:
         print("\r" + " " * 30 + "\r", end="", file=sys.stderr)
     saved = save_counterexample(problem, result, args.seed) if args.save and result.found else None

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import random
+import tempfile
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -64,8 +67,12 @@ def make_case(problem: Problem, value: Any, name: str = "stress") -> Case:
 
 def stress(problem: Problem, source: Path, examples: int = 100, seed: int = 0,
            time_limit: float | None = None, language_name: str | None = None,
-           on_example: Callable[[int], None] | None = None) -> StressResult:
-    """Search for an input on which ``source`` is not AC; shrink the first one found."""
+           on_example: Callable[[int], None] | None = None, jobs: int = 1) -> StressResult:
+    """Search for an input on which ``source`` is not AC; shrink the first one found.
+
+    With ``jobs`` > 1 the examples are judged several at a time (see ``_judge_ahead``); the
+    result is the same as with one.
+    """
     try:
         language, program = prepare_submission(problem, source, language_name)
     except (CompileError, LanguageUnavailable) as error:
@@ -76,12 +83,15 @@ def stress(problem: Problem, source: Path, examples: int = 100, seed: int = 0,
         limits = dataclasses.replace(limits, cpu_time=time_limit, wall_time=time_limit * 3 + 1)
     config = settings(max_examples=examples, database=None, deadline=None, derandomize=False,
                       suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink])
+    _keep_hypothesis_files_out_of_the_project()
+    strategy = strategy_module(problem).inputs()
     with executor(language, program, problem.io, limits) as execute:
         search = _Search(lambda value: run_case(problem, program, language, limits, make_case(problem, value),
                                                 execute), on_example)
+        if jobs > 1 and not _judge_ahead(strategy, config, seed, search, jobs):
+            return StressResult(problem.id, str(source), search.generated, False)
         try:
-            minimal = find(strategy_module(problem).inputs(), search.fails, settings=config,
-                           random=random.Random(seed))
+            minimal = find(strategy, search.fails, settings=config, random=random.Random(seed))
         except NoSuchExample:
             return StressResult(problem.id, str(source), search.generated, False)
     result = search.results[_key(minimal)]
@@ -90,6 +100,44 @@ def stress(problem: Problem, source: Path, examples: int = 100, seed: int = 0,
     return StressResult(problem.id, str(source), search.generated, True,
                         Counterexample(minimal, expected, result.output, result.verdict, result.message),
                         first_failure=search.first_failure)
+
+
+def _keep_hypothesis_files_out_of_the_project() -> None:
+    """No example database is used, but Hypothesis also caches constants it finds in loaded code;
+    that goes to a temporary directory, not ``.hypothesis/`` in the user's working directory."""
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    set_hypothesis_home_dir(str(Path(tempfile.gettempdir()) / f"judge-hypothesis-{os.geteuid()}"))
+
+
+def _judge_ahead(strategy, config, seed: int, search: _Search, jobs: int) -> bool:
+    """Judge, ``jobs`` at a time, the examples Hypothesis will generate for this seed; stop at the
+    first that fails. Returns whether one failed.
+
+    Hypothesis' generation is deterministic for a seed, so a first pass that only records the
+    examples gives the very sequence the real search will ask for. The real search then finds
+    every verdict up to the first failure already known, and goes straight on to shrinking.
+    """
+    planned, seen = [], set()
+
+    def record(value: Any) -> bool:
+        if _key(value) not in seen:
+            seen.add(_key(value))
+            planned.append(value)
+        return False
+
+    try:
+        find(strategy, record, settings=settings(config, phases=[Phase.generate]), random=random.Random(seed))
+    except NoSuchExample:
+        pass
+    batch_size = jobs * 4
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        for start in range(0, len(planned), batch_size):
+            batch = planned[start:start + batch_size]
+            for value, result in zip(batch, pool.map(search.run, batch)):
+                if search.record_generated(value, result):
+                    return True
+    return False
 
 
 class _Search:
@@ -113,14 +161,20 @@ class _Search:
             self.shrink_calls += 1
             if self.shrink_calls > SHRINK_CALLS or time.monotonic() - self.shrink_started > SHRINK_SECONDS:
                 return False
-        else:
-            self.generated += 1
-            if self.on_example:
-                self.on_example(self.generated)
+            result = self.run(value)
+            self.results[key] = result
+            return result.verdict != "AC"
         result = self.run(value)
-        self.results[key] = result
+        return self.record_generated(value, result)
+
+    def record_generated(self, value: Any, result: CaseResult) -> bool:
+        """Note a generated example's result; True if it is the first failure."""
+        self.results[_key(value)] = result
+        self.generated += 1
+        if self.on_example:
+            self.on_example(self.generated)
         failed = result.verdict != "AC"
-        if failed and self.first_failure is None:
+        if failed:
             self.first_failure = value
             self.shrink_started = time.monotonic()
         return failed

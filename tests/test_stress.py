@@ -58,6 +58,18 @@ def test_the_same_seed_gives_the_same_run():
     assert first.counterexample == second.counterexample
 
 
+@pytest.mark.parametrize("problem_id, path", [
+    ("omok", "solutions/omok/wrong_answer/six_wins.py"),
+    ("sokoban", "solutions/sokoban/wrong_answer/push_into_box.py"),
+    ("stones", "solutions/stones/accepted/game_dp.py"),
+])
+def test_judging_examples_in_parallel_gives_the_same_result(problem_id, path):
+    serial = stress(load_problem(problem_id), ROOT / path, examples=150, seed=4, jobs=1)
+    parallel = stress(load_problem(problem_id), ROOT / path, examples=150, seed=4, jobs=2)
+    assert (parallel.found, parallel.examples_run) == (serial.found, serial.examples_run)
+    assert parallel.counterexample == serial.counterexample
+
+
 def test_time_limit_and_runtime_errors_are_differences_too():
     tle = stress(load_problem("stones"), ROOT / "solutions/stones/time_limit_exceeded/plain_recursion.py",
                  examples=50, seed=0, time_limit=0.5)
