@@ -6,6 +6,7 @@ For hidden cases the caller asks for ``reveal=False`` and the expected text is l
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import math
@@ -120,8 +121,10 @@ BUILTIN_CHECKERS: dict[str, Callable[..., CheckResult]] = {
 }
 
 
+@functools.cache
 def load_custom_checker(spec: str, root: Path) -> Callable[..., CheckResult]:
-    """A problem's own checker, given as ``path/to/file.py:function`` relative to the project."""
+    """A problem's own checker, given as ``path/to/file.py:function`` relative to the project
+    (imported once, not once per case)."""
     file_part, _, function_name = spec.partition(":")
     path = root / file_part
     module_spec = importlib.util.spec_from_file_location(f"judge_checker_{path.stem}", path)
