@@ -31,7 +31,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
@@ -84,7 +84,6 @@ class Outcome:
     wall_timed_out: bool = False
     output_exceeded: bool = False
     internal_error: str | None = None
-    extra: dict = field(default_factory=dict)
 
 
 class SandboxError(Exception):

@@ -8,6 +8,7 @@ complete submission is never judged again, and an incomplete one resumes where i
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import sqlite3
 import threading
@@ -62,8 +63,23 @@ def file_hash(*paths: Path) -> str:
 
 
 def suite_hash(problem: Problem) -> str:
-    """What the expected results depend on: the suite and the reference solver."""
-    return file_hash(problem.suite_path, problem.reference_path)
+    """What the expected results depend on: the suite and the reference solver. Hashed once per
+    version of those files, not once per submission graded."""
+    paths = (problem.suite_path, problem.reference_path)
+    return _hash_of_versions(paths, tuple(_version(path) for path in paths))
+
+
+@functools.lru_cache(maxsize=64)
+def _hash_of_versions(paths: tuple[Path, ...], versions: tuple) -> str:
+    return file_hash(*paths)
+
+
+def _version(path: Path) -> tuple[int, int] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_mtime_ns, stat.st_size
 
 
 class Store:

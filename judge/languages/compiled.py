@@ -23,8 +23,9 @@ class CompiledLanguage(Language):
     def prepare(self, source: Path, style: str) -> Program:
         self.version()
         command = self.compile_command()
-        key = cache_key(self.name, self.version(), " ".join(command), read_source(source))
-        directory = cached_build(key, {self.source_name: read_source(source)}, command)
+        code = read_source(source)
+        key = cache_key(self.name, self.version(), " ".join(command), code)
+        directory = cached_build(key, {self.source_name: code}, command)
         return Program(self.name, directory, ("{prog}/program",))
 
 
