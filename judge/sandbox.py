@@ -30,7 +30,6 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -518,9 +517,8 @@ class SandboxedServer:
     applies each run's own limits to the children it forks.
     """
 
-    def __init__(self, command: Callable[[bool], list[str]], limits: Limits, program_dir: Path,
-                 tier: str | None = None) -> None:
-        """``command(kills_all)`` gives the server's command line; see ``kills_all_it_may``."""
+    def __init__(self, command: list[str], limits: Limits, program_dir: Path, tier: str | None = None) -> None:
+        """``command`` is the server's command line, with ``{prog}`` for the program directory."""
         self.tier = tier or sandbox_tier()
         _become_subreaper()
         self.uid, self._slot_lock = _acquire_slot()
@@ -532,7 +530,7 @@ class SandboxedServer:
         env = {"PATH": SAFE_PATH, "HOME": WORK_DIR_INSIDE if inside else str(work_dir),
                "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
         prog = PROGRAM_DIR_INSIDE if inside else str(program_dir)
-        program = [part.replace("{prog}", prog) for part in command(self.kills_all_it_may)]
+        program = [part.replace("{prog}", prog) for part in command]
         argv = (_slot_prefix(self.uid) + _isolation_prefix(self.tier, program_dir, work_dir, env, True)
                 + _limit_prefix(limits) + program)
         to_server, self._server_stdin = os.pipe2(os.O_CLOEXEC)
@@ -548,12 +546,6 @@ class SandboxedServer:
         _spawned_pids.add(self.pid)
         self.reader = os.fdopen(self._server_stdout, "rb")
         self.writer = os.fdopen(self._server_stdin, "wb")
-
-    @property
-    def kills_all_it_may(self) -> bool:
-        """Whether the server may kill every process it can signal after each run: true when
-        those are only the run's own (a PID namespace, or a uid of its own)."""
-        return self.tier in ("bwrap", "unshare") or _running_as_root()
 
     def exchange(self, header: bytes, body: bytes, timeout: float) -> tuple[bytes, BinaryIO] | None:
         """Send one request; return (the reply's header line, the reply stream), or None if the

@@ -19,11 +19,10 @@ from judge.sandbox import Limits, Outcome, SandboxedServer, run_sandboxed
 REPLY_GRACE = 5.0  # seconds past the wall limit before a silent server is given up on
 
 
-def server_command(program: Program, style: str, kills_all: bool) -> list[str]:
+def server_command(program: Program, style: str) -> list[str]:
     """The interpreter line of a cold Python program, pointed at the server instead."""
     interpreter = program.command[0]
-    return [interpreter, "-I", "-S", "-B", "{prog}/" + SERVER_FILE, "{prog}/solution.py", style,
-            "1" if kills_all else "0"]
+    return [interpreter, "-I", "-S", "-B", "{prog}/" + SERVER_FILE, "{prog}/solution.py", style]
 
 
 class WarmPool:
@@ -32,8 +31,9 @@ class WarmPool:
     def __init__(self, program: Program, style: str, limits: Limits) -> None:
         self.program = program
         self.style = style
+        # The server and its zygote are two processes more than a case itself may have.
         self.server_limits = dataclasses.replace(limits, cpu_time=24 * 3600.0, limit_address_space=False,
-                                                 processes=limits.processes + 1)
+                                                 processes=limits.processes + 2)
         self.idle: queue.SimpleQueue[SandboxedServer] = queue.SimpleQueue()
         self.all: list[SandboxedServer] = []
 
@@ -54,8 +54,8 @@ class WarmPool:
         except queue.Empty:
             pass
         try:
-            server = SandboxedServer(lambda kills_all: server_command(self.program, self.style, kills_all),
-                                     self.server_limits, self.program.directory)
+            server = SandboxedServer(server_command(self.program, self.style), self.server_limits,
+                                     self.program.directory)
         except OSError:
             return None
         self.all.append(server)

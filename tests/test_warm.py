@@ -1,6 +1,8 @@
 """Warm Python starts must never change a verdict: every Python file under solutions/ and
 tests/hostile/ gets the same per-case verdicts warm and cold."""
 
+import os
+import time
 from pathlib import Path
 
 import pytest
@@ -36,14 +38,25 @@ def test_hostile_programs_get_the_same_verdicts_warm_and_cold(path):
 
 
 def test_a_warm_run_leaves_nothing_between_cases(write_program):
-    """A case cannot see files or processes another case of the same submission left."""
+    """A case cannot see files or processes another case of the same submission left, even a
+    daemon that double-forked and left its session."""
+    marker = f"{31337 + os.getpid() % 1000}.{time.monotonic_ns() % 1000}"
     text = ("import os, sys\n"
             "leftover = os.listdir('.')\n"
+            "for pid in filter(str.isdigit, os.listdir('/proc')):\n"
+            "    try:\n"
+            "        if b'MARKER' in open(f'/proc/{pid}/cmdline', 'rb').read():\n"
+            "            leftover.append('process ' + pid)\n"
+            "    except OSError:\n"
+            "        pass\n"
             "open('mark.txt', 'w').write('x')\n"
             "if os.fork() == 0:\n"
             "    os.setsid()\n"
-            "    import time; time.sleep(30)\n"
-            "print('SK' if not leftover else 'LEFTOVER ' + ' '.join(leftover))\n")
+            "    if os.fork() == 0:\n"
+            "        os.execv('/bin/sleep', ['sleep', 'MARKER'])\n"
+            "    os._exit(0)\n"
+            "os.wait()\n"
+            "print('SK' if not leftover else 'LEFTOVER ' + ' '.join(leftover))\n").replace("MARKER", marker)
     stones = load_problem("stones")
     path = write_program("leaves.py", text)
     result = judge_submission(stones, path, cases=[stones.case("n-1"), stones.case("n-3"), stones.case("n-7")])

@@ -46,3 +46,23 @@ def proportional_kb(pid):
     except (OSError, ValueError, IndexError):
         pass
     return 0
+
+
+def descendants(root):
+    """Every process below ``root`` now, children first (threads' children included)."""
+    found, pending = [], [root]
+    while pending:
+        pid = pending.pop()
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{pid}/task/{task}/children", "rb") as children:
+                    below = [int(child) for child in children.read().split()]
+            except (OSError, ValueError):
+                continue
+            found += below
+            pending += below
+    return found

@@ -2,16 +2,24 @@
 data: it only knows the submission.
 
 The judge starts one server per submission. The server compiles the submission once, imports
-the common standard library, then forks one child per case. The child applies the case's limits
-to itself and runs the submission as __main__ (or calls `solution` through the function harness).
-The server measures the child (its own rusage, and its process tree in /proc while it runs),
-stops it at a limit, kills whatever it left behind, and reports back.
+the common standard library, then forks a *zygote*, which forks one child per case. The child
+applies the case's limits to itself and runs the submission as __main__ (or calls `solution`
+through the function harness). The server measures the child (its process tree in /proc while
+it runs), stops it at a limit and reports back; the zygote waits for the child (its rusage) and
+kills whatever the case left behind.
+
+Why a zygote: after a fork, every page the forking process writes again costs a copy-on-write
+fault. The server does a lot of Python work per case (messages, files, /proc); the zygote's loop
+is a few lines, so forking from it instead costs far fewer faults per case.
 
 Protocol on stdin/stdout, one exchange per case:
   judge -> server: a JSON line {"stdin": N, "cpu": s, "wall": s, "memory": bytes, "output": bytes,
                    "address_space": bytes or 0, "nofile": n}, then N bytes of standard input
   server -> judge: a JSON line {"exit_code", "signal", "cpu", "wall", "memory_kb", "stopped",
                    "stdout": N, "stderr": M}, then N + M bytes
+Between server and zygote, per case (fixed-size binary messages on two pipes):
+  server -> zygote: CASE_LIMITS; zygote -> server: the child's pid
+  server -> zygote: b"r" once the child is over; zygote -> server: CHILD_END (wait status, rusage)
 """
 
 # Warm the standard library a contest solution is likely to import.
@@ -20,10 +28,11 @@ import ctypes
 import io
 import json
 import os
-import random
+import random  # noqa: F401 - imported for its fork hook: each forked child reseeds its generator
 import resource
 import select
 import signal
+import struct
 import sys
 import tempfile
 import time
@@ -39,22 +48,23 @@ for _name in WARM_MODULES:
 POLL = 0.05
 STDERR_KEEP = 64 * 1024
 PR_SET_DUMPABLE = 4
+PR_SET_CHILD_SUBREAPER = 36
+CASE_LIMITS = struct.Struct("=dqqq")  # cpu seconds, output bytes, address space bytes (0: none), open files
+CHILD_PID = struct.Struct("=i")
+CHILD_END = struct.Struct("=iqdd")  # wait status, peak resident KiB, user seconds, system seconds
+SWEEP_ROUNDS = 200
 
 
 def main():
     solution, style = sys.argv[1], sys.argv[2]
-    may_kill_all = sys.argv[3] == "1"
     control_in = os.fdopen(os.dup(0), "rb")
     control_out = os.fdopen(os.dup(1), "wb")
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 0)
     os.dup2(null, 1)
-    # Not dumpable: a child running as the same user cannot open /proc/<server>/fd and forge
-    # the server's reports.
-    try:
-        ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
+    # Not dumpable (inherited by the zygote): a child running as the same user cannot open
+    # /proc/<server>/fd and forge the server's reports.
+    prctl(PR_SET_DUMPABLE, 0)
     with open(solution, "rb") as handle:
         code = compile(handle.read(), solution, "exec", dont_inherit=True)
     harness = load_sibling("harness") if style == "function" else None
@@ -63,16 +73,124 @@ def main():
     # The case's stdin/stdout files live apart from its working directory (in the sandbox, on
     # another tmpfs), so a case that fills its directory cannot break its own output.
     io_dir = tempfile.mkdtemp(prefix="io-")
+    case = Case(os.path.join(workspace, "case"), os.path.join(io_dir, "in"), os.path.join(io_dir, "out"))
+    zygote = start_zygote(code, solution, harness, case, [control_in, control_out])
     while True:
         header = control_in.readline()
         if not header:
             return
         request = json.loads(header)
         stdin = control_in.read(request["stdin"])
-        report, stdout, stderr = run_case(code, solution, harness, request, stdin, workspace, io_dir, may_kill_all)
+        report, stdout, stderr = run_case(zygote, case, request, stdin)
         report["stdout"], report["stderr"] = len(stdout), len(stderr)
         control_out.write(json.dumps(report).encode() + b"\n" + stdout + stderr)
         control_out.flush()
+
+
+def prctl(option, value):
+    try:
+        ctypes.CDLL(None).prctl(option, value, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+class Case:
+    """Where a case runs: its working directory, and its stdin and stdout files."""
+
+    def __init__(self, directory, stdin_path, stdout_path):
+        self.directory, self.stdin_path, self.stdout_path = directory, stdin_path, stdout_path
+
+
+class Zygote:
+    """The server's end of the pipes to the zygote, and the stderr pipe every case writes to."""
+
+    def __init__(self, pid, requests, replies, stderr):
+        self.pid, self.requests, self.replies, self.stderr = pid, requests, replies, stderr
+
+    def send(self, data):
+        os.write(self.requests, data)
+
+    def receive(self, message):
+        data = b""
+        while len(data) < message.size:
+            chunk = os.read(self.replies, message.size - len(data))
+            if not chunk:  # the zygote is gone (a case killed it): this server is done for
+                os._exit(3)
+            data += chunk
+        return message.unpack(data)
+
+
+def start_zygote(code, solution, harness, case, server_files):
+    stderr_read, stderr_write = os.pipe()
+    requests_read, requests_write = os.pipe()
+    replies_read, replies_write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        for handle in server_files:
+            handle.close()
+        for fd in (stderr_read, requests_write, replies_read):
+            os.close(fd)
+        try:
+            run_zygote(code, solution, harness, case, stderr_write, requests_read, replies_write)
+        finally:
+            os._exit(0)
+    for fd in (stderr_write, requests_read, replies_write):
+        os.close(fd)
+    os.set_blocking(stderr_read, False)
+    return Zygote(pid, requests_write, replies_read, stderr_read)
+
+
+def run_zygote(code, solution, harness, case, stderr_fd, requests, replies):
+    """The zygote's loop: fork a child per case, wait for it, sweep away what it left."""
+    # Whatever a case's processes leave behind (daemons, double forks) is re-parented here, so
+    # the sweep after each case finds all of it.
+    prctl(PR_SET_CHILD_SUBREAPER, 1)
+    while True:
+        data = read_exactly(requests, CASE_LIMITS.size)
+        if data is None:
+            return
+        child = os.fork()
+        if child == 0:
+            become_case(code, solution, harness, CASE_LIMITS.unpack(data), case, stderr_fd)
+        os.write(replies, CHILD_PID.pack(child))
+        if read_exactly(requests, 1) is None:
+            return
+        _, status, usage = os.wait4(child, 0)
+        sweep()
+        os.write(replies, CHILD_END.pack(status, usage.ru_maxrss, usage.ru_utime, usage.ru_stime))
+
+
+def read_exactly(fd, size):
+    data = b""
+    while len(data) < size:
+        chunk = os.read(fd, size - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
+def sweep():
+    """Kill and reap every process left under the zygote; nothing a case started outlives it."""
+    for _ in range(SWEEP_ROUNDS):
+        left = proc_usage.descendants(os.getpid())
+        if not left:
+            return
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        reap()
+        time.sleep(0.001)  # killed processes take a moment to exit
+
+
+def reap():
+    try:
+        while os.waitpid(-1, os.WNOHANG)[0]:
+            pass
+    except ChildProcessError:
+        pass
 
 
 def warm_up_io():
@@ -94,61 +212,56 @@ def load_sibling(name):
     return module
 
 
-def run_case(code, solution, harness, request, stdin, workspace, io_dir, may_kill_all):
-    case_dir = os.path.join(workspace, "case")
-    os.makedirs(case_dir, exist_ok=True)
-    paths = {name: os.path.join(io_dir, name) for name in ("in", "out")}
-    with open(paths["in"], "wb") as handle:
+def run_case(zygote, case, request, stdin):
+    os.makedirs(case.directory, exist_ok=True)  # the previous case may have removed it
+    with open(case.stdin_path, "wb") as handle:
         handle.write(stdin)
-    stderr_read, stderr_write = os.pipe()
     started = time.monotonic()
-    child = os.fork()
-    if child == 0:
-        os.close(stderr_read)
-        become_case(code, solution, harness, request, paths, stderr_write, case_dir)
-    os.close(stderr_write)
-    stderr, stopped, cpu, memory_kb = watch(child, stderr_read, started, request)
+    zygote.send(CASE_LIMITS.pack(request["cpu"], request["output"], request["address_space"], request["nofile"]))
+    (child,) = zygote.receive(CHILD_PID)
+    stderr, stopped, cpu, memory_kb = watch(child, zygote.stderr, started, request)
     if stopped:
         kill(child)
-    _, status, usage = os.wait4(child, 0)
+    zygote.send(b"r")
+    status, peak_kb, user, system = zygote.receive(CHILD_END)
     wall = time.monotonic() - started
-    os.close(stderr_read)
-    clean_up(child, may_kill_all, case_dir)
-    with open(paths["out"], "rb") as handle:
+    stderr.take(zygote.stderr)  # the rest, now that nothing can write any more
+    empty(case.directory)
+    with open(case.stdout_path, "rb") as handle:
         stdout = handle.read(request["output"] + 1)
     report = {
         "exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
         "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
-        "cpu": max(usage.ru_utime + usage.ru_stime, cpu),
+        "cpu": max(user + system, cpu),
         "wall": wall,
-        "memory_kb": max(usage.ru_maxrss, memory_kb),
+        "memory_kb": max(peak_kb, memory_kb),
         "stopped": stopped,
     }
-    return report, stdout, stderr
+    return report, stdout, stderr.text()
 
 
-def become_case(code, solution, harness, request, paths, stderr_fd, case_dir):
+def become_case(code, solution, harness, limits, case, stderr_fd):
     """In the child: take the case's files and limits, then run the submission; never returns."""
+    cpu, output, address_space, open_files = limits
     try:
         os.setsid()
-        os.chdir(case_dir)
-        os.dup2(os.open(paths["in"], os.O_RDONLY), 0)
-        os.dup2(os.open(paths["out"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), 1)
+        os.chdir(case.directory)
+        os.dup2(os.open(case.stdin_path, os.O_RDONLY), 0)
+        os.dup2(os.open(case.stdout_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), 1)
         os.dup2(stderr_fd, 2)
         os.closerange(3, 256)
-        cpu_seconds = int(request["cpu"]) + 2
+        cpu_seconds = int(cpu) + 2
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (request["output"], request["output"]))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (output, output))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        resource.setrlimit(resource.RLIMIT_NOFILE, (request["nofile"], request["nofile"]))
-        if request["address_space"]:
-            resource.setrlimit(resource.RLIMIT_AS, (request["address_space"], request["address_space"]))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
+        if address_space:
+            resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
         sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "rb", closefd=False)), encoding="utf-8")
         sys.stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "wb", closefd=False)), encoding="utf-8")
         sys.stderr = io.TextIOWrapper(io.FileIO(2, "wb", closefd=False), encoding="utf-8",
                                       errors="backslashreplace", line_buffering=True)
-        random.seed()  # a fresh fork must not replay the server's random state
-    except BaseException:  # noqa: BLE001 - the child must never return into the server loop
+    except BaseException:  # noqa: BLE001 - the child must never return into the zygote's loop
         os._exit(121)
     os._exit(run_submission(code, solution, harness))
 
@@ -189,21 +302,20 @@ def exit_status(code):
 
 
 def watch(child, stderr_fd, started, request):
-    """Wait for the child, draining its stderr; stop it at the CPU, memory or wall limit."""
+    """Wait for the child, keeping its stderr; stop it at the CPU, memory or wall limit."""
     pidfd = os.pidfd_open(child)
     poller = select.poll()
     poller.register(pidfd, select.POLLIN)
     poller.register(stderr_fd, select.POLLIN)
-    kept, dropped, cpu, memory_kb, stopped = bytearray(), 0, 0.0, 0, None
+    stderr, cpu, memory_kb, stopped = StderrKept(), 0.0, 0, None
     ceiling_kb = request["memory"] // 1024
-    first = True
     try:
         while True:
-            remaining = started + request["wall"] - time.monotonic()
-            if not first:  # most runs end within the first poll: no need to read /proc for them
+            now = time.monotonic()
+            remaining = started + request["wall"] - now
+            if now - started >= POLL:  # most runs are over sooner: no need to read /proc for them
                 tree_cpu, tree_kb = proc_usage.tree_usage(child)
                 cpu, memory_kb = max(cpu, tree_cpu), max(memory_kb, tree_kb)
-            first = False
             if remaining <= 0:
                 stopped = "wall"
             elif cpu > request["cpu"] + 0.05:
@@ -212,31 +324,38 @@ def watch(child, stderr_fd, started, request):
                 stopped = "memory"
             if stopped:
                 break
-            events = poller.poll(min(remaining, POLL) * 1000)
-            if any(fd == pidfd for fd, _ in events):
-                os.set_blocking(stderr_fd, False)
-                try:
-                    while len(kept) < STDERR_KEEP:
-                        chunk = os.read(stderr_fd, 65536)
-                        if not chunk:
-                            break
-                        kept += chunk
-                except BlockingIOError:
-                    pass
+            events = dict(poller.poll(min(remaining, POLL) * 1000))
+            if stderr_fd in events:
+                stderr.take(stderr_fd)
+            if pidfd in events:
                 break
-            if any(fd == stderr_fd for fd, _ in events):
-                chunk = os.read(stderr_fd, 65536)
-                if not chunk:
-                    poller.unregister(stderr_fd)
-                room = STDERR_KEEP - len(kept)
-                kept += chunk[:max(room, 0)]
-                dropped += max(0, len(chunk) - max(room, 0))
     finally:
         os.close(pidfd)
-    text = bytes(kept[:STDERR_KEEP])
-    if dropped:
-        text += f"\n[... {dropped} more bytes of stderr not kept]".encode()
-    return text, stopped, cpu, memory_kb
+    return stderr, stopped, cpu, memory_kb
+
+
+class StderrKept:
+    """The first STDERR_KEEP bytes of a case's stderr, and how many more there were."""
+
+    def __init__(self):
+        self.kept, self.dropped = bytearray(), 0
+
+    def take(self, fd):
+        """Read what the (non-blocking) pipe holds now."""
+        while True:
+            try:
+                chunk = os.read(fd, 65536)
+            except BlockingIOError:
+                return
+            room = max(STDERR_KEEP - len(self.kept), 0)
+            self.kept += chunk[:room]
+            self.dropped += max(0, len(chunk) - room)
+
+    def text(self):
+        text = bytes(self.kept)
+        if self.dropped:
+            text += f"\n[... {self.dropped} more bytes of stderr not kept]".encode()
+        return text
 
 
 def kill(child):
@@ -247,25 +366,11 @@ def kill(child):
             pass
 
 
-def clean_up(child, may_kill_all, case_dir):
-    """Nothing a case started may outlive it: kill everything but the server, reap, empty the dir."""
-    if may_kill_all:
-        try:
-            os.kill(-1, signal.SIGKILL)  # every process this uid may signal, except ourselves
-        except OSError:
-            pass
-    else:
-        kill(child)
-    deadline = time.monotonic() + 1.0
-    while time.monotonic() < deadline:  # reap at once; killed processes take a moment to exit
-        try:
-            if os.waitpid(-1, os.WNOHANG)[0] == 0:
-                time.sleep(0.001)
-        except ChildProcessError:
-            break
-    if not os.listdir(case_dir):
+def empty(directory):
+    """Remove what a case wrote into its working directory."""
+    if not os.listdir(directory):
         return
-    for root, directories, files in os.walk(case_dir, topdown=False):
+    for root, directories, files in os.walk(directory, topdown=False):
         for name in files:
             try:
                 os.unlink(os.path.join(root, name))
