@@ -9,18 +9,17 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import multiprocessing
 import os
 import random
 import tempfile
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-from hypothesis import HealthCheck, Phase, find, settings
-from hypothesis.errors import NoSuchExample
 
 from judge.languages import CompileError, LanguageUnavailable
 from judge.problem import Case, Problem
@@ -70,8 +69,8 @@ def stress(problem: Problem, source: Path, examples: int = 100, seed: int = 0,
            on_example: Callable[[int], None] | None = None, jobs: int = 1) -> StressResult:
     """Search for an input on which ``source`` is not AC; shrink the first one found.
 
-    With ``jobs`` > 1 the examples are judged several at a time (see ``_judge_ahead``); the
-    result is the same as with one.
+    With ``jobs`` > 1 the examples are generated in a separate process and judged several at a
+    time (see ``_judge_ahead``); the result is the same as with one.
     """
     try:
         language, program = prepare_submission(problem, source, language_name)
@@ -81,25 +80,51 @@ def stress(problem: Problem, source: Path, examples: int = 100, seed: int = 0,
     limits = language.limits(base_limits(problem))
     if time_limit:
         limits = dataclasses.replace(limits, cpu_time=time_limit, wall_time=time_limit * 3 + 1)
-    config = settings(max_examples=examples, database=None, deadline=None, derandomize=False,
-                      suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink])
-    _keep_hypothesis_files_out_of_the_project()
-    strategy = strategy_module(problem).inputs()
-    with executor(language, program, problem.io, limits) as execute:
-        search = _Search(lambda value: run_case(problem, program, language, limits, make_case(problem, value),
-                                                execute), on_example)
-        if jobs > 1 and not _judge_ahead(strategy, config, seed, search, jobs):
-            return StressResult(problem.id, str(source), search.generated, False)
-        try:
-            minimal = find(strategy, search.fails, settings=config, random=random.Random(seed))
-        except NoSuchExample:
-            return StressResult(problem.id, str(source), search.generated, False)
+    # Started before any judging thread exists: the generator is a forked process.
+    planned = PlannedExamples(problem, examples, seed) if jobs > 1 else None
+    try:
+        with executor(language, program, problem.io, limits) as execute:
+            search = _Search(lambda value: run_case(problem, program, language, limits, make_case(problem, value),
+                                                    execute), on_example)
+            if planned and not _judge_ahead(planned, search, jobs):
+                return StressResult(problem.id, str(source), search.generated, False)
+            if planned:
+                planned.close()  # it has served its purpose; the search below replays its examples
+            minimal = _search_and_shrink(problem, examples, seed, search)
+    finally:
+        if planned:
+            planned.close()
+    if minimal is None:
+        return StressResult(problem.id, str(source), search.generated, False)
     result = search.results[_key(minimal)]
     expected = reference_answer(problem, minimal if problem.io == "stdio" else None,
                                 minimal if problem.io == "function" else None)
     return StressResult(problem.id, str(source), search.generated, True,
                         Counterexample(minimal, expected, result.output, result.verdict, result.message),
                         first_failure=search.first_failure)
+
+
+def _search_settings(examples: int, shrink: bool):
+    """Hypothesis' settings for a search; imported here so that a run that finds nothing in
+    parallel mode never loads Hypothesis in the judging process."""
+    from hypothesis import HealthCheck, Phase, settings
+
+    phases = [Phase.generate, Phase.shrink] if shrink else [Phase.generate]
+    return settings(max_examples=examples, database=None, deadline=None, derandomize=False,
+                    suppress_health_check=list(HealthCheck), phases=phases)
+
+
+def _search_and_shrink(problem: Problem, examples: int, seed: int, search: _Search) -> Any:
+    """Hypothesis' search for a failing input, shrunk; None if there is none."""
+    from hypothesis import find
+    from hypothesis.errors import NoSuchExample
+
+    _keep_hypothesis_files_out_of_the_project()
+    try:
+        return find(strategy_module(problem).inputs(), search.fails, settings=_search_settings(examples, True),
+                    random=random.Random(seed))
+    except NoSuchExample:
+        return None
 
 
 def _keep_hypothesis_files_out_of_the_project() -> None:
@@ -110,34 +135,87 @@ def _keep_hypothesis_files_out_of_the_project() -> None:
     set_hypothesis_home_dir(str(Path(tempfile.gettempdir()) / f"judge-hypothesis-{os.geteuid()}"))
 
 
-def _judge_ahead(strategy, config, seed: int, search: _Search, jobs: int) -> bool:
-    """Judge, ``jobs`` at a time, the examples Hypothesis will generate for this seed; stop at the
-    first that fails. Returns whether one failed.
+class PlannedExamples:
+    """The examples Hypothesis will generate for a seed, in order and without repeats, worked out
+    by a forked process while the judge is already running the first ones.
 
-    Hypothesis' generation is deterministic for a seed, so a first pass that only records the
-    examples gives the very sequence the real search will ask for. The real search then finds
-    every verdict up to the first failure already known, and goes straight on to shrinking.
+    Hypothesis' generation is deterministic for a seed, so these are the very examples the real
+    search asks for, in the same order; running them ahead costs nothing if one fails, since the
+    search then finds their verdicts already known and goes straight on to shrinking.
     """
-    planned, seen = [], set()
+
+    def __init__(self, problem: Problem, examples: int, seed: int) -> None:
+        context = multiprocessing.get_context("fork")
+        self._receive, send = context.Pipe(duplex=False)
+        self._process = context.Process(target=_plan_examples, args=(problem, examples, seed, send), daemon=True)
+        self._process.start()
+        send.close()
+
+    def __iter__(self) -> Iterator[Any]:
+        while True:
+            try:
+                kind, payload = self._receive.recv()
+            except EOFError:
+                raise RuntimeError("the example generator stopped before it finished") from None
+            if kind == "done":
+                return
+            if kind == "error":
+                raise payload
+            yield payload
+
+    def close(self) -> None:
+        if self._process.is_alive():
+            self._process.kill()
+        self._process.join()
+        self._receive.close()
+
+
+def _plan_examples(problem: Problem, examples: int, seed: int, send) -> None:
+    """In the generator process: send each new example Hypothesis generates, then "done"."""
+    from hypothesis import find
+    from hypothesis.errors import NoSuchExample
+
+    seen: set[str] = set()
 
     def record(value: Any) -> bool:
-        if _key(value) not in seen:
-            seen.add(_key(value))
-            planned.append(value)
+        key = _key(value)
+        if key not in seen:
+            seen.add(key)
+            send.send(("value", value))
         return False
 
     try:
-        find(strategy, record, settings=settings(config, phases=[Phase.generate]), random=random.Random(seed))
-    except NoSuchExample:
-        pass
-    batch_size = jobs * 4
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        for start in range(0, len(planned), batch_size):
-            batch = planned[start:start + batch_size]
-            for value, result in zip(batch, pool.map(search.run, batch)):
-                if search.record_generated(value, result):
+        _keep_hypothesis_files_out_of_the_project()
+        try:
+            find(strategy_module(problem).inputs(), record, settings=_search_settings(examples, False),
+                 random=random.Random(seed))
+        except NoSuchExample:
+            pass
+        send.send(("done", None))
+    except (BrokenPipeError, KeyboardInterrupt):
+        pass  # the judge stopped listening
+    except Exception as error:  # noqa: BLE001 - e.g. a broken strategies file: the judge reports it
+        send.send(("error", error))
+
+
+def _judge_ahead(planned: PlannedExamples, search: _Search, jobs: int) -> bool:
+    """Judge the planned examples ``jobs`` at a time, recording results in order; stop at the
+    first that fails. Returns whether one failed."""
+    window: deque = deque()  # (example, its future), in the order generated
+    pool = ThreadPoolExecutor(max_workers=jobs)
+    try:
+        for value in planned:
+            window.append((value, pool.submit(search.run, value)))
+            while window and (window[0][1].done() or len(window) > 2 * jobs):
+                value, future = window.popleft()
+                if search.record_generated(value, future.result()):
                     return True
-    return False
+        for value, future in window:
+            if search.record_generated(value, future.result()):
+                return True
+        return False
+    finally:
+        pool.shutdown(cancel_futures=True)
 
 
 class _Search:
