@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
@@ -77,7 +78,7 @@ class Problem:
         names = ", ".join(case.name for case in self.cases)
         raise SuiteError(f"problem {self.id} has no case {name!r}; its cases are: {names}")
 
-    @property
+    @cached_property  # asked once per judged case: stress testing judges thousands
     def reference_path(self) -> Path:
         return self.project_root / "reference" / f"{self.id}.py"
 

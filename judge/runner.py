@@ -85,14 +85,17 @@ def cold_execute(command: list[str], stdin: bytes, limits: Limits, program_dir: 
 
 
 @contextmanager
-def executor(language: Language, program: Program, style: str, limits: Limits, cold: bool = False):
+def executor(language: Language, program: Program, style: str, limits: Limits, cold: bool = False,
+             workers: int = 1):
     """How cases of this program are run: warm for Python (unless ``cold`` or $JUDGE_COLD),
-    else afresh each time."""
+    else afresh each time. ``workers`` warm servers start at once (they boot while the caller
+    gets its first case ready); more start when needed."""
     if cold or os.environ.get(COLD_ENV) or language.name != "python":
         yield cold_execute
         return
     from judge.warm import WarmPool
     pool = WarmPool(program, style, limits)
+    pool.start(workers)
     try:
         yield pool.execute
     finally:
@@ -117,7 +120,8 @@ def judge_submission(problem: Problem, source: Path, language_name: str | None =
     except LanguageUnavailable as error:
         return _all_cases(problem, source, language.name, cases, "IE", str(error))
     limits = language.limits(base_limits(problem))
-    with executor(language, program, problem.io, limits, cold) as execute:
+    workers = 1 if stop_on_failure else min(jobs, len(cases))
+    with executor(language, program, problem.io, limits, cold, workers) as execute:
         results = _run_cases(problem, program, language, limits, cases, execute, jobs, on_case, stop_on_failure)
     return summarize(problem, source, language.name, results)
 

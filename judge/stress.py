@@ -72,6 +72,18 @@ def stress(problem: Problem, source: Path, examples: int = 100, seed: int = 0,
     With ``jobs`` > 1 the examples are generated in a separate process and judged several at a
     time (see ``_judge_ahead``); the result is the same as with one.
     """
+    # Started first, so that it generates while the submission compiles, and before any
+    # judging thread exists (the generator is a forked process).
+    planned = PlannedExamples(problem, examples, seed) if jobs > 1 else None
+    try:
+        return _stress(problem, source, examples, seed, time_limit, language_name, on_example, jobs, planned)
+    finally:
+        if planned:
+            planned.close()
+
+
+def _stress(problem, source, examples, seed, time_limit, language_name, on_example, jobs,
+            planned: PlannedExamples | None) -> StressResult:
     try:
         language, program = prepare_submission(problem, source, language_name)
     except (CompileError, LanguageUnavailable) as error:
@@ -80,20 +92,14 @@ def stress(problem: Problem, source: Path, examples: int = 100, seed: int = 0,
     limits = language.limits(base_limits(problem))
     if time_limit:
         limits = dataclasses.replace(limits, cpu_time=time_limit, wall_time=time_limit * 3 + 1)
-    # Started before any judging thread exists: the generator is a forked process.
-    planned = PlannedExamples(problem, examples, seed) if jobs > 1 else None
-    try:
-        with executor(language, program, problem.io, limits) as execute:
-            search = _Search(lambda value: run_case(problem, program, language, limits, make_case(problem, value),
-                                                    execute), on_example)
-            if planned and not _judge_ahead(planned, search, jobs):
-                return StressResult(problem.id, str(source), search.generated, False)
-            if planned:
-                planned.close()  # it has served its purpose; the search below replays its examples
-            minimal = _search_and_shrink(problem, examples, seed, search)
-    finally:
+    with executor(language, program, problem.io, limits, workers=jobs) as execute:
+        search = _Search(lambda value: run_case(problem, program, language, limits, make_case(problem, value),
+                                                execute), on_example)
+        if planned and not _judge_ahead(planned, search, jobs):
+            return StressResult(problem.id, str(source), search.generated, False)
         if planned:
-            planned.close()
+            planned.close()  # it has served its purpose; the search below replays its examples
+        minimal = _search_and_shrink(problem, examples, seed, search)
     if minimal is None:
         return StressResult(problem.id, str(source), search.generated, False)
     result = search.results[_key(minimal)]

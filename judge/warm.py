@@ -37,6 +37,13 @@ class WarmPool:
         self.idle: queue.SimpleQueue[SandboxedServer] = queue.SimpleQueue()
         self.all: list[SandboxedServer] = []
 
+    def start(self, count: int) -> None:
+        """Start up to ``count`` servers now, without waiting for them to be ready."""
+        for _ in range(count - len(self.all)):
+            server = self._start()
+            if server:
+                self.idle.put(server)
+
     def execute(self, command: list[str], stdin: bytes, limits: Limits, program_dir: Path) -> Outcome:
         """Run one case warm (same signature as a cold run, which is the fallback)."""
         server = self._take()
@@ -52,7 +59,9 @@ class WarmPool:
         try:
             return self.idle.get_nowait()
         except queue.Empty:
-            pass
+            return self._start()
+
+    def _start(self) -> SandboxedServer | None:
         try:
             server = SandboxedServer(server_command(self.program, self.style), self.server_limits,
                                      self.program.directory)
