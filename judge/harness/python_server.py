@@ -108,16 +108,22 @@ class Zygote:
         self.pid, self.requests, self.replies, self.stderr = pid, requests, replies, stderr
 
     def send(self, data):
-        os.write(self.requests, data)
+        try:
+            os.write(self.requests, data)
+        except OSError:
+            gone()
 
     def receive(self, message):
-        data = b""
-        while len(data) < message.size:
-            chunk = os.read(self.replies, message.size - len(data))
-            if not chunk:  # the zygote is gone (a case killed it): this server is done for
-                os._exit(3)
-            data += chunk
+        data = read_exactly(self.replies, message.size)
+        if data is None:
+            gone()
         return message.unpack(data)
+
+
+def gone():
+    """The zygote is gone (a case killed it): this server is done for. The judge sees it go
+    without a reply, runs the case afresh and starts another server."""
+    os._exit(3)
 
 
 def start_zygote(code, solution, harness, case, server_files):
@@ -213,7 +219,8 @@ def load_sibling(name):
 
 
 def run_case(zygote, case, request, stdin):
-    os.makedirs(case.directory, exist_ok=True)  # the previous case may have removed it
+    if not os.path.isdir(case.directory):  # the previous case may have removed it
+        os.mkdir(case.directory)
     with open(case.stdin_path, "wb") as handle:
         handle.write(stdin)
     started = time.monotonic()
