@@ -517,8 +517,10 @@ class SandboxedServer:
     applies each run's own limits to the children it forks.
     """
 
-    def __init__(self, command: list[str], limits: Limits, program_dir: Path, tier: str | None = None) -> None:
-        """``command`` is the server's command line, with ``{prog}`` for the program directory."""
+    def __init__(self, command: list[str], limits: Limits, program_dir: Path, tier: str | None = None,
+                 extra_env: dict[str, str] | None = None) -> None:
+        """``command`` is the server's command line, with ``{prog}`` for the program directory;
+        ``extra_env`` adds to the sandbox's fixed environment."""
         self.tier = tier or sandbox_tier()
         _become_subreaper()
         self.uid, self._slot_lock = _acquire_slot()
@@ -528,7 +530,7 @@ class SandboxedServer:
         _hand_over(work_dir, self.uid)
         inside = self.tier == "bwrap"
         env = {"PATH": SAFE_PATH, "HOME": WORK_DIR_INSIDE if inside else str(work_dir),
-               "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+               "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", **(extra_env or {})}
         prog = PROGRAM_DIR_INSIDE if inside else str(program_dir)
         program = [part.replace("{prog}", prog) for part in command]
         argv = (_slot_prefix(self.uid) + _isolation_prefix(self.tier, program_dir, work_dir, env, True)

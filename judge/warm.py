@@ -17,6 +17,9 @@ from judge.languages.base import Program
 from judge.sandbox import Limits, Outcome, SandboxedServer, run_sandboxed
 
 REPLY_GRACE = 5.0  # seconds past the wall limit before a silent server is given up on
+# The dynamic linker binds every symbol once, in the server, instead of lazily in each forked
+# child: fewer page faults per case. The server drops it from its environment before any case.
+SERVER_ENV = {"LD_BIND_NOW": "1"}
 
 
 def server_command(program: Program, style: str) -> list[str]:
@@ -64,7 +67,7 @@ class WarmPool:
     def _start(self) -> SandboxedServer | None:
         try:
             server = SandboxedServer(server_command(self.program, self.style), self.server_limits,
-                                     self.program.directory)
+                                     self.program.directory, extra_env=SERVER_ENV)
         except OSError:
             return None
         self.all.append(server)

@@ -69,3 +69,13 @@ def test_the_random_module_is_reseeded_per_case(write_program):
     result = judge_submission(stones, path, cases=[stones.case("n-1"), stones.case("n-3")])
     outputs = [case.output for case in result.cases]
     assert outputs[0] != outputs[1]
+
+
+def test_a_warm_case_sees_the_same_environment_as_a_cold_one():
+    stones = load_problem("stones")
+    path = ROOT / "tests" / "hostile" / "read_environment.py"
+    names = []
+    for cold in (False, True):
+        result = judge_submission(stones, path, cases=[stones.case("n-1")], cold=cold)
+        names.append(sorted(line.split("=", 1)[0] for line in result.cases[0].output.splitlines()))
+    assert names[0] == names[1]
