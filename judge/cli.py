@@ -49,7 +49,8 @@ def _known_errors() -> tuple[type[Exception], ...]:
     from judge.runner import UnsupportedSubmission
     from judge.sandbox import SandboxError
     from judge.store import StoreError
-    return (UsageError, SuiteError, UnknownLanguage, UnsupportedSubmission, SandboxError, StoreError)
+    from judge.stress import StressError
+    return (UsageError, SuiteError, UnknownLanguage, UnsupportedSubmission, SandboxError, StoreError, StressError)
 
 
 def build_parser() -> argparse.ArgumentParser:

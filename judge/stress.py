@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.languages import CompileError, LanguageUnavailable
-from judge.problem import Case, Problem
+from judge.problem import Case, Problem, SuiteError
 from judge.reference import reference_answer, strategy_module
 from judge.runner import CaseResult, base_limits, executor, prepare_submission, run_case
 
@@ -126,11 +126,31 @@ def _search_and_shrink(problem: Problem, examples: int, seed: int, search: _Sear
     from hypothesis.errors import NoSuchExample
 
     _keep_hypothesis_files_out_of_the_project()
+    strategy = _inputs(problem)
     try:
-        return find(strategy_module(problem).inputs(), search.fails, settings=_search_settings(examples, True),
-                    random=random.Random(seed))
+        return find(strategy, search.fails, settings=_search_settings(examples, True), random=random.Random(seed))
     except NoSuchExample:
         return None
+    except Exception as error:
+        raise _generation_failed(problem, error) from error
+
+
+def _inputs(problem: Problem):
+    """The problem's Hypothesis strategy; a SuiteError naming the file when it is broken."""
+    try:
+        return strategy_module(problem).inputs()
+    except SuiteError:
+        raise
+    except Exception as error:
+        raise SuiteError(f"{_strategy_path(problem)}: inputs() failed: {type(error).__name__}: {error}") from error
+
+
+def _generation_failed(problem: Problem, error: Exception) -> SuiteError:
+    return SuiteError(f"generating inputs with {_strategy_path(problem)} failed: {type(error).__name__}: {error}")
+
+
+def _strategy_path(problem: Problem) -> Path:
+    return problem.project_root / "strategies" / f"{problem.id}.py"
 
 
 def _keep_hypothesis_files_out_of_the_project() -> None:
@@ -139,6 +159,10 @@ def _keep_hypothesis_files_out_of_the_project() -> None:
     from hypothesis.configuration import set_hypothesis_home_dir
 
     set_hypothesis_home_dir(str(Path(tempfile.gettempdir()) / f"judge-hypothesis-{os.geteuid()}"))
+
+
+class StressError(Exception):
+    """Stress testing could not go on (not the submission's fault)."""
 
 
 class PlannedExamples:
@@ -162,7 +186,8 @@ class PlannedExamples:
             try:
                 kind, payload = self._receive.recv()
             except EOFError:
-                raise RuntimeError("the example generator stopped before it finished") from None
+                raise StressError("the process generating the examples stopped unexpectedly; "
+                                  "try again with -j 1") from None
             if kind == "done":
                 return
             if kind == "error":
@@ -192,15 +217,19 @@ def _plan_examples(problem: Problem, examples: int, seed: int, send) -> None:
 
     try:
         _keep_hypothesis_files_out_of_the_project()
+        strategy = _inputs(problem)
         try:
-            find(strategy_module(problem).inputs(), record, settings=_search_settings(examples, False),
-                 random=random.Random(seed))
+            find(strategy, record, settings=_search_settings(examples, False), random=random.Random(seed))
         except NoSuchExample:
             pass
+        except (BrokenPipeError, KeyboardInterrupt):
+            raise
+        except Exception as error:
+            raise _generation_failed(problem, error) from error
         send.send(("done", None))
     except (BrokenPipeError, KeyboardInterrupt):
         pass  # the judge stopped listening
-    except Exception as error:  # noqa: BLE001 - e.g. a broken strategies file: the judge reports it
+    except SuiteError as error:  # a broken strategies file: the judge reports it
         send.send(("error", error))
 
 

@@ -96,6 +96,24 @@ def test_cli_json_shape_and_exit_codes():
     assert usage.returncode == 2
 
 
+@pytest.mark.parametrize("text, complaint", [
+    ("def inputs():\n    raise ValueError('no strategy today')\n", "inputs() failed: ValueError: no strategy today"),
+    ("from hypothesis import strategies as st\n"
+     "def inputs():\n    return st.integers(1, 9).map(lambda n: 1 / 0)\n", "failed: ZeroDivisionError"),
+])
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_broken_strategies_file_is_one_clear_error(tmp_path, text, complaint, jobs):
+    for folder in ("cases", "reference", "validators"):
+        shutil.copytree(ROOT / folder, tmp_path / folder)
+    (tmp_path / "strategies").mkdir()
+    (tmp_path / "strategies" / "stones.py").write_text(text)
+    done = run_judge("stress", "stones", str(ROOT / "solutions/stones/accepted/game_dp.py"), "--examples", "20",
+                     "-j", jobs, cwd=tmp_path)
+    assert done.returncode == 2
+    assert "strategies/stones.py" in done.stderr and complaint in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 def test_save_appends_a_hidden_case_and_keeps_the_file(tmp_path):
     for folder in ("cases", "reference", "validators", "strategies", "solutions"):
         shutil.copytree(ROOT / folder, tmp_path / folder)
