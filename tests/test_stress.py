@@ -98,8 +98,8 @@ def test_cli_json_shape_and_exit_codes():
 
 @pytest.mark.parametrize("text, complaint", [
     ("def inputs():\n    raise ValueError('no strategy today')\n", "inputs() failed: ValueError: no strategy today"),
-    ("from hypothesis import strategies as st\n"
-     "def inputs():\n    return st.integers(1, 9).map(lambda n: 1 / 0)\n", "failed: ZeroDivisionError"),
+    (("from hypothesis import strategies as st\n"
+      "def inputs():\n    return st.integers(1, 9).map(lambda n: 1 / 0)\n"), "failed: ZeroDivisionError"),
 ])
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_broken_strategies_file_is_one_clear_error(tmp_path, text, complaint, jobs):
