@@ -282,6 +282,34 @@ _spawned_pids: set[int] = set()
 
 
 @functools.cache
+def _scratch_dir(kind: str) -> Path:
+    """A new temporary directory for one run or server, named after this judge process so that
+    a later judge can tell it is stale if this one is killed before removing it."""
+    _remove_stale_scratch_dirs()
+    return Path(tempfile.mkdtemp(prefix=f"judge-{kind}-{os.getpid()}-"))
+
+
+@functools.cache  # once per judge process
+def _remove_stale_scratch_dirs() -> None:
+    """Remove the scratch directories of judge processes that no longer exist (killed with
+    SIGKILL, say: they never got to clean up)."""
+    temporary = Path(tempfile.gettempdir())
+    for entry in [*temporary.glob("judge-run-*-*"), *temporary.glob("judge-server-*-*")]:
+        owner = entry.name.split("-")[2]
+        if owner.isdigit() and not _process_exists(int(owner)):
+            shutil.rmtree(entry, ignore_errors=True)
+
+
+def _process_exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process
+    return True
+
+
 def _become_subreaper() -> None:
     """Orphans of a run are re-parented to the judge (not init), so it can reap them at once."""
     try:
@@ -327,7 +355,7 @@ def run_sandboxed(command: list[str], *, stdin: bytes, limits: Limits,
     _become_subreaper()
     uid, slot_lock = _acquire_slot()
     owns_work_dir = work_dir is None
-    scratch = Path(tempfile.mkdtemp(prefix="judge-run-"))
+    scratch = _scratch_dir("run")
     try:
         if owns_work_dir:
             work_dir = scratch / "work"
@@ -524,7 +552,7 @@ class SandboxedServer:
         self.tier = tier or sandbox_tier()
         _become_subreaper()
         self.uid, self._slot_lock = _acquire_slot()
-        self.scratch = Path(tempfile.mkdtemp(prefix="judge-server-"))
+        self.scratch = _scratch_dir("server")
         work_dir = self.scratch / "work"
         work_dir.mkdir()
         _hand_over(work_dir, self.uid)

@@ -1,0 +1,32 @@
+"""Sandbox housekeeping: what a judge killed mid-run leaves behind is cleaned up later."""
+
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+
+from judge import sandbox
+from judge.sandbox import Limits, run_sandboxed
+
+
+def test_scratch_directories_of_a_killed_judge_are_removed_by_the_next_one():
+    temporary = Path(tempfile.gettempdir())
+    stale = temporary / f"judge-run-{_pid_of_a_finished_process()}-testdead"
+    (stale / "work").mkdir(parents=True)
+    (stale / "work" / "output").write_text("left behind")
+    alive = temporary / f"judge-server-{os.getppid()}-testlive"  # its judge is still running
+    alive.mkdir()
+    try:
+        sandbox._remove_stale_scratch_dirs.cache_clear()
+        outcome = run_sandboxed(["/bin/true"], stdin=b"", limits=Limits(cpu_time=1, wall_time=5, memory=64 << 20, output=1 << 20))
+        assert outcome.exit_code == 0
+        assert not stale.exists() and alive.exists()
+        assert not list(temporary.glob(f"judge-run-{os.getpid()}-*"))  # the run removed its own
+    finally:
+        alive.rmdir()
+
+
+def _pid_of_a_finished_process() -> int:
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return child.pid
