@@ -281,7 +281,6 @@ _PR_SET_CHILD_SUBREAPER = 36
 _spawned_pids: set[int] = set()
 
 
-@functools.cache
 def _scratch_dir(kind: str) -> Path:
     """A new temporary directory for one run or server, named after this judge process so that
     a later judge can tell it is stale if this one is killed before removing it."""
@@ -310,6 +309,7 @@ def _process_exists(pid: int) -> bool:
     return True
 
 
+@functools.cache
 def _become_subreaper() -> None:
     """Orphans of a run are re-parented to the judge (not init), so it can reap them at once."""
     try:
@@ -547,8 +547,9 @@ class SandboxedServer:
 
     def __init__(self, command: list[str], limits: Limits, program_dir: Path, tier: str | None = None,
                  extra_env: dict[str, str] | None = None) -> None:
-        """``command`` is the server's command line, with ``{prog}`` for the program directory;
-        ``extra_env`` adds to the sandbox's fixed environment."""
+        """``command`` is the server's command line, with ``{prog}`` for the program directory
+        and ``{tmp}`` for a directory of its own; ``extra_env`` adds to the sandbox's fixed
+        environment."""
         self.tier = tier or sandbox_tier()
         _become_subreaper()
         self.uid, self._slot_lock = _acquire_slot()
@@ -557,10 +558,13 @@ class SandboxedServer:
         work_dir.mkdir()
         _hand_over(work_dir, self.uid)
         inside = self.tier == "bwrap"
+        # The server's own files, apart from its working directory: in bwrap a private tmpfs,
+        # elsewhere a directory of the scratch area, which goes when the server does.
+        own_files = "/tmp" if inside else str(self._own_files_dir())
         env = {"PATH": SAFE_PATH, "HOME": WORK_DIR_INSIDE if inside else str(work_dir),
                "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", **(extra_env or {})}
         prog = PROGRAM_DIR_INSIDE if inside else str(program_dir)
-        program = [part.replace("{prog}", prog) for part in command]
+        program = [part.replace("{prog}", prog).replace("{tmp}", own_files) for part in command]
         argv = (_slot_prefix(self.uid) + _isolation_prefix(self.tier, program_dir, work_dir, env, True)
                 + _limit_prefix(limits) + program)
         to_server, self._server_stdin = os.pipe2(os.O_CLOEXEC)
@@ -576,6 +580,13 @@ class SandboxedServer:
         _spawned_pids.add(self.pid)
         self.reader = os.fdopen(self._server_stdout, "rb")
         self.writer = os.fdopen(self._server_stdin, "wb")
+
+    def _own_files_dir(self) -> Path:
+        path = self.scratch / "tmp"
+        path.mkdir(mode=0o700)
+        if _running_as_root():
+            os.chown(path, self.uid, self.uid)
+        return path
 
     def exchange(self, header: bytes, body: bytes, timeout: float) -> tuple[bytes, BinaryIO] | None:
         """Send one request; return (the reply's header line, the reply stream), or None if the

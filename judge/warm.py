@@ -25,7 +25,7 @@ SERVER_ENV = {"LD_BIND_NOW": "1"}
 def server_command(program: Program, style: str) -> list[str]:
     """The interpreter line of a cold Python program, pointed at the server instead."""
     interpreter = program.command[0]
-    return [interpreter, "-I", "-S", "-B", "{prog}/" + SERVER_FILE, "{prog}/solution.py", style]
+    return [interpreter, "-I", "-S", "-B", "{prog}/" + SERVER_FILE, "{prog}/solution.py", style, "{tmp}"]
 
 
 class WarmPool:

@@ -2,15 +2,17 @@
 tests/hostile/ gets the same per-case verdicts warm and cold."""
 
 import os
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, run_judge
 
 from judge.packages import solution_files
 from judge.problem import load_problem
 from judge.runner import judge_submission
+from judge.sandbox import probe_tier
 
 PROBLEMS = ["footholds", "omok", "sokoban", "stones", "yutnori"]
 SOLUTIONS = [(problem, path) for problem in PROBLEMS for path, _ in solution_files(ROOT, problem)
@@ -79,3 +81,14 @@ def test_a_warm_case_sees_the_same_environment_as_a_cold_one():
         result = judge_submission(stones, path, cases=[stones.case("n-1")], cold=cold)
         names.append(sorted(line.split("=", 1)[0] for line in result.cases[0].output.splitlines()))
     assert names[0] == names[1]
+
+
+@pytest.mark.parametrize("tier", [tier for tier in ("bwrap", "unshare", "none") if probe_tier(tier) is None])
+def test_warm_servers_leave_no_files_in_the_hosts_temporary_directory(tier):
+    temporary = Path(tempfile.gettempdir())
+    before = set(temporary.iterdir())
+    done = run_judge("run", "stones", str(ROOT / "solutions/stones/accepted/game_dp.py"), "--no-record",
+                     env={"JUDGE_SANDBOX": tier})
+    assert done.returncode == 0, done.stderr
+    left = {path.name for path in set(temporary.iterdir()) - before}
+    assert not {name for name in left if name.startswith(("io-", "judge-run-", "judge-server-"))}

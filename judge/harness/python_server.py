@@ -56,7 +56,7 @@ SWEEP_ROUNDS = 200
 
 
 def main():
-    solution, style = sys.argv[1], sys.argv[2]
+    solution, style, own_files = sys.argv[1], sys.argv[2], sys.argv[3]
     os.environ.pop("LD_BIND_NOW", None)  # it did its work at start-up; cases see the usual environment
     control_in = os.fdopen(os.dup(0), "rb")
     control_out = os.fdopen(os.dup(1), "wb")
@@ -71,9 +71,9 @@ def main():
     harness = load_sibling("harness") if style == "function" else None
     workspace = os.getcwd()
     warm_up_io()
-    # The case's stdin/stdout files live apart from its working directory (in the sandbox, on
-    # another tmpfs), so a case that fills its directory cannot break its own output.
-    io_dir = tempfile.mkdtemp(prefix="io-")
+    # The case's stdin/stdout files live apart from its working directory (in bwrap, on another
+    # tmpfs), so a case that fills its directory cannot break its own output.
+    io_dir = tempfile.mkdtemp(prefix="io-", dir=own_files)
     case = Case(os.path.join(workspace, "case"), os.path.join(io_dir, "in"), os.path.join(io_dir, "out"))
     zygote = start_zygote(code, solution, harness, case, [control_in, control_out])
     while True:
