@@ -223,6 +223,7 @@ def _limit_prefix(limits: Limits) -> list[str]:
 # releases the lock if a judge dies.
 
 SLOT_LOCK_DIR = Path(tempfile.gettempdir()) / "judge-slots"
+STALE_AFTER = 600.0  # seconds; a dead judge's scratch directory older than this is removed
 
 
 def _acquire_slot() -> tuple[int, int | None]:
@@ -291,11 +292,17 @@ def _scratch_dir(kind: str) -> Path:
 @functools.cache  # once per judge process
 def _remove_stale_scratch_dirs() -> None:
     """Remove the scratch directories of judge processes that no longer exist (killed with
-    SIGKILL, say: they never got to clean up)."""
+    SIGKILL, say: they never got to clean up). Only old ones: a judge in another PID namespace
+    sharing this /tmp would look dead too, and its directories are in use."""
     temporary = Path(tempfile.gettempdir())
+    now = time.time()
     for entry in [*temporary.glob("judge-run-*-*"), *temporary.glob("judge-server-*-*")]:
         owner = entry.name.split("-")[2]
-        if owner.isdigit() and not _process_exists(int(owner)):
+        try:
+            old = now - entry.stat().st_mtime > STALE_AFTER
+        except OSError:
+            continue
+        if old and owner.isdigit() and not _process_exists(int(owner)):
             shutil.rmtree(entry, ignore_errors=True)
 
 

@@ -3,6 +3,7 @@
 import os
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 from judge import sandbox
@@ -16,14 +17,20 @@ def test_scratch_directories_of_a_killed_judge_are_removed_by_the_next_one():
     (stale / "work" / "output").write_text("left behind")
     alive = temporary / f"judge-server-{os.getppid()}-testlive"  # its judge is still running
     alive.mkdir()
+    recent = temporary / f"judge-run-{_pid_of_a_finished_process()}-testnew"  # may be another namespace's
+    recent.mkdir()
+    an_hour_ago = time.time() - 3600
+    for path in (stale, alive):
+        os.utime(path, (an_hour_ago, an_hour_ago))
     try:
         sandbox._remove_stale_scratch_dirs.cache_clear()
         outcome = run_sandboxed(["/bin/true"], stdin=b"", limits=Limits(cpu_time=1, wall_time=5, memory=64 << 20, output=1 << 20))
         assert outcome.exit_code == 0
-        assert not stale.exists() and alive.exists()
+        assert not stale.exists() and alive.exists() and recent.exists()
         assert not list(temporary.glob(f"judge-run-{os.getpid()}-*"))  # the run removed its own
     finally:
         alive.rmdir()
+        recent.rmdir()
 
 
 def _pid_of_a_finished_process() -> int:
