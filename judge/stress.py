@@ -19,12 +19,13 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from judge.languages import CompileError, LanguageUnavailable
 from judge.problem import Case, Problem, SuiteError
 from judge.reference import reference_answer, strategy_module
-from judge.runner import CaseResult, base_limits, executor, prepare_submission, run_case
+
+if TYPE_CHECKING:
+    from judge.runner import CaseResult
 
 SHRINK_CALLS = 400  # runs spent on shrinking at most, after the first difference
 SHRINK_SECONDS = 60.0
@@ -84,6 +85,10 @@ def stress(problem: Problem, source: Path, examples: int = 100, seed: int = 0,
 
 def _stress(problem, source, examples, seed, time_limit, language_name, on_example, jobs,
             planned: PlannedExamples | None) -> StressResult:
+    # Imported here, once the generator process is on its way: it starts that much sooner.
+    from judge.languages import CompileError, LanguageUnavailable
+    from judge.runner import base_limits, executor, prepare_submission, run_case
+
     try:
         language, program = prepare_submission(problem, source, language_name)
     except (CompileError, LanguageUnavailable) as error:
