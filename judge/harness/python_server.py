@@ -105,8 +105,8 @@ class Case:
 class Zygote:
     """The server's end of the pipes to the zygote, and the stderr pipe every case writes to."""
 
-    def __init__(self, pid, requests, replies, stderr):
-        self.pid, self.requests, self.replies, self.stderr = pid, requests, replies, stderr
+    def __init__(self, requests, replies, stderr):
+        self.requests, self.replies, self.stderr = requests, replies, stderr
 
     def send(self, data):
         try:
@@ -144,7 +144,7 @@ def start_zygote(code, solution, harness, case, server_files):
     for fd in (stderr_write, requests_read, replies_write):
         os.close(fd)
     os.set_blocking(stderr_read, False)
-    return Zygote(pid, requests_write, replies_read, stderr_read)
+    return Zygote(requests_write, replies_read, stderr_read)
 
 
 def run_zygote(code, solution, harness, case, stderr_fd, requests, replies):
