@@ -2,12 +2,14 @@
 tests/hostile/ gets the same per-case verdicts warm and cold."""
 
 import os
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, run_judge
+from conftest import ROOT
 
 from judge.packages import solution_files
 from judge.problem import load_problem
@@ -85,10 +87,16 @@ def test_a_warm_case_sees_the_same_environment_as_a_cold_one():
 
 @pytest.mark.parametrize("tier", [tier for tier in ("bwrap", "unshare", "none") if probe_tier(tier) is None])
 def test_warm_servers_leave_no_files_in_the_hosts_temporary_directory(tier):
+    """Nothing of this judge's is left in /tmp: its scratch directories (named after its pid;
+    other tests' judges may be running meanwhile) nor the servers' own files."""
     temporary = Path(tempfile.gettempdir())
     before = set(temporary.iterdir())
-    done = run_judge("run", "stones", str(ROOT / "solutions/stones/accepted/game_dp.py"), "--no-record",
-                     env={"JUDGE_SANDBOX": tier})
-    assert done.returncode == 0, done.stderr
+    judge = subprocess.Popen([sys.executable, "-m", "judge", "run", "stones",
+                              str(ROOT / "solutions/stones/accepted/game_dp.py"), "--no-record"],
+                             cwd=ROOT, env={**os.environ, "JUDGE_SANDBOX": tier},
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, stderr = judge.communicate(timeout=300)
+    assert judge.returncode == 0, stderr
     left = {path.name for path in set(temporary.iterdir()) - before}
-    assert not {name for name in left if name.startswith(("io-", "judge-run-", "judge-server-"))}
+    assert not {name for name in left
+                if name.startswith(("io-", f"judge-run-{judge.pid}-", f"judge-server-{judge.pid}-"))}
