@@ -13,7 +13,7 @@ from conftest import ROOT
 
 from judge.packages import solution_files
 from judge.problem import load_problem
-from judge.runner import judge_submission
+from judge.runner import base_limits, executor, judge_submission, prepare_submission
 from judge.sandbox import probe_tier
 
 PROBLEMS = ["footholds", "omok", "sokoban", "stones", "yutnori"]
@@ -73,6 +73,21 @@ def test_the_random_module_is_reseeded_per_case(write_program):
     result = judge_submission(stones, path, cases=[stones.case("n-1"), stones.case("n-3")])
     outputs = [case.output for case in result.cases]
     assert outputs[0] != outputs[1]
+
+
+def test_an_uncaught_exception_prints_the_same_traceback_warm_and_cold(write_program):
+    """Only the submission's frames, as Python prints them itself."""
+    stones = load_problem("stones")
+    path = write_program("raises.py", "def f():\n    return 1 / 0\nprint('SK')\nf()\n")
+    language, program = prepare_submission(stones, path)
+    limits = language.limits(base_limits(stones))
+    reports = []
+    for cold in (False, True):
+        with executor(language, program, stones.io, limits, cold=cold) as execute:
+            outcome = execute(list(program.command), b"1\n", limits, program.directory)
+        reports.append((outcome.exit_code, outcome.stdout, outcome.stderr))
+    assert reports[0] == reports[1]
+    assert reports[0][2].decode().splitlines()[1].strip().startswith('File "/')
 
 
 def test_a_warm_case_sees_the_same_environment_as_a_cold_one():

@@ -1,54 +1,51 @@
 """Warm Python runs. Runs INSIDE the sandbox; imports nothing of the judge and holds no expected
 data: it only knows the submission.
 
-The judge starts one server per submission. The server compiles the submission once, imports
-the common standard library, then forks a *zygote*, which forks one child per case. The child
+The judge starts one server per submission. The server compiles the submission once, imports the
+standard library modules it uses, then forks a *zygote*, which forks one child per case. The child
 applies the case's limits to itself and runs the submission as __main__ (or calls `solution`
 through the function harness). The server measures the child (its process tree in /proc while
 it runs), stops it at a limit and reports back; the zygote waits for the child (its rusage) and
 kills whatever the case left behind.
 
-Why a zygote: after a fork, every page the forking process writes again costs a copy-on-write
-fault. The server does a lot of Python work per case (messages, files, /proc); the zygote's loop
-is a few lines, so forking from it instead costs far fewer faults per case.
+Why a zygote: a fork copies the page tables of the forking process, and after it every page that
+process writes again costs a copy-on-write fault. So the zygote holds only what a case needs: it
+is forked before the server loads its own modules (json, select), and the server's
+per-case Python work (messages, files, /proc) stays out of it. The zygote forks each child ahead
+of its case, as soon as the previous case is over; the child waits for its limits.
 
 Protocol on stdin/stdout, one exchange per case:
   judge -> server: a JSON line {"stdin": N, "cpu": s, "wall": s, "memory": bytes, "output": bytes,
                    "address_space": bytes or 0, "nofile": n}, then N bytes of standard input
   server -> judge: a JSON line {"exit_code", "signal", "cpu", "wall", "memory_kb", "stopped",
                    "stdout": N, "stderr": M}, then N + M bytes
-Between server and zygote, per case (fixed-size binary messages on two pipes):
-  server -> zygote: CASE_LIMITS; zygote -> server: the child's pid
+Between server, zygote and child, per case (fixed-size binary messages on three pipes):
+  zygote -> server: the pid of the child waiting for the next case
+  server -> child: CASE_LIMITS, which starts the case
   server -> zygote: b"r" once the child is over; zygote -> server: CHILD_END (wait status, rusage)
 """
 
-# Warm the standard library a contest solution is likely to import.
+# Only what the zygote and every case need: everything imported before the zygote is forked
+# is copied into each case.
 import builtins
-import ctypes
 import io
-import json
 import os
-import random  # noqa: F401 - imported for its fork hook: each forked child reseeds its generator
 import resource
-import select
-import signal
 import struct
 import sys
-import tempfile
 import time
-import traceback
 
-# Imported only to be warm: every forked child finds them loaded. The list is data, not code,
-# so that no linter mistakes these imports for unused ones.
-WARM_MODULES = ("array", "bisect", "collections", "copy", "decimal", "fractions", "functools", "heapq",
-                "itertools", "math", "operator", "re", "statistics", "string", "typing")
-for _name in WARM_MODULES:
-    __import__(_name)
+# Imported before the zygote is forked when the submission uses them, so that every case finds
+# them loaded. Only modules whose import has no visible effect (`this` prints, for one).
+WARM_MODULES = ("array", "bisect", "collections", "copy", "dataclasses", "datetime", "decimal", "enum",
+                "fractions", "functools", "heapq", "itertools", "math", "operator", "random", "re",
+                "statistics", "string", "typing")
 
 POLL = 0.05
 STDERR_KEEP = 64 * 1024
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
+SIGKILL = 9  # not from the signal module, which would bring enum and functools into every case
 CASE_LIMITS = struct.Struct("=dqqq")  # cpu seconds, output bytes, address space bytes (0: none), open files
 CHILD_PID = struct.Struct("=i")
 CHILD_END = struct.Struct("=iqdd")  # wait status, peak resident KiB, user seconds, system seconds
@@ -69,13 +66,20 @@ def main():
     with open(solution, "rb") as handle:
         code = compile(handle.read(), solution, "exec", dont_inherit=True)
     harness = load_sibling("harness") if style == "function" else None
-    workspace = os.getcwd()
-    warm_up_io()
+    warm_up(code)
     # The case's stdin/stdout files live apart from its working directory (in bwrap, on another
     # tmpfs), so a case that fills its directory cannot break its own output.
-    io_dir = tempfile.mkdtemp(prefix="io-", dir=own_files)
-    case = Case(os.path.join(workspace, "case"), os.path.join(io_dir, "in"), os.path.join(io_dir, "out"))
+    io_dir = os.path.join(own_files, f"io-{os.getpid()}")
+    os.mkdir(io_dir, 0o700)
+    case = Case(os.path.join(os.getcwd(), "case"), os.path.join(io_dir, "in"), os.path.join(io_dir, "out"))
     zygote = start_zygote(code, solution, harness, case, [control_in, control_out])
+    serve(zygote, case, control_in, control_out)
+
+
+def serve(zygote, case, control_in, control_out):
+    """The server's loop: a request from the judge in, a report out, until the judge hangs up."""
+    import json  # the server's own: loaded after the zygote was forked
+
     while True:
         header = control_in.readline()
         if not header:
@@ -89,10 +93,37 @@ def main():
 
 
 def prctl(option, value):
+    import ctypes  # the only way to prctl from the standard library
+
     try:
         ctypes.CDLL(None).prctl(option, value, 0, 0, 0)
     except (OSError, AttributeError):
         pass
+
+
+def warm_up(code):
+    """Import the warm modules the submission refers to, and build the text layers once, so
+    that every forked child finds them loaded."""
+    names = referenced_names(code)
+    for name in WARM_MODULES:
+        if name in names:
+            __import__(name)
+    reader = io.TextIOWrapper(io.BufferedReader(io.BytesIO(b"1\n")), encoding="utf-8")
+    reader.readline()
+    writer = io.TextIOWrapper(io.BufferedWriter(io.BytesIO()), encoding="utf-8")
+    writer.write("x\n")
+    writer.flush()
+
+
+def referenced_names(code):
+    """The first part of every name the code (functions and classes included) refers to: its
+    imports among them. A variable that shares a module's name only warms that module too."""
+    names, pending = set(), [code]
+    while pending:
+        current = pending.pop()
+        names.update(name.partition(".")[0] for name in current.co_names)
+        pending += [constant for constant in current.co_consts if isinstance(constant, type(code))]
+    return names
 
 
 class Case:
@@ -103,16 +134,21 @@ class Case:
 
 
 class Zygote:
-    """The server's end of the pipes to the zygote, and the stderr pipe every case writes to."""
+    """The server's end of the pipes to the zygote and its children, and the stderr pipe every
+    case writes to."""
 
-    def __init__(self, requests, replies, stderr):
-        self.requests, self.replies, self.stderr = requests, replies, stderr
+    def __init__(self, requests, replies, starts, stderr):
+        self.requests, self.replies, self.starts, self.stderr = requests, replies, starts, stderr
 
-    def send(self, data):
+    def send(self, data, fd=None):
         try:
-            os.write(self.requests, data)
+            os.write(self.requests if fd is None else fd, data)
         except OSError:
             gone()
+
+    def start_case(self, limits):
+        """Hand the waiting child its limits: the case begins."""
+        self.send(limits, self.starts)
 
     def receive(self, message):
         data = read_exactly(self.replies, message.size)
@@ -131,39 +167,44 @@ def start_zygote(code, solution, harness, case, server_files):
     stderr_read, stderr_write = os.pipe()
     requests_read, requests_write = os.pipe()
     replies_read, replies_write = os.pipe()
+    starts_read, starts_write = os.pipe()
     pid = os.fork()
     if pid == 0:
         for handle in server_files:
             handle.close()
-        for fd in (stderr_read, requests_write, replies_read):
+        for fd in (stderr_read, requests_write, replies_read, starts_write):
             os.close(fd)
         try:
-            run_zygote(code, solution, harness, case, stderr_write, requests_read, replies_write)
+            run_zygote(code, solution, harness, case, stderr_write, requests_read, replies_write, starts_read)
         finally:
             os._exit(0)
-    for fd in (stderr_write, requests_read, replies_write):
+    for fd in (stderr_write, requests_read, replies_write, starts_read):
         os.close(fd)
     os.set_blocking(stderr_read, False)
-    return Zygote(requests_write, replies_read, stderr_read)
+    return Zygote(requests_write, replies_read, starts_write, stderr_read)
 
 
-def run_zygote(code, solution, harness, case, stderr_fd, requests, replies):
-    """The zygote's loop: fork a child per case, wait for it, sweep away what it left."""
+def run_zygote(code, solution, harness, case, stderr_fd, requests, replies, starts):
+    """The zygote's loop: fork the next case's child, wait for it, sweep away what it left."""
     # Whatever a case's processes leave behind (daemons, double forks) is re-parented here, so
     # the sweep after each case finds all of it.
     prctl(PR_SET_CHILD_SUBREAPER, 1)
     while True:
-        data = read_exactly(requests, CASE_LIMITS.size)
-        if data is None:
-            return
+        # Forked ahead: the fork costs no time between the judge's request and the case's start.
         child = os.fork()
         if child == 0:
-            become_case(code, solution, harness, CASE_LIMITS.unpack(data), case, stderr_fd)
+            limits = read_exactly(starts, CASE_LIMITS.size)
+            if limits is None:  # the server is gone: there is no next case
+                os._exit(0)
+            become_case(code, solution, harness, CASE_LIMITS.unpack(limits), case, stderr_fd)
         os.write(replies, CHILD_PID.pack(child))
-        if read_exactly(requests, 1) is None:
-            return
+        case_over = read_exactly(requests, 1) is not None
+        if not case_over:
+            os.kill(child, SIGKILL)  # still waiting for a case that will not come
         _, status, usage = os.wait4(child, 0)
         sweep()
+        if not case_over:
+            return
         os.write(replies, CHILD_END.pack(status, usage.ru_maxrss, usage.ru_utime, usage.ru_stime))
 
 
@@ -185,7 +226,7 @@ def sweep():
             return
         for pid in left:
             try:
-                os.kill(pid, signal.SIGKILL)
+                os.kill(pid, SIGKILL)
             except OSError:
                 pass
         reap()
@@ -200,22 +241,14 @@ def reap():
         pass
 
 
-def warm_up_io():
-    """Build the text layers once, so that every forked child finds the codecs already loaded."""
-    reader = io.TextIOWrapper(io.BufferedReader(io.BytesIO(b"1\n")), encoding="utf-8")
-    reader.readline()
-    writer = io.TextIOWrapper(io.BufferedWriter(io.BytesIO()), encoding="utf-8")
-    writer.write("x\n")
-    writer.flush()
-
-
 def load_sibling(name):
-    """A module shipped next to this file (-I keeps this directory off sys.path)."""
-    import importlib.util
+    """A module shipped next to this file (-I keeps this directory off sys.path), loaded without
+    importlib, which the zygote would carry."""
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"{name}.py")
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = type(sys)(name)
+    module.__file__ = path
+    with open(path, "rb") as handle:
+        exec(compile(handle.read(), path, "exec", dont_inherit=True), module.__dict__)
     return module
 
 
@@ -225,7 +258,7 @@ def run_case(zygote, case, request, stdin):
     with open(case.stdin_path, "wb") as handle:
         handle.write(stdin)
     started = time.monotonic()
-    zygote.send(CASE_LIMITS.pack(request["cpu"], request["output"], request["address_space"], request["nofile"]))
+    zygote.start_case(CASE_LIMITS.pack(request["cpu"], request["output"], request["address_space"], request["nofile"]))
     (child,) = zygote.receive(CHILD_PID)
     stderr, stopped, cpu, memory_kb = watch(child, zygote.stderr, started, request)
     if stopped:
@@ -289,8 +322,8 @@ def run_submission(code, solution, harness):
             exec(code, namespace)
     except SystemExit as exit_request:
         status = exit_status(exit_request.code)
-    except BaseException:  # noqa: BLE001 - reported as Python itself would
-        traceback.print_exc()
+    except BaseException as error:  # noqa: BLE001 - reported as Python itself would
+        report_uncaught(error)
         status = 1
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -298,6 +331,17 @@ def run_submission(code, solution, harness):
         except BaseException:  # noqa: BLE001 - e.g. the output limit: Python exits 120 here too
             status = status or 120
     return status
+
+
+def report_uncaught(error):
+    """Print the traceback through sys.excepthook, as Python does for an uncaught exception,
+    without this file's frame."""
+    trace = error.__traceback__.tb_next or error.__traceback__
+    error.__traceback__ = trace  # the hook shows the exception's own traceback
+    try:
+        sys.excepthook(type(error), error, trace)
+    except BaseException:  # noqa: BLE001 - a broken hook: Python, too, falls back to the plain report
+        sys.__excepthook__(type(error), error, trace)
 
 
 def exit_status(code):
@@ -311,6 +355,8 @@ def exit_status(code):
 
 def watch(child, stderr_fd, started, request):
     """Wait for the child, keeping its stderr; stop it at the CPU, memory or wall limit."""
+    import select  # the server's own: loaded after the zygote was forked
+
     pidfd = os.pidfd_open(child)
     poller = select.poll()
     poller.register(pidfd, select.POLLIN)
@@ -367,7 +413,7 @@ class StderrKept:
 
 
 def kill(child):
-    for target in (lambda: os.killpg(child, signal.SIGKILL), lambda: os.kill(child, signal.SIGKILL)):
+    for target in (lambda: os.killpg(child, SIGKILL), lambda: os.kill(child, SIGKILL)):
         try:
             target()
         except OSError:
