@@ -75,6 +75,13 @@ def test_the_random_module_is_reseeded_per_case(write_program):
     assert outputs[0] != outputs[1]
 
 
+def test_output_through_the_original_stdout_is_kept_warm_as_cold(write_program):
+    """sys.__stdout__ is the stream the submission starts with, and it is flushed at the end."""
+    stones = load_problem("stones")
+    path = write_program("dunder.py", "import sys\nsys.__stdout__.write('SK\\n')\n")
+    assert verdicts(stones, path, cold=False, cases=[stones.case("n-1")]) == [("n-1", "AC")]
+
+
 def test_an_uncaught_exception_prints_the_same_traceback_warm_and_cold(write_program):
     """Only the submission's frames, as Python prints them itself."""
     stones = load_problem("stones")

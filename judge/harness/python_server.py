@@ -189,6 +189,7 @@ def run_zygote(code, solution, harness, case, stderr_fd, requests, replies, star
     # Whatever a case's processes leave behind (daemons, double forks) is re-parented here, so
     # the sweep after each case finds all of it.
     prctl(PR_SET_CHILD_SUBREAPER, 1)
+    standard_streams(stderr_fd)
     while True:
         # Forked ahead: the fork costs no time between the judge's request and the case's start.
         child = os.fork()
@@ -196,7 +197,7 @@ def run_zygote(code, solution, harness, case, stderr_fd, requests, replies, star
             limits = read_exactly(starts, CASE_LIMITS.size)
             if limits is None:  # the server is gone: there is no next case
                 os._exit(0)
-            become_case(code, solution, harness, CASE_LIMITS.unpack(limits), case, stderr_fd)
+            become_case(code, solution, harness, CASE_LIMITS.unpack(limits), case)
         os.write(replies, CHILD_PID.pack(child))
         case_over = read_exactly(requests, 1) is not None
         if not case_over:
@@ -281,7 +282,22 @@ def run_case(zygote, case, request, stdin):
     return report, stdout, stderr.text()
 
 
-def become_case(code, solution, harness, limits, case, stderr_fd):
+def standard_streams(stderr_fd):
+    """Python's standard streams, as a fresh interpreter has them, on descriptors 0, 1 and 2.
+
+    Built in the zygote (each child would spend a quarter of a millisecond building its own),
+    while nothing has used them: 0 and 1 are /dev/null until each child puts its case's files
+    there, and 2 is already the stderr pipe every case writes to."""
+    os.dup2(stderr_fd, 2)
+    sys.stdin = sys.__stdin__ = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "rb", closefd=False)),
+                                                 encoding="utf-8")
+    sys.stdout = sys.__stdout__ = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "wb", closefd=False)),
+                                                   encoding="utf-8")
+    sys.stderr = sys.__stderr__ = io.TextIOWrapper(io.FileIO(2, "wb", closefd=False), encoding="utf-8",
+                                                   errors="backslashreplace", line_buffering=True)
+
+
+def become_case(code, solution, harness, limits, case):
     """In the child: take the case's files and limits, then run the submission; never returns."""
     cpu, output, address_space, open_files = limits
     try:
@@ -289,7 +305,6 @@ def become_case(code, solution, harness, limits, case, stderr_fd):
         os.chdir(case.directory)
         os.dup2(os.open(case.stdin_path, os.O_RDONLY), 0)
         os.dup2(os.open(case.stdout_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), 1)
-        os.dup2(stderr_fd, 2)
         os.closerange(3, 256)
         cpu_seconds = int(cpu) + 2
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
@@ -298,10 +313,6 @@ def become_case(code, solution, harness, limits, case, stderr_fd):
         resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
         if address_space:
             resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
-        sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "rb", closefd=False)), encoding="utf-8")
-        sys.stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "wb", closefd=False)), encoding="utf-8")
-        sys.stderr = io.TextIOWrapper(io.FileIO(2, "wb", closefd=False), encoding="utf-8",
-                                      errors="backslashreplace", line_buffering=True)
     except BaseException:  # noqa: BLE001 - the child must never return into the zygote's loop
         os._exit(121)
     os._exit(run_submission(code, solution, harness))
@@ -325,7 +336,11 @@ def run_submission(code, solution, harness):
     except BaseException as error:  # noqa: BLE001 - reported as Python itself would
         report_uncaught(error)
         status = 1
-    for stream in (sys.stdout, sys.stderr):
+    # As Python does at exit: the streams in use, and the original ones if the submission
+    # replaced them (sys.__stdout__ holds what it wrote there).
+    for stream in dict.fromkeys((sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__)):
+        if stream is None:
+            continue
         try:
             stream.flush()
         except BaseException:  # noqa: BLE001 - e.g. the output limit: Python exits 120 here too
