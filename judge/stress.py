@@ -1,8 +1,9 @@
 """`judge stress`: differential testing against the reference, with minimal counterexamples.
 
-Hypothesis generates valid inputs from the problem's strategies; each is run through the
-submission exactly as `judge run` would (same sandbox, same limits) and checked against the
-reference solver's answer. The first input that is not AC is shrunk to a minimal one.
+Hypothesis generates valid inputs from the problem's strategies (judge/hypothesis_search.py);
+each is run through the submission exactly as `judge run` would (same sandbox, same limits) and
+checked against the reference solver's answer. The first input that is not AC is shrunk to a
+minimal one.
 """
 
 from __future__ import annotations
@@ -10,9 +11,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import multiprocessing
-import os
-import random
-import tempfile
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -115,29 +113,16 @@ def _stress(problem, source, examples, seed, time_limit, language_name, on_examp
                         first_failure=search.first_failure)
 
 
-def _search_settings(examples: int, shrink: bool):
-    """Hypothesis' settings for a search; imported here so that a run that finds nothing in
-    parallel mode never loads Hypothesis in the judging process."""
-    from hypothesis import HealthCheck, Phase, settings
-
-    phases = [Phase.generate, Phase.shrink] if shrink else [Phase.generate]
-    return settings(max_examples=examples, database=None, deadline=None, derandomize=False,
-                    suppress_health_check=list(HealthCheck), phases=phases)
-
-
 def _search_and_shrink(problem: Problem, examples: int, seed: int, search: _Search) -> Any:
     """Hypothesis' search for a failing input, shrunk; None if there is none."""
-    from hypothesis import find
-    from hypothesis.errors import NoSuchExample
+    from judge.hypothesis_search import search as hypothesis_search
 
-    _keep_hypothesis_files_out_of_the_project()
     strategy = _inputs(problem)
     try:
-        return find(strategy, search.fails, settings=_search_settings(examples, True), random=random.Random(seed))
-    except NoSuchExample:
-        return None
+        found, minimal = hypothesis_search(strategy, search.fails, examples, seed, shrink=True)
     except Exception as error:
         raise _generation_failed(problem, error) from error
+    return minimal if found else None
 
 
 def _inputs(problem: Problem):
@@ -156,14 +141,6 @@ def _generation_failed(problem: Problem, error: Exception) -> SuiteError:
 
 def _strategy_path(problem: Problem) -> Path:
     return problem.project_root / "strategies" / f"{problem.id}.py"
-
-
-def _keep_hypothesis_files_out_of_the_project() -> None:
-    """No example database is used, but Hypothesis also caches constants it finds in loaded code;
-    that goes to a temporary directory, not ``.hypothesis/`` in the user's working directory."""
-    from hypothesis.configuration import set_hypothesis_home_dir
-
-    set_hypothesis_home_dir(str(Path(tempfile.gettempdir()) / f"judge-hypothesis-{os.geteuid()}"))
 
 
 class StressError(Exception):
@@ -208,8 +185,7 @@ class PlannedExamples:
 
 def _plan_examples(problem: Problem, examples: int, seed: int, send) -> None:
     """In the generator process: send each new example Hypothesis generates, then "done"."""
-    from hypothesis import find
-    from hypothesis.errors import NoSuchExample
+    from judge.hypothesis_search import search as hypothesis_search
 
     seen: set[str] = set()
 
@@ -221,12 +197,9 @@ def _plan_examples(problem: Problem, examples: int, seed: int, send) -> None:
         return False
 
     try:
-        _keep_hypothesis_files_out_of_the_project()
         strategy = _inputs(problem)
         try:
-            find(strategy, record, settings=_search_settings(examples, False), random=random.Random(seed))
-        except NoSuchExample:
-            pass
+            hypothesis_search(strategy, record, examples, seed, shrink=False)
         except (BrokenPipeError, KeyboardInterrupt):
             raise
         except Exception as error:

@@ -249,7 +249,7 @@ def load_sibling(name):
     module = type(sys)(name)
     module.__file__ = path
     with open(path, "rb") as handle:
-        exec(compile(handle.read(), path, "exec", dont_inherit=True), module.__dict__)
+        exec(compile(handle.read(), path, "exec", dont_inherit=True), module.__dict__)  # noqa: S102 - our own file
     return module
 
 

@@ -1,0 +1,56 @@
+"""Driving Hypothesis: its engine directly (fast) and `find` (the public API) are interchangeable."""
+
+import pytest
+from conftest import ROOT
+from hypothesis import strategies as st
+
+from judge import hypothesis_search
+from judge.problem import load_problem
+from judge.stress import _inputs, stress
+
+PROBLEMS = ["footholds", "omok", "sokoban", "stones", "yutnori"]
+
+
+def tried(strategy, examples: int, seed: int, engine: bool) -> list:
+    seen = []
+    search = hypothesis_search._engine_search if engine else hypothesis_search._find_search
+    found = search(strategy, lambda value: seen.append(value) or False, hypothesis_search._settings(examples, False), seed)
+    assert found == (False, None)
+    return seen
+
+
+def test_the_engine_is_driven_directly_with_the_installed_hypothesis():
+    assert hypothesis_search._engine_works()
+
+
+@pytest.mark.parametrize("problem_id", PROBLEMS)
+def test_both_ways_try_the_same_inputs_in_the_same_order(problem_id):
+    strategy = _inputs(load_problem(problem_id))
+    assert tried(strategy, 60, 3, engine=True) == tried(strategy, 60, 3, engine=False)
+
+
+def test_both_ways_shrink_to_the_same_input():
+    strategy = st.lists(st.integers(0, 1000)).map(sorted)
+
+    def big(values):
+        return sum(values) > 1500
+
+    settings = hypothesis_search._settings(500, True)
+    engine = hypothesis_search._engine_search(strategy, big, settings, 5)
+    assert engine == hypothesis_search._find_search(strategy, big, settings, 5)
+    assert engine[0] and sum(engine[1]) == 1501
+
+
+def test_rejected_inputs_are_skipped():
+    strategy = st.integers(0, 100).filter(lambda n: n % 7 == 3)
+    seen = tried(strategy, 50, 0, engine=True)
+    assert seen and all(n % 7 == 3 for n in seen)
+
+
+def test_stress_finds_the_same_counterexample_either_way(monkeypatch):
+    stones = load_problem("stones")
+    wrong = ROOT / "solutions/stones/wrong_answer/even_wins.py"
+    engine = stress(stones, wrong, examples=40, seed=2, jobs=2)
+    monkeypatch.setattr(hypothesis_search, "_engine_works", lambda: False)
+    public = stress(stones, wrong, examples=40, seed=2, jobs=2)
+    assert engine.found and (engine.examples_run, engine.counterexample) == (public.examples_run, public.counterexample)
