@@ -609,13 +609,18 @@ class SandboxedServer:
         line = self.reader.readline()
         return (line, self.reader) if line else None
 
-    def close(self) -> None:
+    def stop(self) -> None:
+        """Hang up and kill the server; ``close`` waits for it to go. Stopping several servers
+        before closing them lets them die together."""
         for stream in (self.writer, self.reader):
             try:
                 stream.close()
             except OSError:
                 pass
         _kill_group(self.pid)
+
+    def close(self) -> None:
+        self.stop()
         try:
             os.waitpid(self.pid, 0)
         except ChildProcessError:

@@ -95,5 +95,7 @@ class WarmPool:
 
     def close(self) -> None:
         for server in self.all:
+            server.stop()
+        for server in self.all:
             server.close()
         self.all.clear()
