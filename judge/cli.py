@@ -45,11 +45,11 @@ def main(argv: list[str] | None = None) -> int:
 
 def _known_errors() -> tuple[type[Exception], ...]:
     from judge.languages import UnknownLanguage
+    from judge.planned_examples import StressError
     from judge.problem import SuiteError
     from judge.runner import UnsupportedSubmission
     from judge.sandbox import SandboxError
     from judge.store import StoreError
-    from judge.stress import StressError
     return (UsageError, SuiteError, UnknownLanguage, UnsupportedSubmission, SandboxError, StoreError, StressError)
 
 
@@ -314,6 +314,22 @@ def command_doctor(args: argparse.Namespace) -> int:
 
 
 def command_stress(args: argparse.Namespace) -> int:
+    from judge.planned_examples import PlannedExamples
+    from judge.problem import project_root
+    from judge.reference import strategy_path
+
+    # The generator process starts before anything else loads: it has Hypothesis to import.
+    planned = None
+    if args.jobs > 1:
+        planned = PlannedExamples(strategy_path(project_root(), args.problem), args.examples, args.seed)
+    try:
+        return _stress_and_report(args, planned)
+    finally:
+        if planned:
+            planned.close()
+
+
+def _stress_and_report(args: argparse.Namespace, planned) -> int:
     import json
 
     from judge.problem import load_problem
@@ -327,7 +343,8 @@ def command_stress(args: argparse.Namespace) -> int:
         print(f"\rexample {count}/{args.examples}", end="", file=sys.stderr, flush=True)
 
     result = stress(problem, source, examples=args.examples, seed=args.seed, time_limit=args.time_limit,
-                    language_name=args.lang, on_example=progress if show_progress else None, jobs=args.jobs)
+                    language_name=args.lang, on_example=progress if show_progress else None, jobs=args.jobs,
+                    planned=planned)
     if show_progress:
         print("\r" + " " * 30 + "\r", end="", file=sys.stderr)
     saved = save_counterexample(problem, result, args.seed) if args.save and result.found else None

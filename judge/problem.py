@@ -6,14 +6,13 @@ the file, the case and the field, says what was expected and what was found.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
-
-import yaml
 
 IOStyle = Literal["stdio", "function"]
 Visibility = Literal["sample", "hidden"]
@@ -22,8 +21,6 @@ VISIBILITIES = ("sample", "hidden")
 SCORING_MODES = ("cases", "groups")
 MIB = 1024 * 1024
 ROOT_ENV = "JUDGE_ROOT"
-# libyaml's loader when PyYAML has it (several times faster); both are the safe loader.
-SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class SuiteError(Exception):
@@ -118,8 +115,11 @@ def load_problem(problem_id: str, root: Path | None = None) -> Problem:
 
 def load_suite(path: Path, root: Path | None = None) -> Problem:
     """Parse and validate one suite file."""
+    import yaml  # here, not at the top: `judge stress` starts its generator before YAML loads
+
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
+        # libyaml's loader when PyYAML has it (several times faster); both are the safe loader.
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except OSError as error:
         raise SuiteError(f"{path}: cannot read the suite: {error.strerror}") from None
     except UnicodeDecodeError:
@@ -249,12 +249,17 @@ class _SuiteReader:
 # ---------------------------------------------------------------------------------------------
 # Adding a case
 
-class _LiteralDumper(yaml.SafeDumper):
-    """Multi-line strings as `|` blocks, as a person would write them."""
+@functools.cache
+def _literal_dumper():
+    """A YAML dumper that writes multi-line strings as `|` blocks, as a person would write them."""
+    import yaml
 
+    class LiteralDumper(yaml.SafeDumper):
+        pass
 
-_LiteralDumper.add_representer(
-    str, lambda dumper, text: dumper.represent_scalar("tag:yaml.org,2002:str", text, style="|" if "\n" in text.rstrip("\n") else None))
+    LiteralDumper.add_representer(str, lambda dumper, text: dumper.represent_scalar(
+        "tag:yaml.org,2002:str", text, style="|" if "\n" in text.rstrip("\n") else None))
+    return LiteralDumper
 
 
 def append_case(problem: Problem, fields: dict) -> str:
@@ -265,7 +270,9 @@ def append_case(problem: Problem, fields: dict) -> str:
     if path is None:
         raise SuiteError(f"problem {problem.id} was not loaded from a file")
     original = path.read_text(encoding="utf-8")
-    entry = yaml.dump([fields], Dumper=_LiteralDumper, sort_keys=False, allow_unicode=True, width=4096)
+    import yaml
+
+    entry = yaml.dump([fields], Dumper=_literal_dumper(), sort_keys=False, allow_unicode=True, width=4096)
     addition = "".join("  " + line if line.strip() else line for line in entry.splitlines(keepends=True))
     separator = "" if original.endswith("\n") else "\n"
     path.write_text(original + separator + addition, encoding="utf-8")

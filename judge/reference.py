@@ -29,9 +29,18 @@ def reference_module(problem: Problem) -> ModuleType:
     return _load_module(problem.reference_path, "reference")
 
 
+def strategy_path(root: Path, problem_id: str) -> Path:
+    """Where a problem's Hypothesis strategies are (``strategies/<id>.py``, with ``inputs()``)."""
+    return root / "strategies" / f"{problem_id}.py"
+
+
 def strategy_module(problem: Problem) -> ModuleType:
-    """The problem's Hypothesis strategies (``strategies/<id>.py``, with ``inputs()``)."""
-    return _load_module(problem.project_root / "strategies" / f"{problem.id}.py", "strategy")
+    """The problem's Hypothesis strategies, imported once."""
+    return strategy_module_at(strategy_path(problem.project_root, problem.id))
+
+
+def strategy_module_at(path: Path) -> ModuleType:
+    return _load_module(path, "strategy")
 
 
 def validator_module(problem: Problem) -> ModuleType:

@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import multiprocessing
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from judge.problem import Case, Problem, SuiteError
-from judge.reference import reference_answer, strategy_module
+from judge.planned_examples import PlannedExamples, example_key, generation_failed, strategy_inputs
+from judge.problem import Case, Problem
+from judge.reference import reference_answer, strategy_path
 
 if TYPE_CHECKING:
     from judge.runner import CaseResult
@@ -65,15 +65,19 @@ def make_case(problem: Problem, value: Any, name: str = "stress") -> Case:
 
 def stress(problem: Problem, source: Path, examples: int = 100, seed: int = 0,
            time_limit: float | None = None, language_name: str | None = None,
-           on_example: Callable[[int], None] | None = None, jobs: int = 1) -> StressResult:
+           on_example: Callable[[int], None] | None = None, jobs: int = 1,
+           planned: PlannedExamples | None = None) -> StressResult:
     """Search for an input on which ``source`` is not AC; shrink the first one found.
 
     With ``jobs`` > 1 the examples are generated in a separate process and judged several at a
-    time (see ``_judge_ahead``); the result is the same as with one.
+    time (see ``_judge_ahead``); the result is the same as with one. ``planned`` is that
+    process if the caller started it already (for these ``examples`` and ``seed``); it is
+    closed when the search is over.
     """
     # Started first, so that it generates while the submission compiles, and before any
     # judging thread exists (the generator is a forked process).
-    planned = PlannedExamples(problem, examples, seed) if jobs > 1 else None
+    if planned is None and jobs > 1:
+        planned = PlannedExamples(strategy_path(problem.project_root, problem.id), examples, seed)
     try:
         return _stress(problem, source, examples, seed, time_limit, language_name, on_example, jobs, planned)
     finally:
@@ -105,7 +109,7 @@ def _stress(problem, source, examples, seed, time_limit, language_name, on_examp
         minimal = _search_and_shrink(problem, examples, seed, search)
     if minimal is None:
         return StressResult(problem.id, str(source), search.generated, False)
-    result = search.results[_key(minimal)]
+    result = search.results[example_key(minimal)]
     expected = reference_answer(problem, minimal if problem.io == "stdio" else None,
                                 minimal if problem.io == "function" else None)
     return StressResult(problem.id, str(source), search.generated, True,
@@ -117,98 +121,13 @@ def _search_and_shrink(problem: Problem, examples: int, seed: int, search: _Sear
     """Hypothesis' search for a failing input, shrunk; None if there is none."""
     from judge.hypothesis_search import search as hypothesis_search
 
-    strategy = _inputs(problem)
+    path = strategy_path(problem.project_root, problem.id)
+    strategy = strategy_inputs(path)
     try:
         found, minimal = hypothesis_search(strategy, search.fails, examples, seed, shrink=True)
     except Exception as error:
-        raise _generation_failed(problem, error) from error
+        raise generation_failed(path, error) from error
     return minimal if found else None
-
-
-def _inputs(problem: Problem):
-    """The problem's Hypothesis strategy; a SuiteError naming the file when it is broken."""
-    try:
-        return strategy_module(problem).inputs()
-    except SuiteError:
-        raise
-    except Exception as error:
-        raise SuiteError(f"{_strategy_path(problem)}: inputs() failed: {type(error).__name__}: {error}") from error
-
-
-def _generation_failed(problem: Problem, error: Exception) -> SuiteError:
-    return SuiteError(f"generating inputs with {_strategy_path(problem)} failed: {type(error).__name__}: {error}")
-
-
-def _strategy_path(problem: Problem) -> Path:
-    return problem.project_root / "strategies" / f"{problem.id}.py"
-
-
-class StressError(Exception):
-    """Stress testing could not go on (not the submission's fault)."""
-
-
-class PlannedExamples:
-    """The examples Hypothesis will generate for a seed, in order and without repeats, worked out
-    by a forked process while the judge is already running the first ones.
-
-    Hypothesis' generation is deterministic for a seed, so these are the very examples the real
-    search asks for, in the same order; running them ahead costs nothing if one fails, since the
-    search then finds their verdicts already known and goes straight on to shrinking.
-    """
-
-    def __init__(self, problem: Problem, examples: int, seed: int) -> None:
-        context = multiprocessing.get_context("fork")
-        self._receive, send = context.Pipe(duplex=False)
-        self._process = context.Process(target=_plan_examples, args=(problem, examples, seed, send), daemon=True)
-        self._process.start()
-        send.close()
-
-    def __iter__(self) -> Iterator[Any]:
-        while True:
-            try:
-                kind, payload = self._receive.recv()
-            except EOFError:
-                raise StressError("the process generating the examples stopped unexpectedly; "
-                                  "try again with -j 1") from None
-            if kind == "done":
-                return
-            if kind == "error":
-                raise payload
-            yield payload
-
-    def close(self) -> None:
-        if self._process.is_alive():
-            self._process.kill()
-        self._process.join()
-        self._receive.close()
-
-
-def _plan_examples(problem: Problem, examples: int, seed: int, send) -> None:
-    """In the generator process: send each new example Hypothesis generates, then "done"."""
-    from judge.hypothesis_search import search as hypothesis_search
-
-    seen: set[str] = set()
-
-    def record(value: Any) -> bool:
-        key = _key(value)
-        if key not in seen:
-            seen.add(key)
-            send.send(("value", value))
-        return False
-
-    try:
-        strategy = _inputs(problem)
-        try:
-            hypothesis_search(strategy, record, examples, seed, shrink=False)
-        except (BrokenPipeError, KeyboardInterrupt):
-            raise
-        except Exception as error:
-            raise _generation_failed(problem, error) from error
-        send.send(("done", None))
-    except (BrokenPipeError, KeyboardInterrupt):
-        pass  # the judge stopped listening
-    except SuiteError as error:  # a broken strategies file: the judge reports it
-        send.send(("error", error))
 
 
 def _judge_ahead(planned: PlannedExamples, search: _Search, jobs: int) -> bool:
@@ -244,7 +163,7 @@ class _Search:
         self.shrink_started = 0.0
 
     def fails(self, value: Any) -> bool:
-        key = _key(value)
+        key = example_key(value)
         if key in self.results:
             return self.results[key].verdict != "AC"
         if self.first_failure is not None:
@@ -260,7 +179,7 @@ class _Search:
 
     def record_generated(self, value: Any, result: CaseResult) -> bool:
         """Note a generated example's result; True if it is the first failure."""
-        self.results[_key(value)] = result
+        self.results[example_key(value)] = result
         self.generated += 1
         if self.on_example:
             self.on_example(self.generated)
@@ -269,10 +188,6 @@ class _Search:
             self.first_failure = value
             self.shrink_started = time.monotonic()
         return failed
-
-
-def _key(value: Any) -> str:
-    return json.dumps(value)
 
 
 def input_size(value: Any) -> int:
@@ -287,7 +202,7 @@ def save_counterexample(problem: Problem, result: StressResult, seed: int) -> st
     from judge.problem import append_case
 
     value = result.counterexample.input
-    name = f"stress-{sha256(_key(value).encode()).hexdigest()[:10]}"
+    name = f"stress-{sha256(example_key(value).encode()).hexdigest()[:10]}"
     if any(case.name == name for case in problem.cases):
         return name
     fields: dict[str, Any] = {"name": name, "group": "stress", "visibility": "hidden",

@@ -5,8 +5,10 @@ from conftest import ROOT
 from hypothesis import strategies as st
 
 from judge import hypothesis_search
+from judge.planned_examples import strategy_inputs
 from judge.problem import load_problem
-from judge.stress import _inputs, stress
+from judge.reference import strategy_path
+from judge.stress import stress
 
 PROBLEMS = ["footholds", "omok", "sokoban", "stones", "yutnori"]
 
@@ -25,7 +27,7 @@ def test_the_engine_is_driven_directly_with_the_installed_hypothesis():
 
 @pytest.mark.parametrize("problem_id", PROBLEMS)
 def test_both_ways_try_the_same_inputs_in_the_same_order(problem_id):
-    strategy = _inputs(load_problem(problem_id))
+    strategy = strategy_inputs(strategy_path(ROOT, problem_id))
     assert tried(strategy, 60, 3, engine=True) == tried(strategy, 60, 3, engine=False)
 
 
