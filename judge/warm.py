@@ -2,7 +2,8 @@
 of starting a fresh interpreter per case (see judge/harness/python_server.py).
 
 A pool holds one server per parallel worker. If a server dies or stops answering, that case is
-run cold and the server is replaced: verdicts never depend on the warm path working.
+run cold and the server is replaced: verdicts never depend on the warm path working. Once two
+servers have died without ever answering (one that cannot start, say), the rest runs cold.
 """
 
 from __future__ import annotations
@@ -12,20 +13,25 @@ import json
 import queue
 from pathlib import Path
 
-from judge.harness import SERVER_FILE
+from judge.harness import SERVER_BYTECODE, SERVER_FILE
 from judge.languages.base import Program
 from judge.sandbox import Limits, Outcome, SandboxedServer, run_sandboxed
 
 REPLY_GRACE = 5.0  # seconds past the wall limit before a silent server is given up on
+# Servers that may die before answering once; after that the pool runs everything cold (a server
+# that cannot start, say, should not cost every case a failed start).
+SILENT_DEATHS = 2
 # The dynamic linker binds every symbol once, in the server, instead of lazily in each forked
 # child: fewer page faults per case. The server drops it from its environment before any case.
 SERVER_ENV = {"LD_BIND_NOW": "1"}
 
 
 def server_command(program: Program, style: str) -> list[str]:
-    """The interpreter line of a cold Python program, pointed at the server instead."""
+    """The interpreter line of a cold Python program, pointed at the server instead (at its
+    bytecode when the program has it)."""
     interpreter = program.command[0]
-    return [interpreter, "-I", "-S", "-B", "{prog}/" + SERVER_FILE, "{prog}/solution.py", style, "{tmp}"]
+    server = SERVER_BYTECODE if (program.directory / SERVER_BYTECODE).is_file() else SERVER_FILE
+    return [interpreter, "-I", "-S", "-B", "{prog}/" + server, "{prog}/solution.py", style, "{tmp}"]
 
 
 class WarmPool:
@@ -39,6 +45,8 @@ class WarmPool:
                                                  processes=limits.processes + 2)
         self.idle: queue.SimpleQueue[SandboxedServer] = queue.SimpleQueue()
         self.all: list[SandboxedServer] = []
+        self.answered: set[SandboxedServer] = set()  # servers that have answered a request
+        self.silent_deaths = 0
 
     def start(self, count: int) -> None:
         """Start up to ``count`` servers now, without waiting for them to be ready."""
@@ -55,6 +63,7 @@ class WarmPool:
             if server:
                 self._retire(server)
             return run_sandboxed(command, stdin=stdin, limits=limits, program_dir=program_dir)
+        self.answered.add(server)
         self.idle.put(server)
         return outcome
 
@@ -65,6 +74,8 @@ class WarmPool:
             return self._start()
 
     def _start(self) -> SandboxedServer | None:
+        if self.silent_deaths >= SILENT_DEATHS:
+            return None
         try:
             server = SandboxedServer(server_command(self.program, self.style), self.server_limits,
                                      self.program.directory, extra_env=SERVER_ENV)
@@ -90,6 +101,9 @@ class WarmPool:
                        output_exceeded=len(stdout) >= limits.output)
 
     def _retire(self, server: SandboxedServer) -> None:
+        if server not in self.answered:
+            self.silent_deaths += 1
+        self.answered.discard(server)
         server.close()
         self.all.remove(server)
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
+from judge import warm
 from judge.packages import solution_files
 from judge.problem import load_problem
 from judge.runner import base_limits, executor, judge_submission, prepare_submission
@@ -95,6 +96,34 @@ def test_an_uncaught_exception_prints_the_same_traceback_warm_and_cold(write_pro
         reports.append((outcome.exit_code, outcome.stdout, outcome.stderr))
     assert reports[0] == reports[1]
     assert reports[0][2].decode().splitlines()[1].strip().startswith('File "/')
+
+
+def test_the_server_starts_from_bytecode_compiled_by_its_interpreter():
+    """So that it does not compile its source: that leaves memory behind for every case to copy."""
+    stones = load_problem("stones")
+    _, program = prepare_submission(stones, ROOT / "solutions/stones/accepted/game_dp.py")
+    bytecode = (program.directory / "server.pyc").read_bytes()
+    check = subprocess.run([program.command[0], "-I", "-S", "-c",
+                            "import sys, importlib.util; sys.stdout.buffer.write(importlib.util.MAGIC_NUMBER)"],
+                           capture_output=True, check=True)
+    assert bytecode[:4] == check.stdout
+    assert "{prog}/server.pyc" in warm.server_command(program, "stdio")
+
+
+def test_a_server_that_cannot_start_is_not_started_for_every_case(monkeypatch):
+    """The cases run cold, with the right verdicts, after two servers died without answering."""
+    started = []
+
+    def broken_server(program, style):
+        started.append(style)
+        return [program.command[0], "-I", "-S", "-c", "raise SystemExit(3)"]
+
+    monkeypatch.setattr(warm, "server_command", broken_server)
+    stones = load_problem("stones")
+    cases = [stones.case(name) for name in ("n-1", "n-2", "n-3", "n-4", "n-6")]
+    result = judge_submission(stones, ROOT / "solutions/stones/accepted/game_dp.py", cases=cases, jobs=1)
+    assert [case.verdict for case in result.cases] == ["AC"] * 5
+    assert len(started) == warm.SILENT_DEATHS
 
 
 def test_a_warm_case_sees_the_same_environment_as_a_cold_one():

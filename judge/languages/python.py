@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import sys
 from pathlib import Path
 
-from judge.harness import SERVER_FILE
+from judge.harness import SERVER_BYTECODE, SERVER_FILE
 from judge.languages.base import (
     HARNESS_DIR,
     CompileError,
@@ -45,8 +46,7 @@ class Python(Language):
         if not os.path.exists(interpreter):
             raise LanguageUnavailable(f"python: interpreter {interpreter} not found; set JUDGE_PYTHON")
         # The warm-start server travels with every Python program (see judge/warm.py).
-        files = {"solution.py": code, SERVER_FILE: (HARNESS_DIR / "python_server.py").read_bytes(),
-                 "proc_usage.py": (HARNESS_DIR / "proc_usage.py").read_bytes()}
+        files = {"solution.py": code, **_server_files(interpreter)}
         # -I: no user site or environment; -S: skip site-packages (a slow start, and not stdlib);
         # -B: nothing written next to the (read-only) program.
         command = [interpreter, "-I", "-S", "-B"]
@@ -57,6 +57,33 @@ class Python(Language):
             command += ["{prog}/solution.py"]
         directory = cached_build(cache_key(self.name, style, *files.values()), files, None)
         return Program(self.name, directory, tuple(command))
+
+
+@functools.cache
+def _server_files(interpreter: str) -> dict[str, bytes]:
+    """The warm server's files; with its bytecode, compiled once by ``interpreter`` itself (and
+    cached), when that works. Started from bytecode, the server does not compile its source:
+    compiling leaves a megabyte of memory behind, which every forked case would copy."""
+    source = (HARNESS_DIR / "python_server.py").read_bytes()
+    files = {SERVER_FILE: source, "proc_usage.py": (HARNESS_DIR / "proc_usage.py").read_bytes()}
+    command = [interpreter, "-I", "-S", "-c",
+               f"import py_compile; py_compile.compile({SERVER_FILE!r}, cfile={SERVER_BYTECODE!r}, doraise=True)"]
+    try:
+        built = cached_build(cache_key("python-server", *_identity(interpreter), source), {SERVER_FILE: source}, command)
+        files[SERVER_BYTECODE] = (built / SERVER_BYTECODE).read_bytes()
+    except (CompileError, LanguageUnavailable, OSError):
+        pass  # the server runs from its source
+    return files
+
+
+def _identity(interpreter: str) -> tuple[str, str]:
+    """What tells one interpreter (and so its bytecode format) from another, without running it."""
+    real = os.path.realpath(interpreter)
+    try:
+        stat = os.stat(real)
+    except OSError:
+        return real, ""
+    return real, f"{stat.st_size}:{stat.st_mtime_ns}"
 
 
 def _check_syntax(code: bytes, filename: str) -> None:
