@@ -595,19 +595,19 @@ class SandboxedServer:
             os.chown(path, self.uid, self.uid)
         return path
 
-    def exchange(self, header: bytes, body: bytes, timeout: float) -> tuple[bytes, BinaryIO] | None:
-        """Send one request; return (the reply's header line, the reply stream), or None if the
-        server is gone or silent past ``timeout``."""
+    def exchange(self, request: bytes, reply_size: int, timeout: float) -> tuple[bytes, BinaryIO] | None:
+        """Send one request; return (the reply's first ``reply_size`` bytes, the reply stream for
+        the rest), or None if the server is gone or silent past ``timeout``."""
         try:
-            self.writer.write(header + body)
+            self.writer.write(request)
             self.writer.flush()
         except OSError:
             return None
         ready, _, _ = select.select([self.reader], [], [], timeout)
         if not ready:
             return None
-        line = self.reader.readline()
-        return (line, self.reader) if line else None
+        header = self.reader.read(reply_size)
+        return (header, self.reader) if len(header) == reply_size else None
 
     def stop(self) -> None:
         """Hang up and kill the server; ``close`` waits for it to go. Stopping several servers

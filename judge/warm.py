@@ -9,11 +9,11 @@ servers have died without ever answering (one that cannot start, say), the rest 
 from __future__ import annotations
 
 import dataclasses
-import json
 import queue
 from pathlib import Path
 
 from judge.harness import SERVER_BYTECODE, SERVER_FILE
+from judge.harness import python_server as protocol
 from judge.languages.base import Program
 from judge.sandbox import Limits, Outcome, SandboxedServer, run_sandboxed
 
@@ -24,6 +24,10 @@ SILENT_DEATHS = 2
 # The dynamic linker binds every symbol once, in the server, instead of lazily in each forked
 # child: fewer page faults per case. The server drops it from its environment before any case.
 SERVER_ENV = {"LD_BIND_NOW": "1"}
+
+
+def _or_none(value: int) -> int | None:
+    return None if value == protocol.NONE else value
 
 
 def server_command(program: Program, style: str) -> list[str]:
@@ -86,18 +90,19 @@ class WarmPool:
 
     def _ask(self, server: SandboxedServer, stdin: bytes, limits: Limits) -> Outcome | None:
         address_space = 2 * limits.memory + (1 << 30) if limits.limit_address_space else 0
-        request = {"stdin": len(stdin), "cpu": limits.cpu_time, "wall": limits.wall_time,
-                   "memory": limits.memory + limits.memory_slack, "output": limits.output,
-                   "address_space": address_space, "nofile": limits.open_files}
-        reply = server.exchange(json.dumps(request).encode() + b"\n", stdin, limits.wall_time + REPLY_GRACE)
+        request = protocol.REQUEST.pack(len(stdin), limits.cpu_time, limits.wall_time,
+                                        limits.memory + limits.memory_slack, limits.output, address_space,
+                                        limits.open_files)
+        reply = server.exchange(request + stdin, protocol.REPORT.size, limits.wall_time + REPLY_GRACE)
         if reply is None:
             return None
-        line, stream = reply
-        report = json.loads(line)
+        header, stream = reply
+        report = dict(zip(protocol.REPORT_FIELDS, protocol.REPORT.unpack(header)))
         stdout, stderr = stream.read(report["stdout"]), stream.read(report["stderr"])
-        return Outcome(exit_code=report["exit_code"], signal=report["signal"], cpu_time=report["cpu"],
-                       wall_time=report["wall"], memory_kb=report["memory_kb"], stdout=stdout[:limits.output],
-                       stderr=stderr, wall_timed_out=report["stopped"] == "wall",
+        return Outcome(exit_code=_or_none(report["exit_code"]), signal=_or_none(report["signal"]),
+                       cpu_time=report["cpu"], wall_time=report["wall"], memory_kb=report["memory_kb"],
+                       stdout=stdout[:limits.output], stderr=stderr,
+                       wall_timed_out=protocol.STOPPED[report["stopped"]] == "wall",
                        output_exceeded=len(stdout) >= limits.output)
 
     def _retire(self, server: SandboxedServer) -> None:

@@ -10,15 +10,15 @@ kills whatever the case left behind.
 
 Why a zygote: a fork copies the page tables of the forking process, and after it every page that
 process writes again costs a copy-on-write fault. So the zygote holds only what a case needs: it
-is forked before the server loads its own modules (json, select), and the server's
+is forked before the server loads its own module (select), and the server's
 per-case Python work (messages, files, /proc) stays out of it. The zygote forks each child ahead
 of its case, as soon as the previous case is over; the child waits for its limits.
 
-Protocol on stdin/stdout, one exchange per case:
-  judge -> server: a JSON line {"stdin": N, "cpu": s, "wall": s, "memory": bytes, "output": bytes,
-                   "address_space": bytes or 0, "nofile": n}, then N bytes of standard input
-  server -> judge: a JSON line {"exit_code", "signal", "cpu", "wall", "memory_kb", "stopped",
-                   "stdout": N, "stderr": M}, then N + M bytes
+Protocol on stdin/stdout, one exchange per case (fixed-size binary headers, below; the judge
+imports them from this file):
+  judge -> server: REQUEST (stdin size N, limits), then N bytes of standard input
+  server -> judge: REPORT (how the run ended, its usage, stdout size N, stderr size M), then
+                   N + M bytes
 Between server, zygote and child, per case (fixed-size binary messages on three pipes):
   zygote -> server: the pid of the child waiting for the next case
   server -> child: CASE_LIMITS, which starts the case
@@ -46,6 +46,12 @@ STDERR_KEEP = 64 * 1024
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
 SIGKILL = 9  # not from the signal module, which would bring enum and functools into every case
+REQUEST = struct.Struct("=qddqqqq")
+REQUEST_FIELDS = ("stdin", "cpu", "wall", "memory", "output", "address_space", "nofile")  # seconds, bytes
+REPORT = struct.Struct("=qqddqqqq")
+REPORT_FIELDS = ("exit_code", "signal", "cpu", "wall", "memory_kb", "stopped", "stdout", "stderr")
+NONE = -1  # exit_code or signal: none (killed by a signal, or exited)
+STOPPED = (None, "wall", "cpu", "memory")  # "stopped" is an index into this
 CASE_LIMITS = struct.Struct("=dqqq")  # cpu seconds, output bytes, address space bytes (0: none), open files
 CHILD_PID = struct.Struct("=i")
 CHILD_END = struct.Struct("=iqdd")  # wait status, peak resident KiB, user seconds, system seconds
@@ -78,17 +84,16 @@ def main():
 
 def serve(zygote, case, control_in, control_out):
     """The server's loop: a request from the judge in, a report out, until the judge hangs up."""
-    import json  # the server's own: loaded after the zygote was forked
-
     while True:
-        header = control_in.readline()
-        if not header:
+        header = control_in.read(REQUEST.size)
+        if len(header) < REQUEST.size:
             return
-        request = json.loads(header)
+        request = dict(zip(REQUEST_FIELDS, REQUEST.unpack(header)))
         stdin = control_in.read(request["stdin"])
         report, stdout, stderr = run_case(zygote, case, request, stdin)
+        report["stopped"] = STOPPED.index(report["stopped"])
         report["stdout"], report["stderr"] = len(stdout), len(stderr)
-        control_out.write(json.dumps(report).encode() + b"\n" + stdout + stderr)
+        control_out.write(REPORT.pack(*(report[field] for field in REPORT_FIELDS)) + stdout + stderr)
         control_out.flush()
 
 
@@ -272,8 +277,8 @@ def run_case(zygote, case, request, stdin):
     with open(case.stdout_path, "rb") as handle:
         stdout = handle.read(request["output"] + 1)
     report = {
-        "exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
-        "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
+        "exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else NONE,
+        "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else NONE,
         "cpu": max(user + system, cpu),
         "wall": wall,
         "memory_kb": max(peak_kb, memory_kb),
