@@ -83,6 +83,14 @@ def test_output_through_the_original_stdout_is_kept_warm_as_cold(write_program):
     assert verdicts(stones, path, cold=False, cases=[stones.case("n-1")]) == [("n-1", "AC")]
 
 
+def test_closing_stdout_ends_a_run_as_it_does_cold(write_program):
+    """Python skips closed streams when it flushes at exit."""
+    stones = load_problem("stones")
+    path = write_program("closes.py", "import sys\nprint('SK')\nsys.stdout.close()\n")
+    case = [stones.case("n-1")]
+    assert verdicts(stones, path, cold=False, cases=case) == verdicts(stones, path, cold=True, cases=case) == [("n-1", "AC")]
+
+
 def test_an_uncaught_exception_prints_the_same_traceback_warm_and_cold(write_program):
     """Only the submission's frames, as Python prints them itself."""
     stones = load_problem("stones")

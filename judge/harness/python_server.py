@@ -341,16 +341,35 @@ def run_submission(code, solution, harness):
     except BaseException as error:  # noqa: BLE001 - reported as Python itself would
         report_uncaught(error)
         status = 1
-    # As Python does at exit: the streams in use, and the original ones if the submission
-    # replaced them (sys.__stdout__ holds what it wrote there).
-    for stream in dict.fromkeys((sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__)):
-        if stream is None:
-            continue
-        try:
-            stream.flush()
-        except BaseException:  # noqa: BLE001 - e.g. the output limit: Python exits 120 here too
-            status = status or 120
+    return flush_at_exit(status)
+
+
+def flush_at_exit(status):
+    """Flush the standard streams as Python does at exit; return the exit status."""
+    # The streams in use, unless closed: if one cannot be flushed (the output limit, say),
+    # Python exits 120 whatever the status was.
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None and not is_closed(stream):
+            try:
+                stream.flush()
+            except BaseException:  # noqa: BLE001
+                status = 120
+    # The original ones, if the submission replaced them: Python flushes them as it tears them
+    # down, whatever comes of it (sys.__stdout__ holds what was written there).
+    for stream in (sys.__stdout__, sys.__stderr__):
+        if stream not in (None, sys.stdout, sys.stderr) and not is_closed(stream):
+            try:
+                stream.flush()
+            except BaseException:  # noqa: BLE001, S110 - Python ignores it too
+                pass
     return status
+
+
+def is_closed(stream):
+    try:
+        return bool(stream.closed)
+    except BaseException:  # noqa: BLE001 - Python, too, takes a stream it cannot ask as open
+        return False
 
 
 def report_uncaught(error):
