@@ -91,6 +91,14 @@ def test_closing_stdout_ends_a_run_as_it_does_cold(write_program):
     assert verdicts(stones, path, cold=False, cases=case) == verdicts(stones, path, cold=True, cases=case) == [("n-1", "AC")]
 
 
+def test_what_the_submission_defines_is_found_in_its_main_module(write_program):
+    """pickle finds a class by its module, __main__: the submission's, not the warm server's."""
+    stones = load_problem("stones")
+    path = write_program("pickles.py", "import pickle\nclass Answer:\n    text = 'SK'\n"
+                                       "print(pickle.loads(pickle.dumps(Answer())).text)\n")
+    assert verdicts(stones, path, cold=False, cases=[stones.case("n-1")]) == [("n-1", "AC")]
+
+
 def test_an_uncaught_exception_prints_the_same_traceback_warm_and_cold(write_program):
     """Only the submission's frames, as Python prints them itself."""
     stones = load_problem("stones")

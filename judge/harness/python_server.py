@@ -333,9 +333,13 @@ def run_submission(code, solution, harness):
         else:
             sys.argv = [solution]
             sys.path[0:0] = [os.path.dirname(solution)]
-            namespace = {"__name__": "__main__", "__file__": solution, "__builtins__": builtins,
-                         "__doc__": None, "__spec__": None, "__loader__": None, "__package__": None}
-            exec(code, namespace)
+            # A module of its own, as sys.modules["__main__"]: pickle, dataclasses and typing
+            # look up what the submission defines there.
+            main_module = type(sys)("__main__")
+            main_module.__dict__.update({"__file__": solution, "__cached__": None, "__builtins__": builtins,
+                                         "__spec__": None, "__loader__": None, "__package__": None})
+            sys.modules["__main__"] = main_module
+            exec(code, main_module.__dict__)  # noqa: S102 - running the submission is the point
     except SystemExit as exit_request:
         status = exit_status(exit_request.code)
     except BaseException as error:  # noqa: BLE001 - reported as Python itself would
