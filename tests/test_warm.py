@@ -99,19 +99,36 @@ def test_what_the_submission_defines_is_found_in_its_main_module(write_program):
     assert verdicts(stones, path, cold=False, cases=[stones.case("n-1")]) == [("n-1", "AC")]
 
 
-def test_an_uncaught_exception_prints_the_same_traceback_warm_and_cold(write_program):
-    """Only the submission's frames, as Python prints them itself."""
+def run_warm_and_cold(path: Path, stdin: bytes) -> list:
+    """(exit code, stdout, stderr) of one run of the program, warm then cold."""
     stones = load_problem("stones")
-    path = write_program("raises.py", "def f():\n    return 1 / 0\nprint('SK')\nf()\n")
     language, program = prepare_submission(stones, path)
     limits = language.limits(base_limits(stones))
     reports = []
     for cold in (False, True):
         with executor(language, program, stones.io, limits, cold=cold) as execute:
-            outcome = execute(list(program.command), b"1\n", limits, program.directory)
+            outcome = execute(list(program.command), stdin, limits, program.directory)
         reports.append((outcome.exit_code, outcome.stdout, outcome.stderr))
-    assert reports[0] == reports[1]
-    assert reports[0][2].decode().splitlines()[1].strip().startswith('File "/')
+    return reports
+
+
+def test_an_uncaught_exception_prints_the_same_traceback_warm_and_cold(write_program):
+    """Only the submission's frames, as Python prints them itself."""
+    path = write_program("raises.py", "def f():\n    return 1 / 0\nprint('SK')\nf()\n")
+    warm_run, cold_run = run_warm_and_cold(path, b"1\n")
+    assert warm_run == cold_run
+    assert warm_run[2].decode().splitlines()[1].strip().startswith('File "/')
+
+
+def test_the_standard_streams_are_made_as_python_makes_them(write_program):
+    """No newline translation, the locale's error handler (bytes that are not UTF-8 come through),
+    the same names, modes and buffering."""
+    path = write_program("streams.py", "import sys\nline = sys.stdin.readline()\nprint(repr(line))\nprint(line)\n"
+                                       "for s in (sys.stdin, sys.stdout, sys.stderr):\n"
+                                       "    print(s, s.errors, s.line_buffering, type(s.buffer).__name__)\n")
+    warm_run, cold_run = run_warm_and_cold(path, b"a\xff\r\nb\n")
+    assert warm_run == cold_run
+    assert b"'a\\udcff\\r\\n'" in warm_run[1]
 
 
 def test_the_server_starts_from_bytecode_compiled_by_its_interpreter():

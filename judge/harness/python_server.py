@@ -294,12 +294,21 @@ def standard_streams(stderr_fd):
     while nothing has used them: 0 and 1 are /dev/null until each child puts its case's files
     there, and 2 is already the stderr pipe every case writes to."""
     os.dup2(stderr_fd, 2)
-    sys.stdin = sys.__stdin__ = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "rb", closefd=False)),
-                                                 encoding="utf-8")
-    sys.stdout = sys.__stdout__ = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "wb", closefd=False)),
-                                                   encoding="utf-8")
-    sys.stderr = sys.__stderr__ = io.TextIOWrapper(io.FileIO(2, "wb", closefd=False), encoding="utf-8",
-                                                   errors="backslashreplace", line_buffering=True)
+    sys.stdin = sys.__stdin__ = stream_like(sys.__stdin__, 0, "<stdin>")
+    sys.stdout = sys.__stdout__ = stream_like(sys.__stdout__, 1, "<stdout>")
+    sys.stderr = sys.__stderr__ = stream_like(sys.__stderr__, 2, "<stderr>")
+
+
+def stream_like(original, fd, name):
+    """A stream on ``fd`` made as Python made ``original`` at start-up: with the encoding and
+    error handler it chose for this locale, its buffering, and no newline translation."""
+    raw = io.FileIO(fd, "rb" if fd == 0 else "wb", closefd=False)
+    raw.name = name
+    buffer = io.BufferedReader(raw) if fd == 0 else io.BufferedWriter(raw)
+    stream = io.TextIOWrapper(buffer, encoding=original.encoding, errors=original.errors, newline="\n",
+                              line_buffering=original.line_buffering, write_through=original.write_through)
+    stream.mode = "r" if fd == 0 else "w"
+    return stream
 
 
 def become_case(code, solution, harness, limits, case):
