@@ -120,6 +120,15 @@ def test_an_uncaught_exception_prints_the_same_traceback_warm_and_cold(write_pro
     assert warm_run[2].decode().splitlines()[1].strip().startswith('File "/')
 
 
+def test_recursion_goes_as_deep_warm_as_cold(write_program):
+    """The warm server's own frames do not count against the submission's recursion limit."""
+    path = write_program("deep.py", "def down(n):\n    return 0 if n == 0 else 1 + down(n - 1)\n"
+                                    "for depth in range(980, 1010):\n    try:\n        down(depth)\n"
+                                    "    except RecursionError:\n        break\nprint(depth)\n")
+    warm_run, cold_run = run_warm_and_cold(path, b"")
+    assert warm_run == cold_run and warm_run[0] == 0
+
+
 def test_the_standard_streams_are_made_as_python_makes_them(write_program):
     """No newline translation, the locale's error handler (bytes that are not UTF-8 come through),
     the same names, modes and buffering."""

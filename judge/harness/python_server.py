@@ -335,6 +335,13 @@ def become_case(code, solution, harness, limits, case):
 def run_submission(code, solution, harness):
     """Run the submission as a script would run; return its exit status."""
     status = 0
+    # The submission runs below this file's frames, which a fresh interpreter does not have:
+    # the recursion limit counts them, so it grows by as many, and recursion goes exactly as
+    # deep as it would cold. Counted: this frame and those below it; for a script, exec() too
+    # (a call into the interpreter); for the function harness, less its module frame, which a
+    # cold run has too.
+    extra = stack_depth() + (1 if harness is None else -1)
+    sys.setrecursionlimit(sys.getrecursionlimit() + extra)
     try:
         if harness is not None:
             sys.argv = [os.path.join(os.path.dirname(solution), "harness.py"), solution]
@@ -355,6 +362,15 @@ def run_submission(code, solution, harness):
         report_uncaught(error)
         status = 1
     return flush_at_exit(status)
+
+
+def stack_depth():
+    """How deep the caller's frame is (1: a module's top level)."""
+    depth, frame = 0, sys._getframe(1)
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back
+    return depth
 
 
 def flush_at_exit(status):
