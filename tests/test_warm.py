@@ -129,6 +129,13 @@ def test_recursion_goes_as_deep_warm_as_cold(write_program):
     assert warm_run == cold_run and warm_run[0] == 0
 
 
+def test_the_interpreter_is_set_up_as_for_a_cold_run(write_program):
+    """Flags, arguments and the import path (-I keeps the program's directory off it)."""
+    path = write_program("setup.py", "import sys\nprint(sys.path, sys.argv, sys.flags)\n")
+    warm_run, cold_run = run_warm_and_cold(path, b"")
+    assert warm_run == cold_run and warm_run[0] == 0
+
+
 def test_the_standard_streams_are_made_as_python_makes_them(write_program):
     """No newline translation, the locale's error handler (bytes that are not UTF-8 come through),
     the same names, modes and buffering."""

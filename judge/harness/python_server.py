@@ -348,7 +348,6 @@ def run_submission(code, solution, harness):
             harness.main()
         else:
             sys.argv = [solution]
-            sys.path[0:0] = [os.path.dirname(solution)]
             # A module of its own, as sys.modules["__main__"]: pickle, dataclasses and typing
             # look up what the submission defines there.
             main_module = type(sys)("__main__")
