@@ -136,6 +136,21 @@ def test_the_interpreter_is_set_up_as_for_a_cold_run(write_program):
     assert warm_run == cold_run and warm_run[0] == 0
 
 
+def test_the_run_ends_as_python_ends_it(write_program):
+    """Python waits for the threads the program started (the deep-recursion idiom runs `main` in
+    a thread with a big stack) and calls its atexit functions (a fast-output idiom writes its
+    buffer from one) before it exits."""
+    stones = load_problem("stones")
+    threaded = write_program("threaded.py", "import sys, threading, time\nthreading.stack_size(1 << 26)\n"
+                                            "def main():\n    time.sleep(0.05)\n    print('SK')\n"
+                                            "threading.Thread(target=main).start()\n")
+    buffered = write_program("buffered.py", "import atexit, io, sys\nbuffer = io.StringIO()\nsys.stdout = buffer\n"
+                                            "atexit.register(lambda: sys.__stdout__.write(buffer.getvalue()))\n"
+                                            "print('SK')\n")
+    for path in (threaded, buffered):
+        assert verdicts(stones, path, cold=False, cases=[stones.case("n-1")]) == [("n-1", "AC")], path.name
+
+
 def test_the_standard_streams_are_made_as_python_makes_them(write_program):
     """No newline translation, the locale's error handler (bytes that are not UTF-8 come through),
     the same names, modes and buffering."""

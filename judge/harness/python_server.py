@@ -27,6 +27,7 @@ Between server, zygote and child, per case (fixed-size binary messages on three 
 
 # Only what the zygote and every case need: everything imported before the zygote is forked
 # is copied into each case.
+import atexit
 import builtins
 import io
 import os
@@ -194,6 +195,7 @@ def run_zygote(code, solution, harness, case, stderr_fd, requests, replies, star
     # Whatever a case's processes leave behind (daemons, double forks) is re-parented here, so
     # the sweep after each case finds all of it.
     prctl(PR_SET_CHILD_SUBREAPER, 1)
+    atexit._clear()  # each case starts, as a fresh interpreter does, with no exit functions
     standard_streams(stderr_fd)
     while True:
         # Forked ahead: the fork costs no time between the judge's request and the case's start.
@@ -360,7 +362,28 @@ def run_submission(code, solution, harness):
     except BaseException as error:  # noqa: BLE001 - reported as Python itself would
         report_uncaught(error)
         status = 1
+    return finish(status)
+
+
+def finish(status):
+    """What Python does once the main module is done: wait for the threads the submission
+    started (but daemons), call its atexit functions, flush the standard streams. Returns the
+    exit status."""
+    threading = sys.modules.get("threading")
+    if threading is not None:
+        try:
+            threading._shutdown()
+        except BaseException:  # noqa: BLE001 - Python only reports it
+            traceback_to_stderr()
+    atexit._run_exitfuncs()  # reports failures itself, as at a real exit
     return flush_at_exit(status)
+
+
+def traceback_to_stderr():
+    try:
+        sys.excepthook(*sys.exc_info())
+    except BaseException:  # noqa: BLE001, S110 - nowhere left to report to
+        pass
 
 
 def stack_depth():
