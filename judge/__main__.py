@@ -1,5 +1,5 @@
 import sys
 
-from judge.cli import main
+from judge.cli import run
 
-sys.exit(main())
+sys.exit(run())
