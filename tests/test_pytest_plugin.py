@@ -4,11 +4,12 @@ import shutil
 import xml.etree.ElementTree as ET
 
 import pytest
-from conftest import ROOT
 
 # Imported here, before any in-process pytester run, so that pytester's clean-up of modules first
-# imported by an inner run never re-imports PyYAML apart from its already-loaded C extension.
-import judge.problem  # noqa: F401
+# imported by an inner run never re-imports PyYAML apart from its already-loaded C extension
+# (judge.problem imports it only when it reads a suite).
+import yaml  # noqa: F401
+from conftest import ROOT
 
 SOLUTIONS = ROOT / "solutions"
 
