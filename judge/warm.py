@@ -18,8 +18,8 @@ from judge.languages.base import Program
 from judge.sandbox import Limits, Outcome, SandboxedServer, run_sandboxed
 
 REPLY_GRACE = 5.0  # seconds past the wall limit before a silent server is given up on
-# Servers that may die before answering once; after that the pool runs everything cold (a server
-# that cannot start, say, should not cost every case a failed start).
+# How many servers may die without ever answering before the pool runs everything cold: a
+# server that cannot start should not cost every case a failed start.
 SILENT_DEATHS = 2
 # The dynamic linker binds every symbol once, in the server, instead of lazily in each forked
 # child: fewer page faults per case. The server drops it from its environment before any case.

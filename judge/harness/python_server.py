@@ -10,9 +10,10 @@ kills whatever the case left behind.
 
 Why a zygote: a fork copies the page tables of the forking process, and after it every page that
 process writes again costs a copy-on-write fault. So the zygote holds only what a case needs: it
-is forked before the server loads its own module (select), and the server's
-per-case Python work (messages, files, /proc) stays out of it. The zygote forks each child ahead
-of its case, as soon as the previous case is over; the child waits for its limits.
+is forked before the server loads its own module (select), and the server's per-case Python work
+(messages, files, /proc) stays out of it. The server itself starts from bytecode, so that no
+compiler garbage is left for the zygote to carry. The zygote forks each child ahead of its case,
+as soon as the previous case is over; the child waits for its limits.
 
 Protocol on stdin/stdout, one exchange per case (fixed-size binary headers, below; the judge
 imports them from this file):

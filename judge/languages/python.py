@@ -69,7 +69,8 @@ def _server_files(interpreter: str) -> dict[str, bytes]:
     command = [interpreter, "-I", "-S", "-c",
                f"import py_compile; py_compile.compile({SERVER_FILE!r}, cfile={SERVER_BYTECODE!r}, doraise=True)"]
     try:
-        built = cached_build(cache_key("python-server", *_identity(interpreter), source), {SERVER_FILE: source}, command)
+        key = cache_key("python-server", *_identity(interpreter), source)
+        built = cached_build(key, {SERVER_FILE: source}, command)
         files[SERVER_BYTECODE] = (built / SERVER_BYTECODE).read_bytes()
     except (CompileError, LanguageUnavailable, OSError):
         pass  # the server runs from its source
