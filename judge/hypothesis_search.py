@@ -84,9 +84,13 @@ def _engine_search(strategy, predicate, settings, seed: int) -> tuple[bool, Any]
     engine_random = random.Random(random.Random(seed).getrandbits(64))
     runner = ConjectureRunner(test_function, settings=settings, random=engine_random)
     runner.run()
-    if not runner.interesting_examples:
+    # Named interesting_examples before Hypothesis 6.16x.
+    found = getattr(runner, "interesting_test_cases", None)
+    if found is None:
+        found = runner.interesting_examples
+    if not found:
         return False, None
-    (result,) = runner.interesting_examples.values()
+    (result,) = found.values()
     return True, draw(ConjectureData.for_choices(result.choices))
 
 
