@@ -109,17 +109,12 @@ def prctl(option, value):
 
 
 def warm_up(code):
-    """Import the warm modules the submission refers to, and build the text layers once, so
-    that every forked child finds them loaded."""
+    """Import the warm modules the submission refers to, so that every forked child finds them
+    loaded (the text layers are built once too: see standard_streams)."""
     names = referenced_names(code)
     for name in WARM_MODULES:
         if name in names:
             __import__(name)
-    reader = io.TextIOWrapper(io.BufferedReader(io.BytesIO(b"1\n")), encoding="utf-8")
-    reader.readline()
-    writer = io.TextIOWrapper(io.BufferedWriter(io.BytesIO()), encoding="utf-8")
-    writer.write("x\n")
-    writer.flush()
 
 
 def referenced_names(code):
