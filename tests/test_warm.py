@@ -80,7 +80,8 @@ def test_output_through_the_original_stdout_is_kept_warm_as_cold(write_program):
     """sys.__stdout__ is the stream the submission starts with, and it is flushed at the end."""
     stones = load_problem("stones")
     path = write_program("dunder.py", "import sys\nsys.__stdout__.write('SK\\n')\n")
-    assert verdicts(stones, path, cold=False, cases=[stones.case("n-1")]) == [("n-1", "AC")]
+    case = [stones.case("n-1")]
+    assert verdicts(stones, path, cold=False, cases=case) == verdicts(stones, path, cold=True, cases=case) == [("n-1", "AC")]
 
 
 def test_closing_stdout_ends_a_run_as_it_does_cold(write_program):
@@ -147,8 +148,10 @@ def test_the_run_ends_as_python_ends_it(write_program):
     buffered = write_program("buffered.py", "import atexit, io, sys\nbuffer = io.StringIO()\nsys.stdout = buffer\n"
                                             "atexit.register(lambda: sys.__stdout__.write(buffer.getvalue()))\n"
                                             "print('SK')\n")
+    case = [stones.case("n-1")]
     for path in (threaded, buffered):
-        assert verdicts(stones, path, cold=False, cases=[stones.case("n-1")]) == [("n-1", "AC")], path.name
+        warm_verdicts = verdicts(stones, path, cold=False, cases=case)
+        assert warm_verdicts == verdicts(stones, path, cold=True, cases=case) == [("n-1", "AC")], path.name
 
 
 def test_the_standard_streams_are_made_as_python_makes_them(write_program):
