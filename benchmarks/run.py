@@ -26,6 +26,9 @@ from pathlib import Path
 
 from tabulate import tabulate
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from judge.catalog import known_problems, load_problem  # noqa: E402 - the judge of this checkout
+
 ROOT = Path(__file__).resolve().parent.parent
 SUBMISSION_PYTHON = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.executable
 JUDGE = [sys.executable, "-m", "judge"]
@@ -108,7 +111,7 @@ def start_up(repeats: int) -> list:
 def grading(work: Path, students: int) -> list:
     folder = work / "class"
     accepted = {problem: next(p for p in sorted((ROOT / "solutions" / problem / "accepted").glob("*.py")))
-                for problem in ("footholds", "omok", "sokoban", "stones", "yutnori")}
+                for problem in known_problems(ROOT)}
     for index in range(students):
         student = folder / f"student{index:03d}"
         student.mkdir(parents=True)
@@ -117,13 +120,12 @@ def grading(work: Path, students: int) -> list:
             (student / f"{problem}.py").write_text(f"# student {index}\n" + source.read_text())
     elapsed = timed(JUDGE + ["grade", str(folder), "--db", str(work / "grade.db"), "--format", "json"], cwd=ROOT)
     cases = students * sum(_case_count(problem) for problem in accepted)
-    return [f"5. `judge grade`, {students} students x 5 problems", f"{elapsed:.1f} s", f"{cases} cases",
+    return [f"5. `judge grade`, {students} students x {len(accepted)} problems", f"{elapsed:.1f} s", f"{cases} cases",
             elapsed / cases * 1000, "(ms per case; report only)", True]
 
 
 def _case_count(problem: str) -> int:
-    import yaml
-    return len(yaml.safe_load((ROOT / "cases" / f"{problem}.yaml").read_text())["cases"])
+    return len(load_problem(problem, ROOT).cases)
 
 
 def main() -> None:

@@ -37,11 +37,24 @@ def _lines(text: str) -> list[str]:
     return lines
 
 
+class _End(str):
+    """Where a line or the output ended: said in words, never quoted as if it had been printed."""
+
+
+END_OF_LINE, END_OF_OUTPUT = _End("the end of the line"), _End("the end of the output")
+
+
+def _shown(text: str) -> str:
+    return text if isinstance(text, _End) else repr(_short(text))
+
+
 def _differ(line: int, token: int | None, expected: str, got: str, reveal: bool) -> CheckResult:
     where = f"line {line}" + (f", token {token}" if token else "")
     if reveal:
-        return CheckResult(False, f"{where}: expected {_short(expected)!r}, got {_short(got)!r}")
-    return CheckResult(False, f"{where}: got {_short(got)!r}, which is not the expected output")
+        return CheckResult(False, f"{where}: expected {_shown(expected)}, got {_shown(got)}")
+    if isinstance(got, _End):
+        return CheckResult(False, f"{where}: got {got}, where the expected output goes on")
+    return CheckResult(False, f"{where}: got {_shown(got)}, which is not the expected output")
 
 
 def _compare_lines(got: str, expected: str, reveal: bool,
@@ -55,20 +68,21 @@ def _compare_lines(got: str, expected: str, reveal: bool,
         if len(want_tokens) != len(got_tokens):
             position = min(len(want_tokens), len(got_tokens)) + 1
             missing = len(got_tokens) < len(want_tokens)
-            a = want_tokens[position - 1] if missing else "end of line"
-            b = "end of line" if missing else got_tokens[position - 1]
+            a = want_tokens[position - 1] if missing else END_OF_LINE
+            b = END_OF_LINE if missing else got_tokens[position - 1]
             return _differ(number, position, a, b, reveal)
     if len(got_lines) < len(want_lines):
         number = len(got_lines) + 1
-        return _differ(number, None, want_lines[number - 1], "end of output", reveal)
+        return _differ(number, None, want_lines[number - 1], END_OF_OUTPUT, reveal)
     if len(got_lines) > len(want_lines):
         number = len(want_lines) + 1
-        return _differ(number, None, "end of output", got_lines[number - 1], reveal)
+        return _differ(number, None, END_OF_OUTPUT, got_lines[number - 1], reveal)
     return CheckResult(True)
 
 
 def check_tokens(got: str, expected: str, *, reveal: bool = True, **_: Any) -> CheckResult:
-    """Compare whitespace-separated tokens line by line; trailing spaces and blank lines don't count."""
+    """Compare whitespace-separated tokens line by line. Spaces at the end of a line and blank
+    lines at the end of the output do not count; blank lines before other lines do."""
     return _compare_lines(got, expected, reveal, lambda a, b: a == b)
 
 
@@ -82,8 +96,8 @@ def check_exact(got: str, expected: str, *, reveal: bool = True, **_: Any) -> Ch
             return _differ(number, None, want, have, reveal)
     number = min(len(got_lines), len(want_lines)) + 1
     if len(got_lines) < len(want_lines):
-        return _differ(number, None, want_lines[number - 1], "end of output", reveal)
-    return _differ(number, None, "end of output", got_lines[number - 1], reveal)
+        return _differ(number, None, want_lines[number - 1], END_OF_OUTPUT, reveal)
+    return _differ(number, None, END_OF_OUTPUT, got_lines[number - 1], reveal)
 
 
 def check_float(got: str, expected: str, *, reveal: bool = True, abs_tol: float = 1e-6,

@@ -9,7 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from judge.languages import UnknownLanguage, language_for
-from judge.problem import Problem, SuiteError, known_problems, load_problem
+from judge.catalog import catalog
+from judge.errors import SuiteError
+from judge.problem import Problem
 from judge.runner import SubmissionResult, judge_submission, summarize
 from judge.scoring import rank
 from judge.store import Store
@@ -92,14 +94,15 @@ def _readable(path: Path) -> bool:
 
 
 def grade_folder(folder: Path, store: Store, jobs: int = 1, on_start: Callable[[int], None] | None = None,
-                 on_done: Callable[[Entry], None] | None = None) -> ClassReport:
-    """Judge every submission in ``folder`` (reusing complete results from ``store``)."""
-    problem_ids = known_problems()
-    entries, issues = discover(folder, problem_ids)
+                 on_done: Callable[[Entry], None] | None = None, problems_dir: Path | None = None) -> ClassReport:
+    """Judge every submission in ``folder`` (reusing complete results from ``store``) against the
+    problems in force (``problems_dir``, else the usual places: see judge/catalog.py)."""
+    sources = catalog(problems_dir).require_some()
+    entries, issues = discover(folder, list(sources))
     problems = {}
     for problem_id in sorted({entry.problem for entry in entries}):
         try:
-            problems[problem_id] = load_problem(problem_id)
+            problems[problem_id] = sources[problem_id].load()
         except SuiteError as error:
             issues.append(str(error))
     entries = [entry for entry in entries if entry.problem in problems]

@@ -1,13 +1,13 @@
-"""`judge test`: verify problem packages the way problem setters expect.
+"""`judge test`: verify problems the way problem setters expect.
 
-For each problem: the suite loads; the validator accepts every case and rejects its own
-INVALID_EXAMPLES; the reference reproduces every stored expected output; and every solution in
-``solutions/<id>/<verdict>/`` gets exactly that overall verdict.
+For each problem: it loads; the validator accepts every case and rejects its own
+INVALID_EXAMPLES; the stress strategies generate only inputs the validator accepts; the reference
+reproduces every stored expected output; and every example solution gets exactly the verdict its
+folder names.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -15,14 +15,14 @@ from pathlib import Path
 
 from tabulate import tabulate
 
+from judge.catalog import catalog
 from judge.checkers import get_checker
-from judge.problem import Problem, SuiteError, known_problems, load_problem, project_root
-from judge.reference import reference_answer, validator_module
+from judge.errors import SuiteError
+from judge.problem import Problem
+from judge.reference import reference_answer, strategy_module_at, validator_module
+from judge.verdict import Verdict
 
-FOLDER_VERDICTS = {
-    "accepted": "AC", "wrong_answer": "WA", "time_limit_exceeded": "TLE", "memory_limit_exceeded": "MLE",
-    "output_limit_exceeded": "OLE", "runtime_error": "RE", "compile_error": "CE",
-}
+STRATEGY_EXAMPLES = 50  # inputs drawn from a problem's strategies and shown to its validator
 
 
 @dataclass(frozen=True)
@@ -33,38 +33,30 @@ class Check:
     detail: str = ""
 
 
-def verify_problems(problem_ids: list[str] | None = None, jobs: int | None = None) -> list[Check]:
-    """All checks for the given problems (default: every problem under cases/)."""
-    root = project_root()
-    ids = problem_ids or known_problems(root)
+def verify_problems(names: list[str] | None = None, jobs: int | None = None,
+                    problems_dir: Path | None = None) -> list[Check]:
+    """All checks for the named problems (default: every problem in force; SuiteError when there
+    is none, so that a run that tests nothing never passes)."""
+    found = catalog(problems_dir)
+    sources = [found.find(name) for name in names] if names else list(found.require_some().values())
     checks: list[Check] = []
     solution_jobs = []
-    for problem_id in ids:
+    for source in sources:
         try:
-            problem = load_problem(problem_id, root)
+            problem = source.load()
         except SuiteError as error:
-            checks.append(Check(problem_id, "suite loads", False, str(error)))
+            checks.append(Check(source.id, "loads", False, str(error)))
             continue
-        checks.append(Check(problem_id, "suite loads", True, f"{len(problem.cases)} cases"))
-        checks += [check_validator(problem), check_reference(problem)]
-        solution_jobs += [(problem, path, verdict) for path, verdict in solution_files(root, problem_id)]
+        checks.append(Check(problem.id, "loads", True, f"{len(problem.cases)} cases"))
+        checks += [check_validator(problem), check_strategies(problem), check_reference(problem)]
+        solution_jobs += [(problem, path, verdict) for path, verdict in problem.example_solutions()]
     with ThreadPoolExecutor(max_workers=jobs or _default_jobs()) as pool:
         checks += list(pool.map(lambda job: check_solution(*job), solution_jobs))
-    return checks
+    return [check for check in checks if check is not None]
 
 
 def _default_jobs() -> int:
     return max(1, len(os.sched_getaffinity(0)))
-
-
-def solution_files(root: Path, problem_id: str) -> list[tuple[Path, str]]:
-    """(file, expected verdict) for every example solution of a problem."""
-    found = []
-    for folder, verdict in FOLDER_VERDICTS.items():
-        directory = root / "solutions" / problem_id / folder
-        if directory.is_dir():
-            found += [(path, verdict) for path in sorted(directory.iterdir()) if path.is_file()]
-    return found
 
 
 def check_validator(problem: Problem) -> Check:
@@ -74,7 +66,7 @@ def check_validator(problem: Problem) -> Check:
         return Check(problem.id, "validator", False, str(error))
     for case in problem.cases:
         try:
-            validator.validate(list(case.args) if problem.io == "function" else case.input)
+            validator.validate(problem.task.value(case))
         except ValueError as error:
             return Check(problem.id, "validator", False, f"case {case.name} rejected: {error}")
     for example in getattr(validator, "INVALID_EXAMPLES", []):
@@ -87,29 +79,61 @@ def check_validator(problem: Problem) -> Check:
     return Check(problem.id, "validator", True, f"accepts all {len(problem.cases)} cases, rejects {invalid} malformed inputs")
 
 
+def check_strategies(problem: Problem) -> Check | None:
+    """The stress strategies exist and generate only inputs the validator accepts (None: the
+    problem's format has no strategies)."""
+    path = problem.files.strategies
+    if path is None:
+        return None
+    from judge.hypothesis_search import search
+
+    rejected: list[str] = []
+
+    def invalid(value) -> bool:
+        try:
+            validator_module(problem).validate(value)
+        except ValueError as error:
+            rejected.append(f"{str(value)[:60]!r}: {error}")
+            return True
+        return False
+
+    try:
+        strategy = strategy_module_at(path).inputs()
+        found, _ = search(strategy, invalid, STRATEGY_EXAMPLES, seed=0, shrink=False)
+    except SuiteError as error:
+        return Check(problem.id, "strategies", False, f"{error} (`judge stress` needs it: inputs() returning "
+                                                      f"a Hypothesis strategy)")
+    except Exception as error:  # noqa: BLE001 - reported, not raised: the strategies are under test
+        return Check(problem.id, "strategies", False, f"{path.name}: {type(error).__name__}: {error}")
+    if found:
+        return Check(problem.id, "strategies", False, f"generated an input the validator rejects: {rejected[0]}")
+    return Check(problem.id, "strategies", True, f"{STRATEGY_EXAMPLES} generated inputs are all valid")
+
+
 def check_reference(problem: Problem) -> Check:
     stored = [case for case in problem.cases if case.expected is not None]
     checker = get_checker(problem.checker, problem.checker_options, problem.project_root)
     try:
         for case in problem.cases:
-            got = reference_answer(problem, case.input, case.args)
+            got = reference_answer(problem, problem.task.value(case))
             if case.expected is None:
                 continue
-            text = got if problem.io == "stdio" else json.dumps(got)
-            result = checker(text, case.expected, **problem.checker_options)
+            result = checker(problem.task.answer_text(got), case.expected, **problem.checker_options)
             if not result.ok:
                 return Check(problem.id, "reference", False, f"case {case.name}: {result.message}")
+    except SuiteError as error:
+        return Check(problem.id, "reference", False, str(error))
     except Exception as error:  # noqa: BLE001 - reported, not raised: the reference is under test
         return Check(problem.id, "reference", False, f"{type(error).__name__}: {error}")
     return Check(problem.id, "reference", True, f"solves all cases, matches {len(stored)} stored outputs")
 
 
-def check_solution(problem: Problem, path: Path, expected: str) -> Check:
+def check_solution(problem: Problem, path: Path, expected: Verdict) -> Check:
     from judge.runner import judge_submission
 
     result = judge_submission(problem, path, stop_on_failure=True)
-    relative = path.relative_to(problem.project_root / "solutions")
-    failing = next((case for case in result.cases if case.verdict != "AC"), None)
+    relative = path.relative_to(problem.files.solutions.parent) if problem.files.solutions else path
+    failing = next((case for case in result.cases if case.verdict != Verdict.AC), None)
     detail = f"got {result.verdict}" + (f" on {failing.name}: {failing.message}" if failing else "")
     return Check(problem.id, f"solution {relative}", result.verdict == expected,
                  detail if result.verdict == expected else f"expected {expected}, {detail}")

@@ -17,12 +17,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from judge.problem import SuiteError
+from judge.errors import StressError, SuiteError
 from judge.reference import strategy_module_at
 
 
-class StressError(Exception):
-    """Stress testing could not go on (not the submission's fault)."""
 
 
 class PlannedExamples:

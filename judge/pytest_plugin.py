@@ -6,6 +6,10 @@
 Each case is one item, so -k, -x, --lf, -n (pytest-xdist) and --junitxml work as usual. A failing
 item reports the verdict and the first difference, not a traceback of the judge. Without
 --solution no YAML file is collected.
+
+A suite file is prepared once, in its ``setup`` (compiling the solution, starting a warm pool),
+and torn down after its last item; a compile error fails every case, with the compiler's message
+shown once.
 """
 
 from __future__ import annotations
@@ -15,12 +19,24 @@ from pathlib import Path
 
 import pytest
 
+SUITE_SUFFIXES = (".yaml", ".yml")
+SUITES_SEEN = pytest.StashKey[set]()
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("judge", "judging solutions against case suites")
     group.addoption("--solution", action="append", default=[], metavar="[PROBLEM=]PATH",
                     help="judge this solution against the collected cases/<problem>.yaml suites "
                          "(PROBLEM=PATH for one problem; repeatable)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.stash[SUITES_SEEN] = set()
+    for problem, path in _solutions(config).items():
+        if not path.is_file():
+            given = f"{problem}={path}" if problem else str(path)
+            raise pytest.UsageError(f"--solution {given}: no such file" if not path.exists()
+                                    else f"--solution {given}: not a file; give the solution's source file")
 
 
 def _solutions(config: pytest.Config) -> dict[str | None, Path]:
@@ -36,11 +52,16 @@ def _solutions(config: pytest.Config) -> dict[str | None, Path]:
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
-    if file_path.suffix not in (".yaml", ".yml") or file_path.parent.name != "cases":
+    if file_path.suffix not in SUITE_SUFFIXES or file_path.parent.name != "cases":
         return None
     solutions = _solutions(parent.config)
+    if not solutions:
+        return None
+    parent.config.stash[SUITES_SEEN].add(file_path.stem)
     solution = solutions.get(file_path.stem) or solutions.get(None)
     if solution is None:
+        if parent.session.isinitpath(file_path):  # named on the command line, yet no solution for it
+            return UnmatchedSuite.from_parent(parent, path=file_path)
         return None
     config = parent.config
     if not file_path.is_relative_to(config.rootpath):
@@ -51,58 +72,85 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector):
     return SuiteFile.from_parent(parent, path=file_path, solution=solution)
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """--solution that judged nothing is a mistake: say which, and how to name the suite."""
+    solutions = _solutions(session.config)
+    if not solutions:
+        return
+    seen = session.config.stash[SUITES_SEEN]
+    unmatched = [problem for problem in solutions if problem is not None and problem not in seen]
+    if unmatched:
+        found = ", ".join(sorted(seen)) or "none"
+        raise pytest.UsageError(f"--solution {unmatched[0]}=... names problem {unmatched[0]!r}, but no suite "
+                                f"cases/{unmatched[0]}.yaml was collected (suites collected: {found}). "
+                                f"{_where_suites_are(unmatched[0])}")
+    if not seen:
+        raise pytest.UsageError("--solution was given, but no case suite (cases/<problem>.yaml) was collected. "
+                                + _where_suites_are(None))
+
+
+def _where_suites_are(problem: str | None) -> str:
+    from judge.catalog import catalog
+    from judge.errors import SuiteError
+
+    try:
+        sources = catalog().sources()
+    except SuiteError:
+        sources = {}
+    suite = sources.get(problem or "stones") or next(iter(sources.values()), None)
+    if suite is None:
+        return "Name the suite file on the command line: pytest path/to/cases/<problem>.yaml --solution ..."
+    return f"Name the suite file on the command line, e.g. pytest {suite.path} --solution ..."
+
+
 class SuiteFile(pytest.File):
-    """One case suite, judged against one solution; the program is prepared once."""
+    """One case suite, judged against one solution."""
 
     def __init__(self, *, solution: Path, **kwargs) -> None:
         super().__init__(**kwargs)
         self.solution = solution
-        self._prepared = None
+        self.prepared = None
+        self.execute = None
+        self._runs = None
+        self.compile_message_shown = False
 
     def collect(self):
-        from judge.problem import SuiteError, load_suite
+        from judge.errors import SuiteError
+        from judge.formats.suite import load_suite
 
         try:
-            self.problem = load_suite(self.path, root=self.path.parent.parent)
+            self.problem = load_suite(self.path)
         except SuiteError as error:
             raise self.CollectError(str(error)) from None
         for case in self.problem.cases:
             yield CaseItem.from_parent(self, name=case.name, case=case)
 
-    def prepared(self):
-        """(language, program, limits, execute), or raises JudgeFailure (CE, usage) for every case.
+    def setup(self) -> None:
+        """Build the solution once for the whole file (and start its warm pool)."""
+        from judge.errors import JudgeError
+        from judge.runner import PrepareFailure, executor, prepare
 
-        Python solutions run warm: one sandboxed server for the whole file, closed at the end.
-        """
-        if self._prepared is None:
-            self._prepared = _prepare(self.problem, self.solution)
-            if not isinstance(self._prepared, JudgeFailure):
-                from judge.runner import executor
-                language, program, limits = self._prepared
-                runs = executor(language, program, self.problem.io, limits)
-                self._prepared += (runs.__enter__(),)
-                self.config.add_cleanup(lambda: runs.__exit__(None, None, None))
-        if isinstance(self._prepared, JudgeFailure):
-            raise self._prepared
-        return self._prepared
+        try:
+            self.prepared = prepare(self.problem, self.solution)
+        except JudgeError as error:  # a language the problem cannot use: the same for every case
+            raise pytest.UsageError(f"{self.solution}: {error}") from None
+        if not isinstance(self.prepared, PrepareFailure):
+            self._runs = executor(self.prepared.language, self.prepared.program, self.problem.io, self.prepared.limits)
+            self.execute = self._runs.__enter__()
+
+    def teardown(self) -> None:
+        if self._runs is not None:
+            self._runs.__exit__(None, None, None)
+            self._runs = None
 
 
-def _prepare(problem, solution: Path):
-    from judge.languages import CompileError, LanguageUnavailable, UnknownLanguage
-    from judge.runner import UnsupportedSubmission, base_limits, prepare_submission
+class UnmatchedSuite(pytest.File):
+    """A suite named on the command line that no --solution is for: one error saying so."""
 
-    if not solution.is_file():
-        return JudgeFailure("usage", f"solution file {solution} does not exist")
-    try:
-        language, program = prepare_submission(problem, solution)
-    except CompileError as error:
-        from judge.runner import key_line
-        return JudgeFailure("CE", key_line(str(error)) + "\n" + str(error))
-    except LanguageUnavailable as error:
-        return JudgeFailure("IE", str(error))
-    except (UnknownLanguage, UnsupportedSubmission) as error:
-        return JudgeFailure("usage", str(error))
-    return language, program, language.limits(base_limits(problem))
+    def collect(self):
+        given = ", ".join(f"{problem}=..." for problem in _solutions(self.config) if problem)
+        raise self.CollectError(f"no --solution for {self.path.stem} ({given} name other problems): pass "
+                                f"--solution {self.path.stem}=PATH, or --solution PATH for every suite")
 
 
 class JudgeFailure(Exception):
@@ -120,13 +168,23 @@ class CaseItem(pytest.Item):
         self.case = case
 
     def runtest(self) -> None:
-        from judge.runner import run_case
+        from judge.runner import PrepareFailure, run_case
 
-        language, program, limits, execute = self.parent.prepared()
-        result = run_case(self.parent.problem, program, language, limits, self.case, execute)
-        self.user_properties.append(("verdict", result.verdict))
+        suite: SuiteFile = self.parent
+        if isinstance(suite.prepared, PrepareFailure):
+            raise JudgeFailure(suite.prepared.verdict, self._failure_message(suite))
+        result = run_case(suite.problem, suite.prepared, self.case, suite.execute)
+        self.user_properties.append(("verdict", str(result.verdict)))
         if result.verdict != "AC":
             raise JudgeFailure(result.verdict, result.message)
+
+    def _failure_message(self, suite: SuiteFile) -> str:
+        """The whole compiler message on the first case that fails for it; its key line after."""
+        failure = suite.prepared
+        if suite.compile_message_shown:
+            return f"{failure.headline} (the full message is shown on the first case)"
+        suite.compile_message_shown = True
+        return failure.headline + "\n" + failure.message
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, JudgeFailure):

@@ -1,4 +1,5 @@
-"""Reference solvers (trusted code in ``reference/<id>.py``) and the expected outputs they give."""
+"""A problem's trusted Python parts (reference solver, validator, strategies), loaded once, and
+the expected outputs the reference gives."""
 
 from __future__ import annotations
 
@@ -9,14 +10,15 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from judge.problem import Case, Problem, SuiteError
+from judge.errors import SuiteError
+from judge.problem import Case, Problem
 
 
 @functools.cache
 def _load_module(path: Path, kind: str) -> ModuleType:
     if not path.is_file():
-        raise SuiteError(f"{path} is missing: every problem needs a {kind} there")
-    name = f"judge_{kind}_{path.stem}"
+        raise SuiteError(f"{path} is missing: this problem needs a {kind} there")
+    name = f"judge_{kind}_{path.stem}_{abs(hash(str(path))):x}"
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     sys.modules[name] = module
@@ -24,19 +26,20 @@ def _load_module(path: Path, kind: str) -> ModuleType:
     return module
 
 
+def _part(problem: Problem, path: Path | None, kind: str) -> ModuleType:
+    if path is None:
+        raise SuiteError(f"problem {problem.id} has no {kind}")
+    return _load_module(path, kind)
+
+
 def reference_module(problem: Problem) -> ModuleType:
     """The problem's reference solver, imported once."""
-    return _load_module(problem.reference_path, "reference")
-
-
-def strategy_path(root: Path, problem_id: str) -> Path:
-    """Where a problem's Hypothesis strategies are (``strategies/<id>.py``, with ``inputs()``)."""
-    return root / "strategies" / f"{problem_id}.py"
+    return _part(problem, problem.files.reference, "reference")
 
 
 def strategy_module(problem: Problem) -> ModuleType:
     """The problem's Hypothesis strategies, imported once."""
-    return strategy_module_at(strategy_path(problem.project_root, problem.id))
+    return _part(problem, problem.files.strategies, "strategy")
 
 
 def strategy_module_at(path: Path) -> ModuleType:
@@ -44,16 +47,13 @@ def strategy_module_at(path: Path) -> ModuleType:
 
 
 def validator_module(problem: Problem) -> ModuleType:
-    """The problem's input validator (``validators/<id>.py``), imported once."""
-    return _load_module(problem.project_root / "validators" / f"{problem.id}.py", "validator")
+    """The problem's input validator, imported once."""
+    return _part(problem, problem.files.validator, "validator")
 
 
-def reference_answer(problem: Problem, stdin_text: str | None = None, args: tuple | list | None = None) -> Any:
-    """What the reference solver gives for an input (stdio) or a call's arguments (function)."""
-    module = reference_module(problem)
-    if problem.io == "function":
-        return module.solution(*[_copy(arg) for arg in args or ()])
-    return module.solve(stdin_text or "")
+def reference_answer(problem: Problem, value: Any) -> Any:
+    """What the reference solver gives for a case's value (input text, or call arguments)."""
+    return problem.task.reference_answer(reference_module(problem), value)
 
 
 def expected_output(problem: Problem, case: Case) -> Any:
@@ -63,15 +63,8 @@ def expected_output(problem: Problem, case: Case) -> Any:
     # Keyed by the input itself: stress testing judges many made-up cases with one name.
     key = (str(problem.suite_path), problem.id, case.stdin_bytes())
     if key not in _answers:
-        _answers[key] = reference_answer(problem, case.input, case.args)
+        _answers[key] = reference_answer(problem, problem.task.value(case))
     return _answers[key]
 
 
 _answers: dict[tuple[str, str, bytes], Any] = {}
-
-
-def _copy(value: Any) -> Any:
-    """Arguments are deep-copied so a solver that mutates them cannot change the case."""
-    if isinstance(value, list):
-        return [_copy(item) for item in value]
-    return value

@@ -43,8 +43,9 @@ def render_table(result: SubmissionResult) -> str:
                       tablefmt="simple", disable_numparse=True)]
     if result.compile_message:
         parts.append("\ncompiler says:\n" + result.compile_message)
+    score = f"score {result.score:g}/{result.max_score:g}" if not result.partial else "no score: only some cases ran"
     parts.append(f"\n{result.verdict}  {result.passed}/{result.total} cases passed, "
-                 f"score {result.score:g}/{result.max_score:g}  ({result.problem}, {result.language})")
+                 f"{score}  ({result.problem}, {result.language})")
     return "\n".join(parts)
 
 

@@ -11,25 +11,25 @@ from pathlib import Path
 from typing import Any
 
 from judge.checkers import CheckResult, get_checker
-from judge.languages import LANGUAGES, CompileError, Language, LanguageUnavailable, Program, language_for
+from judge.errors import CompileError, JudgeFault, LanguageUnavailable, UnsupportedSubmission
+from judge.languages import LANGUAGES, Language, Program, language_for
 from judge.problem import Case, Problem
 from judge.reference import expected_output
 from judge.sandbox import Limits, Outcome, run_sandboxed
 from judge.scoring import score
-from judge.verdict import decide, overall_verdict
+from judge.tasks.base import Execute
+from judge.verdict import Verdict, decide, overall_verdict
 
 COLD_ENV = "JUDGE_COLD"
 
 
-class UnsupportedSubmission(Exception):
-    """The submission's language cannot be used for this problem (a usage error, exit 2)."""
 
 
 @dataclass
 class CaseResult:
     name: str
     group: str
-    verdict: str
+    verdict: Verdict
     cpu_time: float = 0.0
     wall_time: float = 0.0
     memory_kb: int = 0
@@ -45,15 +45,16 @@ class SubmissionResult:
     problem: str
     submission: str
     language: str
-    verdict: str
+    verdict: Verdict
     score: float
     max_score: float
     cases: list[CaseResult] = field(default_factory=list)
     compile_message: str = ""
+    partial: bool = False  # only some of the problem's cases were run: the score means little
 
     @property
     def passed(self) -> int:
-        return sum(case.verdict == "AC" for case in self.cases)
+        return sum(case.verdict == Verdict.AC for case in self.cases)
 
     @property
     def total(self) -> int:
@@ -66,17 +67,45 @@ def base_limits(problem: Problem) -> Limits:
                   memory=problem.memory_limit, output=problem.output_limit)
 
 
-def prepare_submission(problem: Problem, source: Path, language_name: str | None = None) -> tuple[Language, Program]:
-    """Choose the language and build the program; CompileError / LanguageUnavailable pass through."""
+@dataclass(frozen=True)
+class Prepared:
+    """A submission ready to run: its language, the built program, and the limits it runs under."""
+
+    language: Language
+    program: Program
+    limits: Limits
+
+
+@dataclass(frozen=True)
+class PrepareFailure:
+    """A submission that cannot run: CE (it does not compile) or IE (a toolchain is missing)."""
+
+    verdict: Verdict
+    message: str
+    language: str
+
+    @property
+    def headline(self) -> str:
+        """The line of the message that says what is wrong."""
+        return key_line(self.message)
+
+
+def prepare(problem: Problem, source: Path, language_name: str | None = None) -> Prepared | PrepareFailure:
+    """Choose the language and build the program, once, for every way of judging (run, stress,
+    grade, the pytest plugin). A submission that cannot be built is a PrepareFailure value;
+    UnknownLanguage and UnsupportedSubmission are raised: they are the caller's usage errors."""
     language = language_for(source, language_name)
     if problem.io not in language.styles:
         usable = [name for name, lang in LANGUAGES.items() if problem.io in lang.styles]
         raise UnsupportedSubmission(f"{problem.id} is graded by calling a function; submit it in "
                                     f"{' or '.join(usable)}, not {language.name}")
-    return language, language.prepare(source, problem.io)
-
-
-Execute = Callable[[list[str], bytes, Limits, Path], Outcome]
+    try:
+        program = language.prepare(source, problem.io)
+    except CompileError as error:
+        return PrepareFailure(Verdict.CE, str(error), language.name)
+    except LanguageUnavailable as error:
+        return PrepareFailure(Verdict.IE, str(error), language.name)
+    return Prepared(language, program, language.limits(base_limits(problem)))
 
 
 def cold_execute(command: list[str], stdin: bytes, limits: Limits, program_dir: Path) -> Outcome:
@@ -87,14 +116,13 @@ def cold_execute(command: list[str], stdin: bytes, limits: Limits, program_dir: 
 @contextmanager
 def executor(language: Language, program: Program, style: str, limits: Limits, cold: bool = False,
              workers: int = 1):
-    """How cases of this program are run: warm for Python (unless ``cold`` or $JUDGE_COLD),
-    else afresh each time. ``workers`` warm servers start at once (they boot while the caller
-    gets its first case ready); more start when needed."""
-    if cold or os.environ.get(COLD_ENV) or language.name != "python":
+    """How cases of this program are run: through the language's warm pool if it has one (unless
+    ``cold`` or $JUDGE_COLD), else afresh each time. ``workers`` warm servers start at once (they
+    boot while the caller gets its first case ready); more start when needed."""
+    pool = None if cold or os.environ.get(COLD_ENV) else language.warm_pool(program, style, limits)
+    if pool is None:
         yield cold_execute
         return
-    from judge.warm import WarmPool
-    pool = WarmPool(program, style, limits)
     pool.start(workers)
     try:
         yield pool.execute
@@ -112,23 +140,21 @@ def judge_submission(problem: Problem, source: Path, language_name: str | None =
     overall verdict is the same, and a slow wrong solution costs one time-out, not dozens.
     """
     cases = list(problem.cases if cases is None else cases)
-    language = language_for(source, language_name)
-    try:
-        language, program = prepare_submission(problem, source, language_name)
-    except CompileError as error:
-        return _all_cases(problem, source, language.name, cases, "CE", str(error))
-    except LanguageUnavailable as error:
-        return _all_cases(problem, source, language.name, cases, "IE", str(error))
-    limits = language.limits(base_limits(problem))
+    prepared = prepare(problem, source, language_name)
+    if isinstance(prepared, PrepareFailure):
+        return failed_preparation(problem, source, cases, prepared)
     workers = 1 if stop_on_failure else min(jobs, len(cases))
-    with executor(language, program, problem.io, limits, cold, workers) as execute:
-        results = _run_cases(problem, program, language, limits, cases, execute, jobs, on_case, stop_on_failure)
-    return summarize(problem, source, language.name, results)
+    with executor(prepared.language, prepared.program, problem.io, prepared.limits, cold, workers) as execute:
+        results = _run_cases(problem, prepared, cases, execute, jobs, on_case, stop_on_failure)
+    result = summarize(problem, source, prepared.language.name, results)
+    result.partial = len(results) < len(problem.cases)
+    return result
 
 
-def _run_cases(problem, program, language, limits, cases, execute, jobs, on_case, stop_on_failure) -> list[CaseResult]:
+def _run_cases(problem: Problem, prepared: Prepared, cases: list[Case], execute: Execute, jobs: int,
+               on_case: Callable[[CaseResult], None] | None, stop_on_failure: bool) -> list[CaseResult]:
     def run_one(case: Case) -> CaseResult:
-        result = run_case(problem, program, language, limits, case, execute)
+        result = run_case(problem, prepared, case, execute)
         if on_case:
             on_case(result)
         return result
@@ -137,7 +163,7 @@ def _run_cases(problem, program, language, limits, cases, execute, jobs, on_case
         results = []
         for case in cases:
             results.append(run_one(case))
-            if results[-1].verdict != "AC":
+            if results[-1].verdict != Verdict.AC:
                 break
     elif jobs > 1:
         with ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -158,18 +184,18 @@ def summarize(problem: Problem, source: Path, language: str, results: list[CaseR
         cases=results, compile_message=compile_message)
 
 
-def _all_cases(problem, source, language, cases, verdict, message) -> SubmissionResult:
-    headline = key_line(message)
-    results = [CaseResult(case.name, case.group, verdict, message=headline, visibility=case.visibility)
+def failed_preparation(problem: Problem, source: Path, cases: list[Case], failure: PrepareFailure) -> SubmissionResult:
+    """Every case gets the failure's verdict (CE or IE), and the result keeps its whole message."""
+    results = [CaseResult(case.name, case.group, failure.verdict, message=failure.headline, visibility=case.visibility)
                for case in cases]
-    return summarize(problem, source, language, results, compile_message=message)
+    return summarize(problem, source, failure.language, results, compile_message=failure.message)
 
 
-def run_case(problem: Problem, program: Program, language: Language, limits: Limits, case: Case,
-             execute: Execute = cold_execute) -> CaseResult:
-    """Run one case in the sandbox and decide its verdict."""
-    command = [part.replace("{memory_mb}", str(limits.memory >> 20)) for part in program.command]
-    outcome = execute(command, case.stdin_bytes(), limits, program.directory)
+def run_case(problem: Problem, prepared: Prepared, case: Case, execute: Execute | None = None) -> CaseResult:
+    """Run one case in the sandbox (as the problem's task type runs it) and decide its verdict."""
+    limits = prepared.limits
+    outcome = problem.task.run(execute or cold_execute, prepared.program.argv(limits), case, limits,
+                               prepared.program.directory)
     got = outcome.stdout.decode("utf-8", errors="replace")
     check = None
     if not outcome.internal_error and outcome.exit_code == 0 and outcome.signal is None:
@@ -177,7 +203,7 @@ def run_case(problem: Problem, program: Program, language: Language, limits: Lim
             check = check_output(problem, case, got)
         except JudgeFault as fault:
             outcome.internal_error = str(fault)
-    decision = decide(outcome, limits, check, out_of_memory=language.ran_out_of_memory(outcome.stderr),
+    decision = decide(outcome, limits, check, out_of_memory=prepared.language.ran_out_of_memory(outcome.stderr),
                       error_line=error_line(outcome.stderr))
     return CaseResult(
         name=case.name, group=case.group, verdict=decision.verdict, cpu_time=round(outcome.cpu_time, 4),
@@ -193,10 +219,6 @@ def check_output(problem: Problem, case: Case, got: str) -> CheckResult:
         return checker(got, expected, reveal=case.visibility == "sample", **problem.checker_options)
     except Exception as error:  # a broken reference or checker is the judge's fault, never the student's
         raise JudgeFault(f"checking case {case.name} failed: {type(error).__name__}: {error}") from error
-
-
-class JudgeFault(Exception):
-    """The judge's own side (reference, checker, suite) failed."""
 
 
 def key_line(message: str) -> str:

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from judge.errors import SandboxError
 from judge.harness.proc_usage import tree_usage
 
 TIERS = ("bwrap", "unshare", "none")
@@ -50,9 +51,9 @@ PROGRAM_DIR_INSIDE = "/prog"
 WORK_DIR_INSIDE = "/sandbox"
 SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
 # Host paths a runtime needs, bound read-only into the bwrap view when they exist.
+# Each language adds its own (judge.languages.runtime_paths).
 RUNTIME_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
-                 "/etc/alternatives", "/etc/ld.so.cache", "/etc/java-17-openjdk",
-                 "/etc/ssl/certs", "/etc/localtime")
+                 "/etc/alternatives", "/etc/ld.so.cache", "/etc/ssl/certs", "/etc/localtime")
 
 
 @dataclass(frozen=True)
@@ -85,8 +86,6 @@ class Outcome:
     internal_error: str | None = None
 
 
-class SandboxError(Exception):
-    """The sandbox itself could not run the program (the grader's fault, never the student's)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -195,12 +194,9 @@ def _bind_host_path(path: str) -> list[str]:
 
 @functools.cache
 def _extra_runtime_paths() -> tuple[str, ...]:
-    """A Python for submissions installed outside /usr ($JUDGE_PYTHON) must be visible too."""
-    chosen = os.environ.get("JUDGE_PYTHON")
-    if not chosen:
-        return ()
-    prefix = Path(os.path.realpath(shutil.which(chosen) or chosen)).parent.parent
-    return () if str(prefix).startswith("/usr") else (str(prefix),)
+    """The paths the languages' runtimes need (a JDK's configuration, a Python outside /usr)."""
+    from judge.languages import runtime_paths  # the languages build on this module
+    return runtime_paths()
 
 
 def _limit_prefix(limits: Limits) -> list[str]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from judge.scoring import rank
+
 PENALTY_MINUTES = 20
 
 
@@ -60,7 +62,6 @@ def icpc_standings(history: list[dict]) -> tuple[list[str], list[Standing]]:
 
 def _ranked(standings: list[Standing], key) -> list[Standing]:
     standings.sort(key=lambda s: (key(s), s.student))
-    for index, standing in enumerate(standings):
-        previous = standings[index - 1] if index else None
-        standing.rank = previous.rank if previous and key(previous) == key(standing) else index + 1
+    for standing, place in zip(standings, rank([key(s) for s in standings], descending=False)):
+        standing.rank = place
     return standings

@@ -27,7 +27,10 @@ def _group_score(problem: Problem, verdicts: dict[str, str]) -> float:
     return problem.total_points * earned / total if total else 0.0
 
 
-def rank(totals: list[float], descending: bool = True) -> list[int]:
-    """Competition ranks ("1, 2, 2, 4"): equal totals share a rank."""
-    order = sorted(totals, reverse=descending)
-    return [order.index(total) + 1 for total in totals]
+def rank(keys: list, descending: bool = True) -> list[int]:
+    """Competition ranks ("1, 2, 2, 4") of ``keys`` (totals, or tuples such as (-solved, penalty)):
+    equal keys share a rank; the largest key ranks first, or the smallest if not ``descending``."""
+    first: dict = {}
+    for place, key in enumerate(sorted(keys, reverse=descending), 1):
+        first.setdefault(key, place)
+    return [first[key] for key in keys]

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from judge import __version__
+from judge.errors import StoreError
 from judge.problem import Problem
 from judge.runner import CaseResult
 
@@ -158,8 +159,6 @@ class Store:
         return [dict(zip(keys, row)) for row in rows]
 
 
-class StoreError(Exception):
-    """The results database cannot be used."""
 
 
 def _submitted_at(source: Path) -> float:

@@ -18,12 +18,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from judge.errors import StressError
 from judge.planned_examples import PlannedExamples, example_key, generation_failed, strategy_inputs
-from judge.problem import Case, Problem
-from judge.reference import reference_answer, strategy_path
+from judge.problem import Problem
+from judge.reference import reference_answer
+from judge.verdict import Verdict
 
 if TYPE_CHECKING:
     from judge.runner import CaseResult
+    from judge.tasks import TaskType
 
 SHRINK_CALLS = 400  # runs spent on shrinking at most, after the first difference
 SHRINK_SECONDS = 60.0
@@ -47,20 +50,14 @@ class StressResult:
     counterexample: Counterexample | None = None
     first_failure: Any = None  # the failing input before shrinking
 
-    def to_json(self, io: str) -> dict:
+    def to_json(self, task: TaskType) -> dict:
         data: dict[str, Any] = {"problem": self.problem, "submission": self.submission,
                                 "examples_run": self.examples_run, "found": self.found, "counterexample": None}
         if self.counterexample:
             example = dataclasses.asdict(self.counterexample)
-            example["args" if io == "function" else "input"] = example.pop("input")
+            example[task.case_field] = example.pop("input")
             data["counterexample"] = example
         return data
-
-
-def make_case(problem: Problem, value: Any, name: str = "stress") -> Case:
-    if problem.io == "function":
-        return Case(name=name, args=tuple(value), visibility="sample")
-    return Case(name=name, input=value, visibility="sample")
 
 
 def stress(problem: Problem, source: Path, examples: int = 100, seed: int = 0,
@@ -77,7 +74,7 @@ def stress(problem: Problem, source: Path, examples: int = 100, seed: int = 0,
     # Started first, so that it generates while the submission compiles, and before any
     # judging thread exists (the generator is a forked process).
     if planned is None and jobs > 1:
-        planned = PlannedExamples(strategy_path(problem.project_root, problem.id), examples, seed)
+        planned = PlannedExamples(strategy_file(problem), examples, seed)
     try:
         return _stress(problem, source, examples, seed, time_limit, language_name, on_example, jobs, planned)
     finally:
@@ -88,19 +85,17 @@ def stress(problem: Problem, source: Path, examples: int = 100, seed: int = 0,
 def _stress(problem, source, examples, seed, time_limit, language_name, on_example, jobs,
             planned: PlannedExamples | None) -> StressResult:
     # Imported here, once the generator process is on its way: it starts that much sooner.
-    from judge.languages import CompileError, LanguageUnavailable
-    from judge.runner import base_limits, executor, prepare_submission, run_case
+    from judge.runner import PrepareFailure, executor, prepare, run_case
 
-    try:
-        language, program = prepare_submission(problem, source, language_name)
-    except (CompileError, LanguageUnavailable) as error:
-        verdict = "CE" if isinstance(error, CompileError) else "IE"
-        return StressResult(problem.id, str(source), 0, True, Counterexample(None, None, "", verdict, str(error)))
-    limits = language.limits(base_limits(problem))
+    prepared = prepare(problem, source, language_name)
+    if isinstance(prepared, PrepareFailure):
+        return StressResult(problem.id, str(source), 0, True,
+                            Counterexample(None, None, "", prepared.verdict, prepared.message))
     if time_limit:
-        limits = dataclasses.replace(limits, cpu_time=time_limit, wall_time=time_limit * 3 + 1)
-    with executor(language, program, problem.io, limits, workers=jobs) as execute:
-        search = _Search(lambda value: run_case(problem, program, language, limits, make_case(problem, value),
+        limits = dataclasses.replace(prepared.limits, cpu_time=time_limit, wall_time=time_limit * 3 + 1)
+        prepared = dataclasses.replace(prepared, limits=limits)
+    with executor(prepared.language, prepared.program, problem.io, prepared.limits, workers=jobs) as execute:
+        search = _Search(lambda value: run_case(problem, prepared, problem.task.make_case(value, "stress"),
                                                 execute), on_example)
         if planned and not _judge_ahead(planned, search, jobs):
             return StressResult(problem.id, str(source), search.generated, False)
@@ -110,8 +105,7 @@ def _stress(problem, source, examples, seed, time_limit, language_name, on_examp
     if minimal is None:
         return StressResult(problem.id, str(source), search.generated, False)
     result = search.results[example_key(minimal)]
-    expected = reference_answer(problem, minimal if problem.io == "stdio" else None,
-                                minimal if problem.io == "function" else None)
+    expected = reference_answer(problem, minimal)
     return StressResult(problem.id, str(source), search.generated, True,
                         Counterexample(minimal, expected, result.output, result.verdict, result.message),
                         first_failure=search.first_failure)
@@ -121,7 +115,7 @@ def _search_and_shrink(problem: Problem, examples: int, seed: int, search: _Sear
     """Hypothesis' search for a failing input, shrunk; None if there is none."""
     from judge.hypothesis_search import search as hypothesis_search
 
-    path = strategy_path(problem.project_root, problem.id)
+    path = strategy_file(problem)
     strategy = strategy_inputs(path)
     try:
         found, minimal = hypothesis_search(strategy, search.fails, examples, seed, shrink=True)
@@ -165,7 +159,7 @@ class _Search:
     def fails(self, value: Any) -> bool:
         key = example_key(value)
         if key in self.results:
-            return self.results[key].verdict != "AC"
+            return self.results[key].verdict != Verdict.AC
         if self.first_failure is not None:
             # Shrinking: bounded, so a slow (TLE) solution cannot keep the search going for long.
             self.shrink_calls += 1
@@ -173,7 +167,7 @@ class _Search:
                 return False
             result = self.run(value)
             self.results[key] = result
-            return result.verdict != "AC"
+            return result.verdict != Verdict.AC
         result = self.run(value)
         return self.record_generated(value, result)
 
@@ -183,11 +177,19 @@ class _Search:
         self.generated += 1
         if self.on_example:
             self.on_example(self.generated)
-        failed = result.verdict != "AC"
+        failed = result.verdict != Verdict.AC
         if failed:
             self.first_failure = value
             self.shrink_started = time.monotonic()
         return failed
+
+
+def strategy_file(problem: Problem) -> Path:
+    """The problem's Hypothesis strategies; StressError saying what to add when it has none."""
+    path = problem.files.strategies
+    if path is None:
+        raise StressError(f"problem {problem.id} has no input strategies, which `judge stress` needs")
+    return path
 
 
 def input_size(value: Any) -> int:
@@ -196,17 +198,26 @@ def input_size(value: Any) -> int:
 
 
 def save_counterexample(problem: Problem, result: StressResult, seed: int) -> str:
-    """Append the counterexample to the problem's suite as a hidden case; return its name."""
+    """Append the counterexample to the problem's suite as a hidden case; return a sentence
+    saying what was done. An input the validator rejects is never saved (StressError), and one
+    the suite already has is not saved twice."""
     from hashlib import sha256
 
-    from judge.problem import append_case
+    from judge.formats.suite import append_case
+    from judge.reference import validator_module
 
     value = result.counterexample.input
+    try:
+        validator_module(problem).validate(value)
+    except ValueError as error:
+        raise StressError(f"not saved: the problem's validator rejects the counterexample ({error}); "
+                          f"fix the strategies in {problem.files.strategies} to generate valid inputs") from None
+    same = next((case for case in problem.cases if example_key(problem.task.value(case)) == example_key(value)), None)
+    if same is not None:
+        return f"the suite already has this input as case {same.name}; not saved again"
     name = f"stress-{sha256(example_key(value).encode()).hexdigest()[:10]}"
-    if any(case.name == name for case in problem.cases):
-        return name
     fields: dict[str, Any] = {"name": name, "group": "stress", "visibility": "hidden",
                               "origin": f"found by judge stress (seed {seed}) against {Path(result.submission).name}"}
-    fields["args" if problem.io == "function" else "input"] = value
+    fields[problem.task.case_field] = value
     append_case(problem, fields)
-    return name
+    return f"saved to the suite as hidden case {name}"

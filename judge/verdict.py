@@ -4,17 +4,48 @@ from __future__ import annotations
 
 import signal
 from dataclasses import dataclass
-from typing import Literal
+from enum import Enum
 
 from judge.checkers import CheckResult
 from judge.sandbox import Limits, Outcome
 
-Verdict = Literal["AC", "WA", "TLE", "MLE", "OLE", "RE", "CE", "IE"]
-VERDICTS: tuple[Verdict, ...] = ("AC", "WA", "TLE", "MLE", "OLE", "RE", "CE", "IE")
+class Verdict(str, Enum):
+    """A case's or a submission's verdict. A ``str``: it compares equal to, prints as and is
+    stored and sent in JSON as its short name ("AC")."""
+
+    AC = "AC"
+    WA = "WA"
+    TLE = "TLE"
+    MLE = "MLE"
+    OLE = "OLE"
+    RE = "RE"
+    CE = "CE"
+    IE = "IE"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+
+    @property
+    def meaning(self) -> str:
+        return VERDICT_NAMES[self]
+
+    @classmethod
+    def from_folder(cls, folder: str) -> Verdict | None:
+        """The verdict an example solution's folder promises (``solutions/<id>/wrong_answer/``),
+        in this judge's names and in the ICPC package format's; None for any other folder."""
+        return FOLDER_VERDICTS.get(folder)
+
+
+VERDICTS: tuple[Verdict, ...] = tuple(Verdict)
 VERDICT_NAMES = {
     "AC": "accepted", "WA": "wrong answer", "TLE": "time limit exceeded",
     "MLE": "memory limit exceeded", "OLE": "output limit exceeded", "RE": "runtime error",
     "CE": "compilation error", "IE": "internal error (the judge's fault, not yours)",
+}
+FOLDER_VERDICTS = {
+    "accepted": Verdict.AC, "wrong_answer": Verdict.WA, "time_limit_exceeded": Verdict.TLE,
+    "memory_limit_exceeded": Verdict.MLE, "output_limit_exceeded": Verdict.OLE,
+    "runtime_error": Verdict.RE, "run_time_error": Verdict.RE, "compile_error": Verdict.CE,
 }
 
 
@@ -41,27 +72,27 @@ def decide(outcome: Outcome, limits: Limits, check: CheckResult | None,
     ``error_line`` is the last line the program printed to stderr, for the message.
     """
     if outcome.internal_error:
-        return Decision("IE", outcome.internal_error)
+        return Decision(Verdict.IE, outcome.internal_error)
     if outcome.cpu_time > limits.cpu_time or outcome.signal == signal.SIGXCPU:
-        return Decision("TLE", f"CPU time {outcome.cpu_time:.2f} s over the limit {limits.cpu_time:g} s")
+        return Decision(Verdict.TLE, f"CPU time {outcome.cpu_time:.2f} s over the limit {limits.cpu_time:g} s")
     if outcome.wall_timed_out:
-        return Decision("TLE", f"still running after {limits.wall_time:g} s of wall time "
+        return Decision(Verdict.TLE, f"still running after {limits.wall_time:g} s of wall time "
                                f"(used {outcome.cpu_time:.2f} s CPU: sleeping or waiting?)")
     if outcome.output_exceeded or outcome.signal == signal.SIGXFSZ:
-        return Decision("OLE", f"output over the limit of {limits.output // 1024} KiB")
+        return Decision(Verdict.OLE, f"output over the limit of {limits.output // 1024} KiB")
     ceiling_kb = (limits.memory + limits.memory_slack) // 1024
     if out_of_memory or outcome.memory_kb > ceiling_kb:
-        return Decision("MLE", f"memory limit {limits.memory // (1024 * 1024)} MiB exceeded"
+        return Decision(Verdict.MLE, f"memory limit {limits.memory // (1024 * 1024)} MiB exceeded"
                                f" (peak {outcome.memory_kb // 1024} MiB)")
     if outcome.signal is not None:
-        return Decision("RE", f"killed by {_signal_name(outcome.signal)}" + (f": {error_line}" if error_line else ""))
+        return Decision(Verdict.RE, f"killed by {_signal_name(outcome.signal)}" + (f": {error_line}" if error_line else ""))
     if outcome.exit_code:
-        return Decision("RE", f"exit code {outcome.exit_code}" + (f": {error_line}" if error_line else ""))
+        return Decision(Verdict.RE, f"exit code {outcome.exit_code}" + (f": {error_line}" if error_line else ""))
     if check is None:
-        return Decision("IE", "no checker result for a finished run")
-    return Decision("AC" if check.ok else "WA", check.message)
+        return Decision(Verdict.IE, "no checker result for a finished run")
+    return Decision(Verdict.AC if check.ok else Verdict.WA, check.message)
 
 
 def overall_verdict(verdicts: list[Verdict]) -> Verdict:
     """AC when every case is AC, else the first case's verdict that is not."""
-    return next((verdict for verdict in verdicts if verdict != "AC"), "AC")
+    return next((Verdict(verdict) for verdict in verdicts if verdict != Verdict.AC), Verdict.AC)

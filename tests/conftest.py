@@ -14,6 +14,19 @@ ROOT = Path(__file__).resolve().parent.parent
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 
 
+def built_in_problems() -> list[str]:
+    """The ids of the problems this repository ships: every test over "all problems" iterates
+    these, so that a new problem is tested by adding its files."""
+    from judge.catalog import known_problems
+    return known_problems(ROOT)
+
+
+def example_solutions(problem_id: str):
+    """(path, promised verdict) of a shipped problem's example solutions."""
+    from judge.catalog import load_problem
+    return load_problem(problem_id, ROOT).example_solutions()
+
+
 def run_judge(*args: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
     """Run the real `judge` command line in a subprocess."""
     full_env = {**os.environ, **(env or {})}

@@ -1,5 +1,5 @@
 from judge.checkers import check_data, check_exact, check_float, check_tokens, get_checker
-from judge.problem import project_root
+from conftest import ROOT
 
 
 def test_tokens_ignore_trailing_whitespace_and_blank_lines():
@@ -13,8 +13,17 @@ def test_tokens_name_the_first_difference():
 
 
 def test_tokens_missing_and_extra_lines():
-    assert check_tokens("1\n", "1\n2\n").message == "line 2: expected '2', got 'end of output'"
-    assert check_tokens("1\n2\n", "1\n").message == "line 2: expected 'end of output', got '2'"
+    assert check_tokens("1\n", "1\n2\n").message == "line 2: expected '2', got the end of the output"
+    assert check_tokens("1\n2\n", "1\n").message == "line 2: expected the end of the output, got '2'"
+    assert check_tokens("1\n", "1 2\n").message == "line 1, token 2: expected '2', got the end of the line"
+    assert check_tokens("1\n", "1\n2\n", reveal=False).message == (
+        "line 2: got the end of the output, where the expected output goes on")
+
+
+def test_only_blank_lines_at_the_end_are_ignored():
+    assert check_tokens("1\n2\n\n\n", "1\n2\n").ok
+    assert check_tokens("1  \n2\t\n", "1\n2\n").ok
+    assert not check_tokens("1\n\n2\n", "1\n2\n").ok
     assert "token 2" in check_tokens("1\n", "1 2\n").message
 
 
@@ -58,7 +67,7 @@ def test_custom_checker_from_a_file(tmp_path):
 
 def test_unknown_checker_is_an_error():
     try:
-        get_checker("fuzzy", {}, project_root())
+        get_checker("fuzzy", {}, ROOT)
     except ValueError as error:
         assert "fuzzy" in str(error)
     else:

@@ -2,7 +2,7 @@
 
 import json
 
-from conftest import ROOT, judge_json, run_judge
+from conftest import ROOT, built_in_problems, judge_json, run_judge
 
 ACCEPTED = str(ROOT / "solutions/stones/accepted/game_dp.py")
 WRONG = str(ROOT / "solutions/stones/wrong_answer/even_wins.py")
@@ -70,11 +70,12 @@ def test_lang_overrides_the_extension(tmp_path):
 def test_list_and_show():
     listing = run_judge("list")
     assert listing.returncode == 0
-    for problem_id in ("footholds", "omok", "sokoban", "stones", "yutnori"):
+    for problem_id in built_in_problems():
         assert problem_id in listing.stdout
     assert "function" in listing.stdout
     show = run_judge("show", "sokoban")
-    assert show.returncode == 0 and "Game 2: complete" in show.stdout and "# Sokoban" in show.stdout
+    assert show.returncode == 0 and "Game 2: complete" in show.stdout
+    assert show.stdout.splitlines()[0].startswith("# sokoban") and show.stdout.count("Sokoban (BOJ 4577)") == 1
     footholds = run_judge("show", "footholds")
     assert "solution([[1]], [0, 0], [0, 0]) == 0" in footholds.stdout
 

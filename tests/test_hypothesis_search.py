@@ -1,16 +1,15 @@
 """Driving Hypothesis: its engine directly (fast) and `find` (the public API) are interchangeable."""
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, built_in_problems
 from hypothesis import strategies as st
 
 from judge import hypothesis_search
 from judge.planned_examples import strategy_inputs
-from judge.problem import load_problem
-from judge.reference import strategy_path
+from judge.catalog import load_problem
 from judge.stress import stress
 
-PROBLEMS = ["footholds", "omok", "sokoban", "stones", "yutnori"]
+PROBLEMS = built_in_problems()
 # When a Hypothesis release changes the internals the engine is driven by, stress falls back to
 # find (tested below either way); these tests then say so instead of failing.
 needs_engine = pytest.mark.skipif(not hypothesis_search._engine_works(),
@@ -28,7 +27,7 @@ def tried(strategy, examples: int, seed: int, engine: bool) -> list:
 @needs_engine
 @pytest.mark.parametrize("problem_id", PROBLEMS)
 def test_both_ways_try_the_same_inputs_in_the_same_order(problem_id):
-    strategy = strategy_inputs(strategy_path(ROOT, problem_id))
+    strategy = strategy_inputs(load_problem(problem_id).files.strategies)
     assert tried(strategy, 60, 3, engine=True) == tried(strategy, 60, 3, engine=False)
 
 

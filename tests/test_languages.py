@@ -5,7 +5,7 @@ import pytest
 from judge.languages import LANGUAGES, language_for
 from judge.languages.base import LanguageUnavailable
 from judge.languages.java import find_classes
-from judge.problem import load_problem
+from judge.catalog import load_problem
 from judge.runner import judge_submission
 
 STONES = load_problem("stones")
@@ -96,7 +96,7 @@ def test_function_style_failures_are_re_with_one_line(write_program, text, messa
 def test_a_missing_toolchain_is_the_graders_problem(write_program, monkeypatch):
     java = LANGUAGES["java"]
     monkeypatch.setattr(type(java), "toolchain", ("javac-not-installed-here",))
-    with pytest.raises(LanguageUnavailable, match="install a JDK"):
+    with pytest.raises(LanguageUnavailable, match="apt-get install default-jdk-headless"):
         java.version()
     result = quick(write_program("Main.java", PARITY["java"]), names=("n-1",))
     assert result.verdict == "IE" and "javac-not-installed-here" in result.cases[0].message

@@ -1,6 +1,6 @@
 """`judge test` over the five shipped problems: suites, validators, references, example solutions."""
 
-from conftest import run_judge
+from conftest import built_in_problems, run_judge
 
 from judge.packages import verify_problems
 
@@ -10,7 +10,8 @@ def test_every_problem_package_verifies():
     failures = [f"{check.problem}: {check.what}: {check.detail}" for check in checks if not check.ok]
     assert not failures, "\n".join(failures)
     problems = {check.problem for check in checks}
-    assert problems == {"footholds", "omok", "sokoban", "stones", "yutnori"}
+    assert problems == set(built_in_problems())
+    assert {check.what for check in checks} >= {"loads", "validator", "strategies", "reference"}
     solutions = [check for check in checks if check.what.startswith("solution")]
     assert {check.what.split("/")[1] for check in solutions} >= {"accepted", "wrong_answer",
                                                                    "time_limit_exceeded", "runtime_error"}

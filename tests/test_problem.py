@@ -2,7 +2,11 @@ from pathlib import Path
 
 import pytest
 
-from judge.problem import SuiteError, known_problems, load_problem, load_suite
+from conftest import ROOT, built_in_problems
+
+from judge.catalog import known_problems, load_problem
+from judge.errors import SuiteError
+from judge.formats.suite import load_suite
 
 GOOD = """
 id: tiny
@@ -37,15 +41,22 @@ def test_a_good_suite_loads(tmp_path):
     ("id: tiny\ncases: [{name: a, input: x}]\n", "header: missing field 'title'"),
     ("id: other\ntitle: T\ncases: [{name: a, input: x}]\n", "must match the file name"),
     ("id: tiny\ntitle: T\nio: socket\ncases: [{name: a, input: x}]\n", "field 'io' must be one of stdio, function"),
-    ("id: tiny\ntitle: T\nlimits: {time: -1}\ncases: [{name: a, input: x}]\n", "limits: field 'time' must be positive"),
+    ("id: tiny\ntitle: T\nlimits: {time: -1}\ncases: [{name: a, input: x}]\n", "limits: field 'time' must be a positive number"),
+    ("id: tiny\ntitle: T\nlimits: {time: .nan}\ncases: [{name: a, input: x}]\n", "field 'time' must be a positive number"),
+    ("id: tiny\ntitle: T\nlimits: {memory: .inf}\ncases: [{name: a, input: x}]\n", "field 'memory' must be a positive number"),
+    ("id: tiny\ntitle: T\nlimit: {time: 2}\ncases: [{name: a, input: x}]\n", "unknown field 'limit'; did you mean 'limits'?"),
+    ("id: tiny\ntitle: T\nlimits: {memroy: 64}\ncases: [{name: a, input: x}]\n", "unknown field 'memroy'; did you mean 'memory'?"),
+    ("id: tiny\ntitle: T\ncases: [{name: a, input: x, visiblity: sample}]\n", "unknown field 'visiblity'; did you mean 'visibility'?"),
+    ("id: tiny\ntitle: T\ncases: [{name: a, input: x, expected: y}]\n", "field 'expected' is for function problems"),
     ("id: tiny\ntitle: T\ncases: [{name: a, input: x, visibility: secret}]\n", "visibility' must be sample or hidden"),
     ("id: tiny\ntitle: T\ncases: [{name: a, input: x}, {name: a, input: y}]\n", "duplicate case name"),
     ("id: tiny\ntitle: T\ncases: [{name: a, input: [x}\n", "not valid YAML"),
     ("- just\n- a list\n", "expected a mapping"),
     ("id: tiny\ntitle: T\nscoring: groups\ngroups: {a: 10}\ncases: [{name: a, input: x, group: b}]\n",
      "group 'b' has no points"),
-    ("id: tiny\ntitle: T\nio: function\ncases: [{name: a, input: x}]\n", "missing field 'args'"),
-    ("id: tiny\ntitle: T\ncases: [{name: a, input: x, args: [1]}]\n", "field 'args' is for function-style"),
+    ("id: tiny\ntitle: T\nio: function\ncases: [{name: a, input: x}]\n", "field 'input' is for stdio problems"),
+    ("id: tiny\ntitle: T\nio: function\ncases: [{name: a}]\n", "missing field 'args'"),
+    ("id: tiny\ntitle: T\ncases: [{name: a, input: x, args: [1]}]\n", "field 'args' is for function problems"),
 ])
 def test_malformed_suites_name_file_case_and_field(tmp_path, text, message):
     path = write_suite(tmp_path, text)
@@ -65,9 +76,9 @@ def test_unknown_problem_lists_the_known_ones():
     with pytest.raises(SuiteError) as error:
         load_problem("chess")
     assert "unknown problem 'chess'" in str(error.value)
-    for problem_id in ("footholds", "omok", "sokoban", "stones", "yutnori"):
+    for problem_id in built_in_problems():
         assert problem_id in str(error.value)
 
 
-def test_the_five_problems_ship():
-    assert known_problems() == ["footholds", "omok", "sokoban", "stones", "yutnori"]
+def test_the_built_in_problems_are_the_suites_in_cases():
+    assert known_problems(ROOT) == sorted(path.stem for path in (ROOT / "cases").glob("*.yaml"))

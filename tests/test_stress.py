@@ -4,17 +4,16 @@ import json
 import shutil
 
 import pytest
-from conftest import ROOT, run_judge
+from conftest import ROOT, built_in_problems, example_solutions, run_judge
 from hypothesis import given, settings
 
 from judge import stress as stress_module
-from judge.packages import solution_files
-from judge.problem import load_problem
+from judge.catalog import load_problem
 from judge.reference import reference_module, strategy_module, validator_module
 from judge.stress import input_size, stress
 
-PROBLEMS = ["footholds", "omok", "sokoban", "stones", "yutnori"]
-WRONG = [(problem, path) for problem in PROBLEMS for path, verdict in solution_files(ROOT, problem)
+PROBLEMS = built_in_problems()
+WRONG = [(problem, path) for problem in PROBLEMS for path, verdict in example_solutions(problem)
          if verdict == "WA"]
 
 
@@ -118,7 +117,11 @@ def test_save_appends_a_hidden_case_and_keeps_the_file(tmp_path):
     for folder in ("cases", "reference", "validators", "strategies", "solutions"):
         shutil.copytree(ROOT / folder, tmp_path / folder)
     suite = tmp_path / "cases" / "stones.yaml"
+    # The smallest input the search finds (101) is a case of the suite already: take it out, so
+    # that the search finds a new one (an input the suite has is not saved again).
+    suite.write_text(suite.read_text().replace('  - name: n-101\n    group: edges\n    input: "101\\n"\n', ""))
     before = suite.read_text()
+    assert "n-101" not in before
     done = run_judge("stress", "stones", str(ROOT / "solutions/stones/wrong_answer/small_table.cpp"),
                      "--examples", "100", "--save", cwd=tmp_path)
     assert done.returncode == 1 and "saved to the suite as hidden case stress-" in done.stdout
@@ -145,7 +148,7 @@ def test_no_example_database_is_written(tmp_path):
 
 def _accepted_module(problem_id: str):
     import importlib.util
-    for path, verdict in solution_files(ROOT, problem_id):
+    for path, verdict in example_solutions(problem_id):
         if verdict == "AC" and path.suffix == ".py" and ("def solve" in path.read_text() or "def solution" in path.read_text()):
             spec = importlib.util.spec_from_file_location(f"accepted_{problem_id}", path)
             module = importlib.util.module_from_spec(spec)

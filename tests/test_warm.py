@@ -9,16 +9,14 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, built_in_problems, example_solutions
 
 from judge import warm
-from judge.packages import solution_files
-from judge.problem import load_problem
-from judge.runner import base_limits, executor, judge_submission, prepare_submission
+from judge.catalog import load_problem
+from judge.runner import executor, judge_submission, prepare
 from judge.sandbox import probe_tier
 
-PROBLEMS = ["footholds", "omok", "sokoban", "stones", "yutnori"]
-SOLUTIONS = [(problem, path) for problem in PROBLEMS for path, _ in solution_files(ROOT, problem)
+SOLUTIONS = [(problem, path) for problem in built_in_problems() for path, _ in example_solutions(problem)
              if path.suffix == ".py"]
 HOSTILE = sorted((ROOT / "tests" / "hostile").glob("*.py"))
 HOSTILE = [path for path in HOSTILE if not path.name.startswith(("test_", "__"))]
@@ -103,8 +101,8 @@ def test_what_the_submission_defines_is_found_in_its_main_module(write_program):
 def run_warm_and_cold(path: Path, stdin: bytes) -> list:
     """(exit code, stdout, stderr) of one run of the program, warm then cold."""
     stones = load_problem("stones")
-    language, program = prepare_submission(stones, path)
-    limits = language.limits(base_limits(stones))
+    prepared = prepare(stones, path)
+    language, program, limits = prepared.language, prepared.program, prepared.limits
     reports = []
     for cold in (False, True):
         with executor(language, program, stones.io, limits, cold=cold) as execute:
@@ -168,7 +166,7 @@ def test_the_standard_streams_are_made_as_python_makes_them(write_program):
 def test_the_server_starts_from_bytecode_compiled_by_its_interpreter():
     """So that it does not compile its source: that leaves memory behind for every case to copy."""
     stones = load_problem("stones")
-    _, program = prepare_submission(stones, ROOT / "solutions/stones/accepted/game_dp.py")
+    program = prepare(stones, ROOT / "solutions/stones/accepted/game_dp.py").program
     bytecode = (program.directory / "server.pyc").read_bytes()
     check = subprocess.run([program.command[0], "-I", "-S", "-c",
                             "import sys, importlib.util; sys.stdout.buffer.write(importlib.util.MAGIC_NUMBER)"],

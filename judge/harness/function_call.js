@@ -11,7 +11,7 @@ function fail(message) {
 }
 
 function whereIn(error) {
-  const match = String(error && error.stack || "").match(/solution\.js:(\d+)/);
+  const match = String(error && error.stack || "").match(/solution\.[cm]?js:(\d+)/);
   return match ? ` (solution.js, line ${match[1]})` : "";
 }
 
@@ -21,28 +21,42 @@ console.log = console.info = console.warn = console.debug = toStderr;
 const realWrite = process.stdout.write.bind(process.stdout);
 process.stdout.write = (chunk) => { fs.writeSync(2, String(chunk)); return true; };
 
-let solution;
-try {
+// A CommonJS file defines `function solution` or exports it; an ES module (.mjs) exports it.
+function loadCommonJs() {
   const source = fs.readFileSync(path, "utf8");
   const module = { exports: {} };
   const load = require("vm").compileFunction(
     source + "\n;return typeof solution === 'function' ? solution : undefined;",
     ["require", "module", "exports"], { filename: "solution.js" });
-  solution = load(require, module, module.exports)
+  return load(require, module, module.exports)
     || (typeof module.exports === "function" ? module.exports : module.exports.solution);
-} catch (error) {
-  fail(`loading the submission failed: ${error && error.name}: ${error && error.message}${whereIn(error)}`);
 }
-if (typeof solution !== "function") fail("the submission defines no function `solution`");
 
-let result;
-try {
-  result = solution(...args);
-} catch (error) {
-  if (error instanceof RangeError && /call stack/.test(error.message)) {
-    fail(`RangeError: ${error.message}${whereIn(error)}`);
-  }
-  fail(`${error && error.name || "Error"}: ${error && error.message || error}${whereIn(error)}`);
+async function loadModule() {
+  const loaded = await import(require("url").pathToFileURL(path).href);
+  return typeof loaded.solution === "function" ? loaded.solution : loaded.default;
 }
-const text = JSON.stringify(result === undefined ? null : result);
-realWrite(text);
+
+async function main() {
+  let solution;
+  try {
+    solution = path.endsWith(".mjs") ? await loadModule() : loadCommonJs();
+  } catch (error) {
+    fail(`loading the submission failed: ${error && error.name}: ${error && error.message}${whereIn(error)}`);
+  }
+  if (typeof solution !== "function") fail("the submission defines no function `solution`");
+
+  let result;
+  try {
+    result = solution(...args);
+  } catch (error) {
+    if (error instanceof RangeError && /call stack/.test(error.message)) {
+      fail(`RangeError: ${error.message}${whereIn(error)}`);
+    }
+    fail(`${error && error.name || "Error"}: ${error && error.message || error}${whereIn(error)}`);
+  }
+  const text = JSON.stringify(result === undefined ? null : result);
+  realWrite(text);
+}
+
+main();

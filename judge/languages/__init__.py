@@ -1,24 +1,41 @@
-"""The languages submissions may be written in, chosen by file extension or by name."""
+"""The languages submissions may be written in, chosen by file extension or by name.
+
+Each language is one module describing itself (see ``Language``). The built-in ones are listed
+here; another package adds one through the ``judge.languages`` entry-point group, naming a
+``Language`` subclass (or instance).
+"""
 
 from __future__ import annotations
 
+from importlib.metadata import entry_points
 from pathlib import Path
 
-from judge.languages.base import CompileError, Language, LanguageUnavailable, Program
+from judge.errors import CompileError, LanguageUnavailable, UnknownLanguage
+from judge.languages.base import Language, Program
 from judge.languages.compiled import C, Cpp
 from judge.languages.java import Java
 from judge.languages.javascript import JavaScript
 from judge.languages.python import Python
 
-LANGUAGES: dict[str, Language] = {lang.name: lang for lang in (Python(), C(), Cpp(), Java(), JavaScript())}
+ENTRY_POINT_GROUP = "judge.languages"
 ALIASES = {"py": "python", "python3": "python", "c++": "cpp", "js": "javascript", "node": "javascript"}
 
 __all__ = ["LANGUAGES", "CompileError", "Language", "LanguageUnavailable", "Program",
            "UnknownLanguage", "language_for"]
 
 
-class UnknownLanguage(Exception):
-    """Neither the extension nor --lang names a supported language."""
+def _discover() -> dict[str, Language]:
+    """The built-in languages, then those other packages register (a name already taken keeps
+    its first owner)."""
+    found: dict[str, Language] = {lang.name: lang for lang in (Python(), C(), Cpp(), Java(), JavaScript())}
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        loaded = entry.load()
+        language = loaded() if isinstance(loaded, type) else loaded
+        found.setdefault(language.name, language)
+    return found
+
+
+LANGUAGES: dict[str, Language] = _discover()
 
 
 def language_for(source: Path, name: str | None = None) -> Language:
@@ -34,3 +51,8 @@ def language_for(source: Path, name: str | None = None) -> Language:
     known = ", ".join(ext for lang in LANGUAGES.values() for ext in lang.extensions)
     raise UnknownLanguage(f"cannot tell the language of {source.name} from its extension "
                           f"{source.suffix or '(none)'}; use one of {known}, or pass --lang")
+
+
+def runtime_paths() -> tuple[str, ...]:
+    """Every host path some language's programs need in the sandbox."""
+    return tuple(dict.fromkeys(path for language in LANGUAGES.values() for path in language.runtime_paths))

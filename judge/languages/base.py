@@ -12,6 +12,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from judge.errors import CompileError, LanguageUnavailable
 from judge.sandbox import Limits, run_sandboxed
 
 HARNESS_DIR = Path(__file__).resolve().parent.parent / "harness"
@@ -20,12 +21,6 @@ COMPILE_LIMITS = Limits(cpu_time=30, wall_time=60, memory=2048 << 20, output=1 <
 COMPILER_MESSAGE_LINES = 25
 
 
-class LanguageUnavailable(Exception):
-    """The toolchain for a language is missing: the grader's problem, never the student's."""
-
-
-class CompileError(Exception):
-    """The submission does not compile (or, for Python, does not parse): verdict CE."""
 
 
 @dataclass(frozen=True)
@@ -39,16 +34,44 @@ class Program:
     directory: Path
     command: tuple[str, ...]
 
+    def argv(self, limits: Limits) -> list[str]:
+        """The command line under ``limits`` (runtimes that cap their own heap take it as a flag)."""
+        return [part.replace("{memory_mb}", str(limits.memory >> 20)) for part in self.command]
+
 
 class Language:
-    """One language: how to find its toolchain, prepare a submission and size its limits."""
+    """One language, described by its class attributes: how to recognise a submission, find the
+    toolchain (and what to install when it is missing), prepare a program, what the sandbox must
+    expose to run it, its time and memory allowances, and a tiny program that proves it works.
+
+    A new language is one module with one subclass, registered in ``judge.languages`` or, from
+    another package, through the ``judge.languages`` entry-point group.
+    """
 
     name = ""
     extensions: tuple[str, ...] = ()
-    styles: tuple[str, ...] = ("stdio",)
-    memory_markers: tuple[bytes, ...] = ()
+    styles: tuple[str, ...] = ("stdio",)  # the task types (by name) it can be judged in
+    memory_markers: tuple[bytes, ...] = ()  # what the runtime prints when it runs out of memory
     toolchain: tuple[str, ...] = ()  # executables that must exist
-    install_hint = ""
+    apt_packages: tuple[str, ...] = ()  # Debian packages that provide the toolchain
+    runtime_paths: tuple[str, ...] = ()  # host paths its programs need, beyond /usr and the libraries
+    # Allowances over the problem's limits: CPU time x factor + extra seconds (for runtimes that
+    # start slowly or compile at run time), resident memory a runtime needs for itself, and whether
+    # an address-space cap can be used (not for runtimes that reserve gigabytes they never touch).
+    time_factor = 1.0
+    time_extra = 0.0
+    memory_slack = 0
+    limit_address_space = True
+    min_processes = 0  # runtimes with many threads of their own need a larger process limit
+    # A program that reads two integers and prints their sum: `judge doctor` runs it.
+    self_test_source = ""
+    self_test_file = ""
+
+    @property
+    def install_hint(self) -> str:
+        packages = " ".join(self.apt_packages)
+        return f"{' and '.join(self.toolchain) or self.name} (Debian: apt-get install {packages})" if packages \
+            else " and ".join(self.toolchain)
 
     def version(self) -> str:
         """The toolchain's version line; LanguageUnavailable naming what to install if missing."""
@@ -60,10 +83,19 @@ class Language:
 
     def limits(self, base: Limits) -> Limits:
         """The limits a program of this language runs with, from the problem's base limits."""
-        return base
+        adjusted = with_time(base, self.time_factor, self.time_extra) if (self.time_factor, self.time_extra) != (1, 0) \
+            else base
+        return dataclasses.replace(adjusted, memory_slack=self.memory_slack,
+                                   limit_address_space=self.limit_address_space,
+                                   processes=max(base.processes, self.min_processes))
 
     def ran_out_of_memory(self, stderr: bytes) -> bool:
         return any(marker in stderr for marker in self.memory_markers)
+
+    def warm_pool(self, program: Program, style: str, limits: Limits):
+        """A pool that runs this program's cases faster than a fresh start each (see
+        judge/warm.py), or None: every case starts afresh."""
+        return None
 
 
 @functools.cache

@@ -35,7 +35,9 @@ class C(CompiledLanguage):
     compiler = "gcc"
     source_name = "main.c"
     flags = ("-O2", "-std=c17", "-pipe")
-    install_hint = "gcc (Debian: apt-get install gcc)"
+    apt_packages = ("gcc",)
+    self_test_file = "sum.c"
+    self_test_source = '#include <stdio.h>\nint main(void) { long a, b; scanf("%ld %ld", &a, &b); printf("%ld\\n", a + b); }\n'
 
 
 class Cpp(CompiledLanguage):
@@ -44,4 +46,6 @@ class Cpp(CompiledLanguage):
     compiler = "g++"
     source_name = "main.cpp"
     flags = ("-O2", "-std=c++17", "-pipe")
-    install_hint = "g++ (Debian: apt-get install g++)"
+    apt_packages = ("g++",)
+    self_test_file = "sum.cpp"
+    self_test_source = "#include <iostream>\nint main() { long a, b; std::cin >> a >> b; std::cout << a + b << '\\n'; }\n"

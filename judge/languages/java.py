@@ -7,12 +7,11 @@ resident set is checked against the limit plus a fixed allowance for the JVM its
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from pathlib import Path
 
-from judge.languages.base import CompileError, Language, Program, cache_key, cached_build, read_source, with_time
-from judge.sandbox import Limits
+from judge.errors import CompileError
+from judge.languages.base import Language, Program, cache_key, cached_build, read_source
 
 JVM_ALLOWANCE = 160 << 20
 PACKAGE_LINE = re.compile(r"^\s*package\s+[\w.]+\s*;", re.MULTILINE)
@@ -26,7 +25,19 @@ class Java(Language):
     extensions = (".java",)
     toolchain = ("javac", "java")
     memory_markers = (b"java.lang.OutOfMemoryError",)
-    install_hint = "a JDK (Debian: apt-get install default-jdk-headless)"
+    apt_packages = ("default-jdk-headless",)
+    time_factor, time_extra = 2.0, 1.0  # JVM start-up and JIT threads
+    memory_slack = JVM_ALLOWANCE
+    limit_address_space = False
+    min_processes = 256
+    self_test_file = "Sum.java"
+    self_test_source = ("import java.util.Scanner;\npublic class Sum { public static void main(String[] a) {"
+                        " Scanner in = new Scanner(System.in); System.out.println(in.nextLong() + in.nextLong()); } }\n")
+
+    @property
+    def runtime_paths(self) -> tuple[str, ...]:  # type: ignore[override]
+        # The JDK's configuration lives under /etc, linked from /usr/lib/jvm.
+        return tuple(sorted(str(path) for path in Path("/etc").glob("java-*-openjdk")))
 
     def prepare(self, source: Path, style: str) -> Program:
         self.version()
@@ -44,11 +55,6 @@ class Java(Language):
             "java", "-Xss64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
             "-Dfile.encoding=UTF-8", "-Dsun.stdout.encoding=UTF-8", "-Xmx{memory_mb}m",
             "-cp", "{prog}", main_class))
-
-    def limits(self, base: Limits) -> Limits:
-        slower = with_time(base, 2.0, 1.0)
-        return dataclasses.replace(slower, limit_address_space=False, memory_slack=JVM_ALLOWANCE,
-                                   processes=max(base.processes, 256))
 
 
 def find_classes(text: str) -> tuple[str | None, str]:

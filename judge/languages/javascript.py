@@ -7,11 +7,9 @@ the resident set is checked against the limit plus an allowance for node itself.
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
-from judge.languages.base import HARNESS_DIR, Language, Program, cache_key, cached_build, read_source, with_time
-from judge.sandbox import Limits
+from judge.languages.base import HARNESS_DIR, Language, Program, cache_key, cached_build, read_source
 
 NODE_ALLOWANCE = 96 << 20
 
@@ -22,26 +20,30 @@ class JavaScript(Language):
     styles = ("stdio", "function")
     toolchain = ("node",)
     memory_markers = (b"JavaScript heap out of memory", b"Allocation failed")
-    install_hint = "Node.js (Debian: apt-get install nodejs)"
+    apt_packages = ("nodejs",)
+    time_factor, time_extra = 1.5, 0.2  # V8 start-up and its compiler threads
+    memory_slack = NODE_ALLOWANCE
+    limit_address_space = False
+    self_test_file = "sum.js"
+    self_test_source = ("const [a, b] = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/).map(Number);\n"
+                        "console.log(a + b);\n")
 
     def prepare(self, source: Path, style: str) -> Program:
         self.version()
-        files = {"solution.js": read_source(source)}
+        # The extension stays: node reads a .mjs file as an ES module, a .js or .cjs one as CommonJS.
+        name = "solution" + (source.suffix.lower() if source.suffix.lower() in self.extensions else ".js")
+        files = {name: read_source(source)}
         command = ["node", "--max-old-space-size={memory_mb}", "--stack-size=32000"]
         if style == "function":
             files["harness.js"] = (HARNESS_DIR / "function_call.js").read_bytes()
-            command += ["{prog}/harness.js", "{prog}/solution.js"]
+            command += ["{prog}/harness.js", "{prog}/" + name]
         else:
-            command += ["{prog}/solution.js"]
+            command += ["{prog}/" + name]
         # A syntax check up front makes a syntax error CE, as in the compiled languages.
-        check = ["node", "--check", "{work}/solution.js"]
+        check = ["node", "--check", "{work}/" + name]
         key = cache_key(self.name, self.version(), style, *files.values())
         directory = cached_build(key, files, check, clean_message=_node_message)
         return Program(self.name, directory, tuple(command))
-
-    def limits(self, base: Limits) -> Limits:
-        slower = with_time(base, 1.5, 0.2)
-        return dataclasses.replace(slower, limit_address_space=False, memory_slack=NODE_ALLOWANCE)
 
 
 def _node_message(text: str) -> str:

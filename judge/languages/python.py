@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 from judge.harness import SERVER_BYTECODE, SERVER_FILE
+from judge.sandbox import Limits
+from judge.errors import CompileError, LanguageUnavailable
 from judge.languages.base import (
     HARNESS_DIR,
-    CompileError,
     Language,
-    LanguageUnavailable,
     Program,
     cache_key,
     cached_build,
@@ -33,11 +33,23 @@ class Python(Language):
     extensions = (".py",)
     styles = ("stdio", "function")
     memory_markers = (b"MemoryError",)
-    install_hint = "python3"
+    apt_packages = ("python3",)
+    self_test_file = "sum.py"
+    self_test_source = "a, b = map(int, input().split())\nprint(a + b)\n"
 
     @property
     def toolchain(self) -> tuple[str, ...]:  # type: ignore[override]
         return (python_interpreter(),)
+
+    @property
+    def runtime_paths(self) -> tuple[str, ...]:  # type: ignore[override]
+        """An interpreter installed outside /usr ($JUDGE_PYTHON) must be visible in the sandbox."""
+        prefix = Path(os.path.realpath(python_interpreter())).parent.parent
+        return () if str(prefix).startswith("/usr") else (str(prefix),)
+
+    def warm_pool(self, program: Program, style: str, limits: Limits):
+        from judge.warm import WarmPool
+        return WarmPool(program, style, limits)
 
     def prepare(self, source: Path, style: str) -> Program:
         code = read_source(source)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from judge.languages import language_for
-from judge.problem import load_problem
+from judge.catalog import load_problem
 from judge.runner import base_limits, judge_submission
 from judge.sandbox import probe_tier, run_sandboxed
 

@@ -1,0 +1,99 @@
+"""What several commands share: exit statuses, argument types and options, reading a solution
+file, opening the results store, a progress bar."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from judge.errors import UsageError
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def positive(kind: type, name: str):
+    """An argparse type: a positive number of ``kind`` (int or float)."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {name}") from None
+        if value <= 0 or value != value or value == float("inf"):
+            raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
+        return value
+    return parse
+
+
+positive_int = positive(int, "a whole number")
+positive_float = positive(float, "a number")
+
+
+def add_problems_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--problems", type=Path, metavar="DIR",
+                        help="look for problems only in DIR (default: $JUDGE_PROBLEMS, else the working "
+                             "directory's problems and the built-in ones)")
+
+
+def add_jobs_option(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("-j", "--jobs", type=positive_int, default=os.cpu_count() or 1,
+                        help=f"{what} in parallel (default: CPU count; results are the same as -j 1)")
+
+
+def add_cold_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--cold", action="store_true", help="start every run afresh (no warm server)")
+
+
+def add_language_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--lang", help="language, when the file's extension does not say it")
+
+
+def readable_source(path_text: str) -> Path:
+    """The solution file, or a UsageError saying why it cannot be used."""
+    path = Path(path_text)
+    if not path.exists():
+        raise UsageError(f"solution file {path_text} does not exist")
+    if not path.is_file():
+        raise UsageError(f"{path_text} is not a file; give the solution's source file")
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as error:
+        raise UsageError(f"cannot read {path_text}: {error.strerror}") from None
+    return path
+
+
+def open_store(path: Path | None):
+    """The results store at ``path`` (default .judge/results.db), saying so when it is new."""
+    from judge.store import DEFAULT_DB, Store
+
+    chosen = path or DEFAULT_DB
+    if not chosen.exists():
+        print(f"judge: recording results in a new store {chosen} (choose another with --db)", file=sys.stderr)
+    return Store(chosen)
+
+
+class Progress:
+    """A tqdm bar on stderr, made once the number of items is known."""
+
+    def __init__(self, unit: str) -> None:
+        self.unit = unit
+        self.bar = None
+
+    def start(self, total: int) -> None:
+        from tqdm import tqdm
+        self.bar = tqdm(total=total, unit=self.unit, file=sys.stderr, leave=False)
+
+    def advance(self, _item=None) -> None:
+        if self.bar is not None:
+            self.bar.update(1)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def progress_bar(wanted: bool, unit: str) -> Progress | None:
+    """A bar only for people: not when output is piped or machine-readable."""
+    return Progress(unit) if wanted and sys.stderr.isatty() and sys.stdout.isatty() else None

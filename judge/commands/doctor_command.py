@@ -1,0 +1,46 @@
+"""`judge doctor`: each language's toolchain and self-test, and the sandbox tier in force."""
+
+from __future__ import annotations
+
+import argparse
+
+from judge.commands.common import EXIT_FAILED, EXIT_OK
+
+NAME = "doctor"
+HELP = "check the languages' toolchains and the sandbox"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    pass
+
+
+def handle(args: argparse.Namespace) -> int:
+    from tabulate import tabulate
+
+    from judge.errors import LanguageUnavailable
+    from judge.languages import LANGUAGES
+    from judge.languages.self_test import self_test
+    from judge.sandbox import TIERS, probe_tier, sandbox_tier
+
+    rows = []
+    failed = 0
+    for language in LANGUAGES.values():
+        extensions = " ".join(language.extensions)
+        try:
+            version = language.version()
+        except LanguageUnavailable as error:
+            failed += 1
+            rows.append([language.name, extensions, "unavailable", str(error)])
+            continue
+        problem = self_test(language)
+        failed += problem is not None
+        rows.append([language.name, extensions, "ok" if problem is None else "FAILED",
+                     version if problem is None else f"{version}: {problem}"])
+    print(tabulate(rows, headers=["language", "extensions", "status", "toolchain"]))
+    print()
+    tier = sandbox_tier()
+    print(f"sandbox tier: {tier}")
+    for name in TIERS:
+        reason = probe_tier(name)
+        print(f"  {name:8} {'available' if reason is None else 'unavailable: ' + reason}")
+    return EXIT_FAILED if failed else EXIT_OK

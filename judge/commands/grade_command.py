@@ -1,0 +1,71 @@
+"""`judge grade SUBMISSIONS`: judge a class, SUBMISSIONS/<student>/<problem>.<ext>."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from judge.commands.common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    add_cold_option,
+    add_jobs_option,
+    add_problems_option,
+    open_store,
+    progress_bar,
+)
+from judge.errors import UsageError
+
+NAME = "grade"
+HELP = "judge a folder of submissions: SUBMISSIONS/<student>/<problem>.<ext>"
+FORMATS = ("table", "json", "junit", "markdown", "gradescope")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("submissions", type=Path)
+    add_jobs_option(parser, "submissions judged")
+    parser.add_argument("--format", choices=FORMATS, default="table")
+    parser.add_argument("--out", type=Path,
+                        help="write the report here (gradescope: a folder, or results.json for one student)")
+    parser.add_argument("--db", type=Path, help="results database (default .judge/results.db)")
+    parser.add_argument("--fail-under", type=float, metavar="SCORE", help="exit 1 if any student's total is below SCORE")
+    add_problems_option(parser)
+    add_cold_option(parser)
+
+
+def handle(args: argparse.Namespace) -> int:
+    from judge import grade_report
+    from judge.grading import grade_folder
+
+    if not args.submissions.is_dir():
+        raise UsageError(f"{args.submissions} is not a folder; expected SUBMISSIONS/<student>/<problem>.<ext>")
+    if args.format == "gradescope" and args.out is None:
+        args.out = Path("gradescope")
+    store = open_store(args.db)
+    bar = progress_bar(args.format == "table" and args.out is None, "submission")
+    try:
+        report = grade_folder(args.submissions, store, jobs=args.jobs, problems_dir=args.problems,
+                              on_start=bar.start if bar else None, on_done=bar.advance if bar else None)
+    finally:
+        if bar:
+            bar.close()
+        store.close()
+    if args.format == "gradescope":
+        written = grade_report.write_gradescope(report, args.out)
+        print(f"wrote {len(written)} Gradescope results file(s) under {args.out}", file=sys.stderr)
+    else:
+        render = {"table": grade_report.render_table, "json": grade_report.render_json,
+                  "junit": grade_report.render_junit, "markdown": grade_report.render_markdown}[args.format]
+        text = render(report)
+        if args.out:
+            args.out.parent.mkdir(parents=True, exist_ok=True)
+            args.out.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+            print(f"wrote {args.out}", file=sys.stderr)
+        else:
+            print(text)
+    if args.fail_under is not None and any(student.total < args.fail_under for student in report.students):
+        below = [s.student for s in report.students if s.total < args.fail_under]
+        print(f"judge: below {args.fail_under:g}: {', '.join(below)}", file=sys.stderr)
+        return EXIT_FAILED
+    return EXIT_OK

@@ -1,0 +1,53 @@
+"""`judge run PROBLEM SOLUTION`: judge one solution on a problem's cases."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from judge.commands.common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    add_cold_option,
+    add_jobs_option,
+    add_language_option,
+    add_problems_option,
+    open_store,
+    readable_source,
+)
+
+NAME = "run"
+HELP = "judge one solution on a problem's cases"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("problem", help="problem name (see `judge list`), suite file or package folder")
+    parser.add_argument("solution", help="the solution's source file")
+    parser.add_argument("--format", choices=("table", "json"), default="table")
+    parser.add_argument("--case", action="append", metavar="NAME", help="run only this case (repeatable)")
+    add_language_option(parser)
+    add_jobs_option(parser, "cases run")
+    add_problems_option(parser)
+    parser.add_argument("--db", type=Path, help="results database to record in (default .judge/results.db)")
+    parser.add_argument("--student", default=os.environ.get("USER") or "me", help="whose run this is, in the records")
+    parser.add_argument("--no-record", action="store_true", help="do not record the result")
+    add_cold_option(parser)
+
+
+def handle(args: argparse.Namespace) -> int:
+    from judge.catalog import load_problem
+    from judge.report import render_json, render_table
+    from judge.runner import judge_submission
+
+    problem = load_problem(args.problem, args.problems)
+    source = readable_source(args.solution)
+    cases = [problem.case(name) for name in args.case] if args.case else None
+    result = judge_submission(problem, source, args.lang, cases=cases, jobs=args.jobs)
+    print(render_json(result) if args.format == "json" else render_table(result))
+    if not args.no_record and cases is None:
+        from judge.store import record_run
+        store = open_store(args.db)
+        record_run(store, args.student, problem, source, result)
+        store.close()
+    return EXIT_OK if result.verdict == "AC" else EXIT_FAILED

@@ -1,0 +1,23 @@
+"""Problem formats, each a module: the built-in YAML suites (``suite``); more are registered in
+``FORMATS`` or, by other packages, through the ``judge.formats`` entry-point group (an object
+with the ``ProblemFormat`` interface)."""
+
+from __future__ import annotations
+
+import functools
+from importlib.metadata import entry_points
+
+from judge.formats.base import ProblemFormat, ProblemSource
+from judge.formats.suite import SuiteFormat
+
+__all__ = ["ProblemFormat", "ProblemSource", "formats"]
+
+
+@functools.cache
+def formats() -> tuple[ProblemFormat, ...]:
+    """Every format the judge reads, built-in ones first."""
+    found: list[ProblemFormat] = [SuiteFormat()]
+    for entry in entry_points(group="judge.formats"):
+        loaded = entry.load()
+        found.append(loaded() if isinstance(loaded, type) else loaded)
+    return tuple(found)

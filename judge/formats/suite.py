@@ -1,0 +1,253 @@
+"""The built-in format: a YAML case suite per problem, with its parts in sibling folders.
+
+    <root>/cases/<id>.yaml        settings, statement and cases
+    <root>/reference/<id>.py      the reference solver
+    <root>/validators/<id>.py     the input validator
+    <root>/strategies/<id>.py     Hypothesis strategies for `judge stress`
+    <root>/solutions/<id>/<verdict>/...   example solutions
+
+A suite is plain YAML (``yaml.safe_load`` only). Every schema error is a ``SuiteError`` that names
+the file, the case and the field, says what was expected and what was found; a misspelt key is
+an error with the nearest known key, never silently ignored.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import math
+from pathlib import Path
+from typing import Any
+
+from judge.errors import SuiteError
+from judge.formats.base import ProblemFormat, ProblemSource
+from judge.problem import MIB, SCORING_MODES, VISIBILITIES, Case, Problem, ProblemFiles
+from judge.tasks import TASK_TYPES, task_type
+
+SUITES_FOLDER = "cases"
+HEADER_KEYS = ("id", "title", "statement", "io", "limits", "checker", "points", "scoring", "groups", "cases")
+LIMIT_KEYS = ("time", "memory", "output")
+CHECKER_KEYS = ("name", "options")
+CASE_KEYS = ("name", "group", "points", "visibility", "origin")
+# Each task type's own case fields (the data, and the expected answer).
+TASK_CASE_KEYS = {"stdio": ("input", "output"), "function": ("args", "expected")}
+
+
+class SuiteFormat(ProblemFormat):
+    name = "suite"
+
+    def sources_in(self, folder: Path) -> list[ProblemSource]:
+        suites = folder / SUITES_FOLDER
+        if not suites.is_dir():
+            return []
+        return [ProblemSource(path.stem, path, self) for path in sorted(suites.glob("*.yaml")) if path.is_file()]
+
+    def source_at(self, path: Path) -> ProblemSource | None:
+        if path.is_file() and path.suffix in (".yaml", ".yml"):
+            return ProblemSource(path.stem, path, self)
+        return None
+
+    def load(self, source: ProblemSource) -> Problem:
+        return load_suite(source.path)
+
+    def strategy_path(self, source: ProblemSource) -> Path | None:
+        return parts_of(source.path).strategies
+
+
+def parts_of(suite: Path, root: Path | None = None) -> ProblemFiles:
+    """Where the parts of the problem whose suite is ``suite`` live: beside its ``cases/``."""
+    suite = suite.resolve()
+    root = root or (suite.parent.parent if suite.parent.name == SUITES_FOLDER else suite.parent)
+    problem_id = suite.stem
+    return ProblemFiles(root=root, suite=suite, reference=root / "reference" / f"{problem_id}.py",
+                        validator=root / "validators" / f"{problem_id}.py",
+                        strategies=root / "strategies" / f"{problem_id}.py",
+                        solutions=root / "solutions" / problem_id)
+
+
+def read_yaml(path: Path) -> Any:
+    """A YAML file's data; SuiteError naming the file and the line when it cannot be read."""
+    import yaml  # here, not at the top: `judge stress` starts its generator before YAML loads
+
+    try:
+        # libyaml's loader when PyYAML has it (several times faster); both are the safe loader.
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except OSError as error:
+        raise SuiteError(f"{path}: cannot read it: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise SuiteError(f"{path}: not UTF-8 text") from None
+    except yaml.YAMLError as error:
+        where = getattr(error, "problem_mark", None)
+        line = f" (line {where.line + 1}, column {where.column + 1})" if where else ""
+        raise SuiteError(f"{path}{line}: not valid YAML: {getattr(error, 'problem', error)}") from None
+
+
+def load_suite(path: Path, root: Path | None = None) -> Problem:
+    """Parse and validate one suite file (its parts are looked for beside it, or under ``root``)."""
+    return _SuiteReader(path, parts_of(path, root)).problem(read_yaml(path))
+
+
+class _SuiteReader:
+    def __init__(self, path: Path, files: ProblemFiles) -> None:
+        self.path = path
+        self.files = files
+
+    def fail(self, where: str, message: str) -> SuiteError:
+        return SuiteError(f"{self.path}: {where}: {message}")
+
+    def field(self, data: dict, key: str, kind: type | tuple, where: str, default: Any = ...) -> Any:
+        if key not in data:
+            if default is ...:
+                raise self.fail(where, f"missing field '{key}'")
+            return default
+        value = data[key]
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+            names = " or ".join(k.__name__ for k in kinds)
+            raise self.fail(where, f"field '{key}' must be {names}, got {type(value).__name__} {value!r:.60}")
+        return value
+
+    def known_keys(self, data: dict, allowed: tuple[str, ...], where: str, elsewhere: dict | None = None) -> None:
+        """A key that is not ``allowed`` is a mistake (a misspelling would otherwise silently
+        change the problem): name it, and the key meant. ``elsewhere`` maps keys that belong to
+        another context to where they belong."""
+        for key in data:
+            if key in allowed:
+                continue
+            if elsewhere and key in elsewhere:
+                raise self.fail(where, f"field '{key}' {elsewhere[key]}")
+            close = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
+            hint = f"did you mean '{close[0]}'?" if close else f"known fields: {', '.join(allowed)}"
+            raise self.fail(where, f"unknown field '{key}'; {hint}")
+
+    def positive(self, data: dict, key: str, where: str, default: float) -> float:
+        value = self.field(data, key, (int, float), where, default)
+        if not math.isfinite(value) or value <= 0:
+            raise self.fail(where, f"field '{key}' must be a positive number, got {value}")
+        return float(value)
+
+    def problem(self, data: Any) -> Problem:
+        if not isinstance(data, dict):
+            raise self.fail("top level", f"expected a mapping with id, title, cases, ...; got {type(data).__name__}")
+        where = "header"
+        self.known_keys(data, HEADER_KEYS, where)
+        io = self.field(data, "io", str, where, "stdio")
+        if io not in TASK_TYPES:
+            raise self.fail(where, f"field 'io' must be one of {', '.join(TASK_TYPES)}, got {io!r}")
+        task = task_type(io)
+        limits = self.field(data, "limits", dict, where, {})
+        self.known_keys(limits, LIMIT_KEYS, "limits")
+        checker, options = self.checker(data.get("checker", task.default_checker))
+        scoring = self.field(data, "scoring", str, where, "cases")
+        if scoring not in SCORING_MODES:
+            raise self.fail(where, f"field 'scoring' must be one of {', '.join(SCORING_MODES)}, got {scoring!r}")
+        problem_id = self.field(data, "id", str, where)
+        if problem_id != self.path.stem:
+            raise self.fail(where, f"id {problem_id!r} must match the file name {self.path.stem!r}")
+        raw_cases = self.field(data, "cases", list, where)
+        if not raw_cases:
+            raise self.fail(where, "field 'cases' is empty; a suite needs at least one case")
+        cases = tuple(self.case(raw, index, io) for index, raw in enumerate(raw_cases, 1))
+        self.check_unique(cases)
+        group_points = self.field(data, "groups", dict, where, {})
+        if scoring == "groups":
+            self.check_groups(cases, group_points)
+        return Problem(
+            id=problem_id,
+            title=self.field(data, "title", str, where),
+            statement=self.field(data, "statement", str, where, ""),
+            task=task,
+            time_limit=self.positive(limits, "time", "limits", 1.0),
+            memory_limit=int(self.positive(limits, "memory", "limits", 256) * MIB),
+            output_limit=int(self.positive(limits, "output", "limits", 16) * MIB),
+            checker=checker,
+            checker_options=options,
+            scoring=scoring,
+            total_points=self.positive(data, "points", where, 100),
+            group_points=group_points,
+            cases=cases,
+            files=self.files,
+            format=SuiteFormat.name,
+        )
+
+    def checker(self, spec: Any) -> tuple[str, dict]:
+        if isinstance(spec, str):
+            return spec, {}
+        if isinstance(spec, dict) and isinstance(spec.get("name"), str):
+            self.known_keys(spec, CHECKER_KEYS, "checker")
+            options = spec.get("options", {})
+            if not isinstance(options, dict):
+                raise self.fail("checker", "field 'options' must be a mapping")
+            return spec["name"], options
+        raise self.fail("header", "field 'checker' must be a name (tokens, exact, float, data, "
+                                  "custom) or a mapping {name: ..., options: {...}}")
+
+    def case(self, raw: Any, index: int, io: str) -> Case:
+        where = f"case #{index}"
+        if not isinstance(raw, dict):
+            raise self.fail(where, f"expected a mapping with name and input, got {type(raw).__name__}")
+        name = self.field(raw, "name", (str, int), where)
+        where = f"case #{index} ({name})"
+        own = TASK_CASE_KEYS.get(io, ())
+        others = {key: f"is for {style} problems; this one is {io} (use {' or '.join(own)})"
+                  for style, keys in TASK_CASE_KEYS.items() if style != io for key in keys if key not in own}
+        self.known_keys(raw, CASE_KEYS + own, where, others)
+        visibility = self.field(raw, "visibility", str, where, "hidden")
+        if visibility not in VISIBILITIES:
+            raise self.fail(where, f"field 'visibility' must be sample or hidden, got {visibility!r}")
+        common = dict(name=str(name), group=str(self.field(raw, "group", (str, int), where, "default")),
+                      points=float(self.field(raw, "points", (int, float), where, 1)),
+                      visibility=visibility, origin=self.field(raw, "origin", str, where, None))
+        data = task_type(io).case_data(raw, lambda key, kind, default=...: self.field(raw, key, kind, where, default))
+        return Case(**data, **common)
+
+    def check_unique(self, cases: tuple[Case, ...]) -> None:
+        seen: set[str] = set()
+        for case in cases:
+            if case.name in seen:
+                raise self.fail(f"case {case.name}", "duplicate case name; names must be unique")
+            seen.add(case.name)
+
+    def check_groups(self, cases: tuple[Case, ...], group_points: dict) -> None:
+        for case in cases:
+            if case.group not in group_points:
+                raise self.fail(f"case {case.name}", f"group {case.group!r} has no points in 'groups'")
+
+
+# ---------------------------------------------------------------------------------------------
+# Adding a case
+
+@functools.cache
+def _literal_dumper():
+    """A YAML dumper that writes multi-line strings as `|` blocks, as a person would write them."""
+    import yaml
+
+    class LiteralDumper(yaml.SafeDumper):
+        pass
+
+    LiteralDumper.add_representer(str, lambda dumper, text: dumper.represent_scalar(
+        "tag:yaml.org,2002:str", text, style="|" if "\n" in text.rstrip("\n") else None))
+    return LiteralDumper
+
+
+def append_case(problem: Problem, fields: dict) -> str:
+    """Append one case to the end of the problem's suite file, leaving every existing line (and
+    comment) as it was. The suite must still load with the new case in it, or the file is
+    restored and SuiteError raised. Returns the text that was appended."""
+    path = problem.suite_path
+    if path is None or problem.format != SuiteFormat.name:
+        raise SuiteError(f"problem {problem.id} is not a YAML suite; cases cannot be added to it")
+    original = path.read_text(encoding="utf-8")
+    import yaml
+
+    entry = yaml.dump([fields], Dumper=_literal_dumper(), sort_keys=False, allow_unicode=True, width=4096)
+    addition = "".join("  " + line if line.strip() else line for line in entry.splitlines(keepends=True))
+    separator = "" if original.endswith("\n") else "\n"
+    path.write_text(original + separator + addition, encoding="utf-8")
+    try:
+        reloaded = load_suite(path, root=problem.project_root)
+        reloaded.case(str(fields["name"]))
+    except SuiteError as error:
+        path.write_text(original, encoding="utf-8")
+        raise SuiteError(f"{path}: could not append the case (is `cases:` the last key?): {error}") from None
+    return addition

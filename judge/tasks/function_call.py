@@ -1,0 +1,48 @@
+"""Function call: the submission defines ``solution(...)``; a harness in the sandbox calls it
+with the case's arguments (sent as JSON on stdin) and prints the return value as JSON."""
+
+from __future__ import annotations
+
+import copy
+import json
+from types import ModuleType
+from typing import Any
+
+from judge.problem import Case
+from judge.tasks.base import TaskType
+
+
+class FunctionCall(TaskType):
+    name = "function"
+    case_field = "args"
+    default_checker = "data"
+    value_label = "arguments"
+
+    def case_data(self, raw, read) -> dict:
+        return {"args": tuple(read("args", list)), "expected": raw.get("expected")}
+
+    def value(self, case: Case) -> list:
+        return list(case.args or ())
+
+    def make_case(self, value: Any, name: str, visibility: str = "sample") -> Case:
+        return Case(name=name, args=tuple(value), visibility=visibility)
+
+    def reference_answer(self, reference: ModuleType, value: Any) -> Any:
+        # Deep-copied, so a solver that mutates its arguments cannot change the case.
+        return reference.solution(*copy.deepcopy(list(value or ())))
+
+    def answer_text(self, answer: Any) -> str:
+        return json.dumps(answer)
+
+    def show_value(self, value: Any) -> str:
+        return json.dumps(value)
+
+    def show_answer(self, answer: Any) -> str:
+        return json.dumps(answer)
+
+    def show_sample(self, name: str, value: Any, expected: Any) -> str:
+        arguments = ", ".join(json.dumps(argument) for argument in value)
+        return f"## {name}\nsolution({arguments}) == {json.dumps(expected)}\n"
+
+    def describe(self) -> str:
+        return "function"
