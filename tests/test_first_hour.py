@@ -1,0 +1,117 @@
+"""What a new user meets in the first hour: authoring mistakes that must not pass silently,
+clear errors from the pytest plugin, honest summaries."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml  # noqa: F401 - imported before any in-process pytester run (see test_pytest_plugin.py)
+from conftest import ROOT, run_judge
+
+
+def project_with(tmp_path: Path, problem_id: str, folders=("cases", "reference", "validators", "strategies")) -> Path:
+    for folder in folders:
+        (tmp_path / folder).mkdir(exist_ok=True)
+        name = f"{problem_id}.yaml" if folder == "cases" else f"{problem_id}.py"
+        shutil.copy(ROOT / folder / name, tmp_path / folder / name)
+    return tmp_path
+
+
+def test_a_broken_suite_is_listed_as_broken_and_the_rest_still_are(tmp_path):
+    project = project_with(tmp_path, "stones")
+    project_with(tmp_path, "omok")
+    (project / "cases/omok.yaml").write_text("id: omok\ntitle: Omok\nlimit: {time: 1}\ncases: [{name: a, input: x}]\n")
+    listing = run_judge("list", "--problems", str(project))
+    assert listing.returncode == 1
+    omok = next(line for line in listing.stdout.splitlines() if line.startswith("omok"))
+    assert "BROKEN" in omok and "did you mean 'limits'" in omok
+    assert any(line.startswith("stones") and "Stone Game" in line for line in listing.stdout.splitlines())
+
+
+def test_judge_test_checks_the_stress_strategies(tmp_path):
+    project = project_with(tmp_path, "stones")
+    (project / "strategies/stones.py").write_text(
+        "from hypothesis import strategies as st\n\ndef inputs():\n    return st.just('0\\n')\n")
+    done = run_judge("test", "stones", "--problems", str(project))
+    assert done.returncode == 1 and "strategies" in done.stdout and "validator rejects" in done.stdout
+    (project / "strategies/stones.py").unlink()
+    done = run_judge("test", "stones", "--problems", str(project))
+    assert done.returncode == 1 and "strategies/stones.py is missing" in done.stdout
+
+
+def test_stress_save_refuses_an_input_the_validator_rejects(tmp_path):
+    project = project_with(tmp_path, "stones")
+    (project / "strategies/stones.py").write_text(
+        "from hypothesis import strategies as st\n\ndef inputs():\n    return st.just('0\\n')\n")
+    wrong = ROOT / "solutions/stones/wrong_answer/even_wins.py"
+    before = (project / "cases/stones.yaml").read_text()
+    done = run_judge("stress", "stones", str(wrong), "--save", "--examples", "5", "--problems", str(project))
+    assert done.returncode == 2 and "validator rejects" in done.stderr, done.stdout + done.stderr
+    assert (project / "cases/stones.yaml").read_text() == before
+
+
+def test_stress_save_does_not_save_an_input_twice(tmp_path):
+    project = project_with(tmp_path, "stones")
+    (project / "strategies/stones.py").write_text(
+        "from hypothesis import strategies as st\n\ndef inputs():\n    return st.just('2\\n')\n")
+    wrong = ROOT / "solutions/stones/wrong_answer/even_wins.py"
+    before = (project / "cases/stones.yaml").read_text()
+    done = run_judge("stress", "stones", str(wrong), "--save", "--examples", "5", "--problems", str(project))
+    assert done.returncode == 1 and "already has this input as case" in done.stdout, done.stdout + done.stderr
+    assert (project / "cases/stones.yaml").read_text() == before
+
+
+def test_a_run_of_some_cases_gives_no_score(tmp_path):
+    done = run_judge("run", "stones", str(ROOT / "solutions/stones/accepted/game_dp.py"), "--case", "n-1")
+    assert "1/1 cases passed, no score" in done.stdout and "100/100" not in done.stdout
+
+
+def test_the_store_says_where_it_is_made(tmp_path):
+    solution = ROOT / "solutions/stones/accepted/game_dp.py"
+    first = run_judge("run", "stones", str(solution), cwd=tmp_path)
+    assert "new store .judge/results.db" in first.stderr
+    second = run_judge("run", "stones", str(solution), cwd=tmp_path)
+    assert "new store" not in second.stderr
+
+
+def test_a_function_in_an_es_module(tmp_path):
+    source = (ROOT / "solutions/footholds/accepted/minimax.js").read_text()
+    module = tmp_path / "minimax.mjs"
+    module.write_text("import { strict } from 'assert';\n" + source.replace("function solution", "export function solution"))
+    done = run_judge("run", "footholds", str(module), "--no-record")
+    assert done.returncode == 0 and "46/46 cases passed" in done.stdout, done.stdout + done.stderr
+
+
+@pytest.fixture
+def project(pytester):
+    for folder in ("cases", "reference", "validators"):
+        shutil.copytree(ROOT / folder, pytester.path / folder)
+    return pytester
+
+
+def test_plugin_missing_solution_is_one_clear_error(project):
+    result = project.runpytest("cases/stones.yaml", "--solution", "stones=nowhere.py")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--solution stones=nowhere.py: no such file*"])
+
+
+def test_plugin_solution_for_a_problem_not_collected(project):
+    accepted = ROOT / "solutions/omok/accepted/count_both_ways.py"
+    result = project.runpytest("cases/stones.yaml", "--solution", f"omok={accepted}")
+    assert result.ret != pytest.ExitCode.OK
+    result.stdout.fnmatch_lines(["*no --solution for stones (omok=... name other problems)*"])
+
+
+def test_plugin_that_collects_nothing_says_how_to_name_the_suite(pytester):
+    accepted = ROOT / "solutions/stones/accepted/game_dp.py"
+    result = pytester.runpytest("--solution", str(accepted))
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*no case suite*was collected*cases/stones.yaml --solution*"])
+
+
+def test_plugin_compile_error_message_is_shown_once(project):
+    result = project.runpytest("cases/stones.yaml", "--solution", str(ROOT / "solutions/stones/compile_error/missing_semicolon.c"))
+    result.assert_outcomes(failed=22)
+    assert result.stdout.str().count("the full message is shown on the first case") == 21
