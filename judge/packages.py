@@ -85,6 +85,9 @@ def check_strategies(problem: Problem) -> Check | None:
     path = problem.files.strategies
     if path is None:
         return None
+    if not path.is_file():
+        return Check(problem.id, "strategies", False, f"{path.parent.name}/{path.name} is missing: `judge stress` "
+                                                      f"needs it (inputs() returning a Hypothesis strategy)")
     from judge.hypothesis_search import search
 
     rejected: list[str] = []
@@ -100,9 +103,6 @@ def check_strategies(problem: Problem) -> Check | None:
     try:
         strategy = strategy_module_at(path).inputs()
         found, _ = search(strategy, invalid, STRATEGY_EXAMPLES, seed=0, shrink=False)
-    except SuiteError as error:
-        return Check(problem.id, "strategies", False, f"{error} (`judge stress` needs it: inputs() returning "
-                                                      f"a Hypothesis strategy)")
     except Exception as error:  # noqa: BLE001 - reported, not raised: the strategies are under test
         return Check(problem.id, "strategies", False, f"{path.name}: {type(error).__name__}: {error}")
     if found:

@@ -48,3 +48,13 @@ def write_program(tmp_path: Path):
         path.write_text(text)
         return path
     return write
+
+
+@pytest.fixture
+def project(pytester):
+    """pytester in a copy of the built-in problems' suites, references and validators."""
+    import shutil
+
+    for folder in ("cases", "reference", "validators"):
+        shutil.copytree(ROOT / folder, pytester.path / folder)
+    return pytester

@@ -41,25 +41,18 @@ def test_judge_test_checks_the_stress_strategies(tmp_path):
     assert done.returncode == 1 and "strategies/stones.py is missing" in done.stdout
 
 
-def test_stress_save_refuses_an_input_the_validator_rejects(tmp_path):
+@pytest.mark.parametrize("generated, status, stream, says", [
+    ("0\\n", 2, "stderr", "validator rejects"),  # not a valid input
+    ("2\\n", 1, "stdout", "already has this input as case"),  # the suite's case n-2
+])
+def test_stress_save_refuses_invalid_and_duplicate_inputs(tmp_path, generated, status, stream, says):
     project = project_with(tmp_path, "stones")
     (project / "strategies/stones.py").write_text(
-        "from hypothesis import strategies as st\n\ndef inputs():\n    return st.just('0\\n')\n")
+        f"from hypothesis import strategies as st\n\ndef inputs():\n    return st.just('{generated}')\n")
     wrong = ROOT / "solutions/stones/wrong_answer/even_wins.py"
     before = (project / "cases/stones.yaml").read_text()
     done = run_judge("stress", "stones", str(wrong), "--save", "--examples", "5", "--problems", str(project))
-    assert done.returncode == 2 and "validator rejects" in done.stderr, done.stdout + done.stderr
-    assert (project / "cases/stones.yaml").read_text() == before
-
-
-def test_stress_save_does_not_save_an_input_twice(tmp_path):
-    project = project_with(tmp_path, "stones")
-    (project / "strategies/stones.py").write_text(
-        "from hypothesis import strategies as st\n\ndef inputs():\n    return st.just('2\\n')\n")
-    wrong = ROOT / "solutions/stones/wrong_answer/even_wins.py"
-    before = (project / "cases/stones.yaml").read_text()
-    done = run_judge("stress", "stones", str(wrong), "--save", "--examples", "5", "--problems", str(project))
-    assert done.returncode == 1 and "already has this input as case" in done.stdout, done.stdout + done.stderr
+    assert done.returncode == status and says in getattr(done, stream), done.stdout + done.stderr
     assert (project / "cases/stones.yaml").read_text() == before
 
 
@@ -82,13 +75,6 @@ def test_a_function_in_an_es_module(tmp_path):
     module.write_text("import { strict } from 'assert';\n" + source.replace("function solution", "export function solution"))
     done = run_judge("run", "footholds", str(module), "--no-record")
     assert done.returncode == 0 and "46/46 cases passed" in done.stdout, done.stdout + done.stderr
-
-
-@pytest.fixture
-def project(pytester):
-    for folder in ("cases", "reference", "validators"):
-        shutil.copytree(ROOT / folder, pytester.path / folder)
-    return pytester
 
 
 def test_plugin_missing_solution_is_one_clear_error(project):

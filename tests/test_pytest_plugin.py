@@ -1,6 +1,5 @@
 """The pytest plugin, driven through pytester as a user would drive pytest."""
 
-import shutil
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -12,14 +11,6 @@ import yaml  # noqa: F401
 from conftest import ROOT
 
 SOLUTIONS = ROOT / "solutions"
-
-
-@pytest.fixture
-def project(pytester):
-    """A copy of the problem packages in pytester's temporary directory."""
-    for folder in ("cases", "reference", "validators"):
-        shutil.copytree(ROOT / folder, pytester.path / folder)
-    return pytester
 
 
 def test_one_item_per_case_and_all_pass(project):
