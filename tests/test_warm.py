@@ -1,10 +1,12 @@
 """Warm Python starts must never change a verdict: every Python file under solutions/ and
 tests/hostile/ gets the same per-case verdicts warm and cold."""
 
+import dataclasses
 import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -14,7 +16,7 @@ from conftest import ROOT, built_in_problems, example_solutions
 from judge import warm
 from judge.catalog import load_problem
 from judge.runner import executor, judge_submission, prepare
-from judge.sandbox import probe_tier
+from judge.sandbox import probe_tier, sandbox_tier
 
 SOLUTIONS = [(problem, path) for problem in built_in_problems() for path, _ in example_solutions(problem)
              if path.suffix == ".py"]
@@ -216,3 +218,49 @@ def test_warm_servers_leave_no_files_in_the_hosts_temporary_directory(tier):
     left = {path.name for path in set(temporary.iterdir()) - before}
     assert not {name for name in left
                 if name.startswith(("io-", f"judge-run-{judge.pid}-", f"judge-server-{judge.pid}-"))}
+
+
+# --- a case that attacks the server's processes or escapes its accounting ----------------------
+
+def finishes_within(seconds: float, function):
+    """``function()``'s result; fails the test if it has not returned after ``seconds``."""
+    results = []
+    worker = threading.Thread(target=lambda: results.append(function()), daemon=True)
+    worker.start()
+    worker.join(seconds)
+    assert results, f"still running after {seconds} s"
+    return results[0]
+
+
+@pytest.fixture(params=[tier for tier in ("bwrap", "none") if probe_tier(tier) is None])
+def forced_tier(request, monkeypatch):
+    """Runs the test under bwrap, where the server is out of a case's reach, and (as root) in the
+    `none` tier, where a case can kill it too. Without root a `none` run is the judge's own user,
+    and a case that kills every process it can would end the tests."""
+    if request.param == "none" and os.geteuid() != 0:
+        pytest.skip("without root a run in the `none` tier runs as the judge's own user")
+    monkeypatch.setenv("JUDGE_SANDBOX", request.param)
+    sandbox_tier.cache_clear()
+    yield request.param
+    sandbox_tier.cache_clear()
+
+
+def prepared_with_wall_time(problem, path: Path, wall_time: float) -> tuple:
+    """(language, program, limits) of a submission, with a wall-time limit of ``wall_time``."""
+    prepared = prepare(problem, path)
+    return prepared.language, prepared.program, dataclasses.replace(prepared.limits, wall_time=wall_time)
+
+
+def test_a_case_that_kills_its_parent_and_every_process_it_can_costs_no_more_than_a_cold_run(forced_tier):
+    """It kills the zygote (or, in the `none` tier, the server too): the server must notice at
+    once and the case be run cold, not wait out the wall-time limit (a long one here)."""
+    stones = load_problem("stones")
+    language, program, limits = prepared_with_wall_time(stones, ROOT / "tests" / "hostile" / "kill_parent.py", 120.0)
+
+    def run_twice(cold):
+        with executor(language, program, stones.io, limits, cold=cold) as execute:
+            outcomes = [execute(list(program.command), b"1\n", limits, program.directory) for _ in range(2)]
+        return [(outcome.exit_code, outcome.stdout) for outcome in outcomes]
+
+    warm_runs = finishes_within(60, lambda: run_twice(cold=False))
+    assert warm_runs == run_twice(cold=True) == [(0, b"SK\n")] * 2

@@ -465,8 +465,10 @@ def watch(child, stderr_fd, started, request):
             if stopped:
                 break
             events = dict(poller.poll(min(remaining, POLL) * 1000))
-            if stderr_fd in events:
-                stderr.take(stderr_fd)
+            if stderr_fd in events and not stderr.take(stderr_fd):
+                # End of file: nothing holds the pipe any more (a case killed the zygote, which
+                # holds it for every case). Polling it again would report that at once, forever.
+                poller.unregister(stderr_fd)
             if pidfd in events:
                 break
     finally:
@@ -481,12 +483,14 @@ class StderrKept:
         self.kept, self.dropped = bytearray(), 0
 
     def take(self, fd):
-        """Read what the (non-blocking) pipe holds now."""
+        """Read what the (non-blocking) pipe holds now; False once it is at end of file."""
         while True:
             try:
                 chunk = os.read(fd, 65536)
             except BlockingIOError:
-                return
+                return True
+            if not chunk:
+                return False
             room = max(STDERR_KEEP - len(self.kept), 0)
             self.kept += chunk[:room]
             self.dropped += max(0, len(chunk) - room)
