@@ -264,3 +264,25 @@ def test_a_case_that_kills_its_parent_and_every_process_it_can_costs_no_more_tha
 
     warm_runs = finishes_within(60, lambda: run_twice(cold=False))
     assert warm_runs == run_twice(cold=True) == [(0, b"SK\n")] * 2
+
+
+def cpu_time_of_thread_forked_workers(cold: bool) -> tuple[float, float]:
+    """(CPU seconds measured, the limit) for a case whose thread forks two workers that burn a
+    second each and are left as zombies when it ends: the limit is one second."""
+    stones = load_problem("stones")
+    language, program, limits = prepared_with_wall_time(stones, ROOT / "tests" / "hostile" / "thread_fork_cpu.py", 120.0)
+    with executor(language, program, stones.io, limits, cold=cold) as execute:
+        return execute(list(program.command), b"1\n", limits, program.directory).cpu_time, limits.cpu_time
+
+
+def test_cpu_time_of_processes_a_thread_forked_counts_warm(forced_tier):
+    cpu, limit = cpu_time_of_thread_forked_workers(cold=False)
+    assert cpu > limit
+
+
+def test_cpu_time_of_processes_a_thread_forked_counts_cold(forced_tier):
+    cpu, limit = cpu_time_of_thread_forked_workers(cold=True)
+    if cpu <= limit and forced_tier != "bwrap":
+        pytest.xfail(f"a cold run in the {forced_tier} tier does not count the CPU of workers re-parented to the "
+                     "judge and reaped there")
+    assert cpu > limit

@@ -23,7 +23,8 @@ imports them from this file):
 Between server, zygote and child, per case (fixed-size binary messages on three pipes):
   zygote -> server: the pid of the child waiting for the next case
   server -> child: CASE_LIMITS, which starts the case
-  server -> zygote: b"r" once the child is over; zygote -> server: CHILD_END (wait status, rusage)
+  server -> zygote: b"r" once the child is over; zygote -> server: CHILD_END (wait status, peak
+                    memory, and the CPU time of everything reaped for the case)
 """
 
 # Only what the zygote and every case need: everything imported before the zygote is forked
@@ -56,7 +57,7 @@ NONE = -1  # exit_code or signal: none (killed by a signal, or exited)
 STOPPED = (None, "wall", "cpu", "memory")  # "stopped" is an index into this
 CASE_LIMITS = struct.Struct("=dqqq")  # cpu seconds, output bytes, address space bytes (0: none), open files
 CHILD_PID = struct.Struct("=i")
-CHILD_END = struct.Struct("=iqdd")  # wait status, peak resident KiB, user seconds, system seconds
+CHILD_END = struct.Struct("=iqdd")  # wait status, peak resident KiB, user and system seconds
 SWEEP_ROUNDS = 200
 
 
@@ -194,6 +195,9 @@ def run_zygote(code, solution, harness, case, stderr_fd, requests, replies, star
     atexit._clear()  # each case starts, as a fresh interpreter does, with no exit functions
     standard_streams(stderr_fd)
     while True:
+        # Everything the zygote reaps from here on is this case's: the child with the children it
+        # waited for, and what the sweep kills (orphans re-parented here, a thread's children).
+        reaped_before = resource.getrusage(resource.RUSAGE_CHILDREN)
         # Forked ahead: the fork costs no time between the judge's request and the case's start.
         child = os.fork()
         if child == 0:
@@ -209,7 +213,9 @@ def run_zygote(code, solution, harness, case, stderr_fd, requests, replies, star
         sweep()
         if not case_over:
             return
-        os.write(replies, CHILD_END.pack(status, usage.ru_maxrss, usage.ru_utime, usage.ru_stime))
+        reaped = resource.getrusage(resource.RUSAGE_CHILDREN)
+        os.write(replies, CHILD_END.pack(status, usage.ru_maxrss, reaped.ru_utime - reaped_before.ru_utime,
+                                          reaped.ru_stime - reaped_before.ru_stime))
 
 
 def read_exactly(fd, size):
