@@ -15,6 +15,8 @@ from conftest import ROOT, built_in_problems, example_solutions
 
 from judge import warm
 from judge.catalog import load_problem
+from judge.languages.base import HARNESS_DIR
+from judge.languages.python import python_interpreter
 from judge.runner import executor, judge_submission, prepare
 from judge.sandbox import probe_tier, sandbox_tier
 
@@ -165,16 +167,18 @@ def test_the_standard_streams_are_made_as_python_makes_them(write_program):
     assert b"'a\\udcff\\r\\n'" in warm_run[1]
 
 
-def test_the_server_starts_from_bytecode_compiled_by_its_interpreter():
-    """So that it does not compile its source: that leaves memory behind for every case to copy."""
+def test_the_server_and_cold_runs_start_from_bytecode_compiled_by_their_interpreter():
+    """So that they do not compile their source: that costs a cold run time, and leaves memory
+    behind in the server for every case to copy."""
     stones = load_problem("stones")
     program = prepare(stones, ROOT / "solutions/stones/accepted/game_dp.py").program
-    bytecode = (program.directory / "server.pyc").read_bytes()
     check = subprocess.run([program.command[0], "-I", "-S", "-c",
                             "import sys, importlib.util; sys.stdout.buffer.write(importlib.util.MAGIC_NUMBER)"],
                            capture_output=True, check=True)
-    assert bytecode[:4] == check.stdout
+    for name in ("server.pyc", "start.pyc"):
+        assert (program.directory / name).read_bytes()[:4] == check.stdout, name
     assert "{prog}/server.pyc" in warm.server_command(program, "stdio")
+    assert "{prog}/start.pyc" in program.command
 
 
 def test_a_server_that_cannot_start_is_not_started_for_every_case(monkeypatch):
@@ -286,3 +290,39 @@ def test_cpu_time_of_processes_a_thread_forked_counts_cold(forced_tier):
         pytest.xfail(f"a cold run in the {forced_tier} tier does not count the CPU of workers re-parented to the "
                      "judge and reaped there")
     assert cpu > limit
+
+
+# --- start.py runs a script as the interpreter does ---------------------------------------------
+
+SCRIPTS = {
+    "traceback": b"def f():\n    return 1 / 0\nprint('SK')\nf()\n",
+    "globals": b"import sys\nprint(sorted(globals()), __file__, __name__, type(__loader__).__name__, __spec__, sys.argv)\n"
+               b"print(sorted(set(sys.modules) - {'_sitebuiltins'}))\n",
+    "recursion": b"def down(n):\n    return 0 if n == 0 else 1 + down(n - 1)\nfor depth in range(980, 1010):\n"
+                 b"    try:\n        down(depth)\n    except RecursionError:\n        break\nprint(depth)\n",
+    "latin-1-comment": b"# caf\xe9\nprint('SK')\n",
+    "latin-1-comment-line-2": b"print('SK')\n# caf\xe9\n",
+    "truncated-sequence": b"print('SK')\n# \xe2\x82x\n",
+    "surrogate": b"print('SK')\n# \xed\xa0\x80\n",
+    "carriage-returns": b"print('SK')\r# ok\r# caf\xe9\r",
+    "declared": b"# -*- coding: latin-1 -*-\n# caf\xe9\nprint('SK')\n",
+    "declared-on-line-2": b"#!/usr/bin/python3\n# vim: set fileencoding=latin-1 :\n# caf\xe9\nprint('SK')\n",
+    "declared-too-late": b"print('SK')\n# coding: latin-1\n# caf\xe9\n",
+    "declared-after-the-bad-line": b"# caf\xe9\n# coding: latin-1\nprint('SK')\n",
+    "declared-utf-8": b"# coding: utf-8\n# caf\xe9\nprint('SK')\n",
+    "byte-order-mark": b"\xef\xbb\xbfprint('SK')\n# caf\xe9\n",
+}
+
+
+@pytest.mark.parametrize("name", SCRIPTS)
+def test_start_runs_a_script_as_the_interpreter_does(name, tmp_path):
+    """Same exit status, output and errors (tracebacks, undeclared non-UTF-8 source, recursion
+    depth, globals) as `python3 -I -S -B script.py`."""
+    path = tmp_path / "script.py"
+    path.write_bytes(SCRIPTS[name])
+    runs = []
+    for launcher in ([], [str(HARNESS_DIR / "python_start.py")]):
+        done = subprocess.run([python_interpreter(), "-I", "-S", "-B", *launcher, str(path)], capture_output=True,
+                              check=False, cwd=tmp_path)
+        runs.append((done.returncode, done.stdout, done.stderr))
+    assert runs[0] == runs[1]

@@ -27,6 +27,11 @@ def where_in(path, error):
     return f" (solution.py, line {frames[-1].lineno})"
 
 
+def exit_call(request):
+    """How the submission asked to exit, as it would have written it: exit(), exit(3)."""
+    return f"exit({'' if request.code is None else repr(request.code)})"
+
+
 def main():
     path = sys.argv[1]
     args = json.loads(sys.stdin.read())
@@ -38,6 +43,8 @@ def main():
         spec.loader.exec_module(module)
     except MemoryError:
         raise
+    except SystemExit as error:
+        fail(f"loading the submission ended the program ({exit_call(error)}){where_in(path, error)}")
     except BaseException as error:  # noqa: BLE001 - any failure while loading is the submission's
         fail(f"loading the submission failed: {type(error).__name__}: {error}{where_in(path, error)}")
     solution = getattr(module, "solution", None)
@@ -56,6 +63,8 @@ def main():
         raise
     except RecursionError as error:
         fail(f"RecursionError: {error}{where_in(path, error)}")
+    except SystemExit as error:
+        fail(f"solution() ended the program ({exit_call(error)}) instead of returning{where_in(path, error)}")
     except BaseException as error:  # noqa: BLE001
         fail(f"{type(error).__name__}: {error}{where_in(path, error)}")
     try:

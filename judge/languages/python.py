@@ -8,7 +8,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from judge.harness import SERVER_BYTECODE, SERVER_FILE
+from judge.harness import SERVER_BYTECODE, SERVER_FILE, START_BYTECODE, START_FILE
 from judge.sandbox import Limits
 from judge.errors import CompileError, LanguageUnavailable
 from judge.languages.base import (
@@ -60,8 +60,10 @@ class Python(Language):
         # The warm-start server travels with every Python program (see judge/warm.py).
         files = {"solution.py": code, **_server_files(interpreter)}
         # -I: no user site or environment; -S: skip site-packages (a slow start, and not stdlib);
-        # -B: nothing written next to the (read-only) program.
-        command = [interpreter, "-I", "-S", "-B"]
+        # -B: nothing written next to the (read-only) program. start.py runs the script as the
+        # interpreter would, with the exit() and quit() that -S leaves out.
+        start = START_BYTECODE if START_BYTECODE in files else START_FILE
+        command = [interpreter, "-I", "-S", "-B", "{prog}/" + start]
         if style == "function":
             files["harness.py"] = (HARNESS_DIR / "function_call.py").read_bytes()
             command += ["{prog}/harness.py", "{prog}/solution.py"]
@@ -73,19 +75,24 @@ class Python(Language):
 
 @functools.cache
 def _server_files(interpreter: str) -> dict[str, bytes]:
-    """The warm server's files; with its bytecode, compiled once by ``interpreter`` itself (and
-    cached), when that works. Started from bytecode, the server does not compile its source:
-    compiling leaves a megabyte of memory behind, which every forked case would copy."""
-    source = (HARNESS_DIR / "python_server.py").read_bytes()
-    files = {SERVER_FILE: source, "proc_usage.py": (HARNESS_DIR / "proc_usage.py").read_bytes()}
-    command = [interpreter, "-I", "-S", "-c",
-               f"import py_compile; py_compile.compile({SERVER_FILE!r}, cfile={SERVER_BYTECODE!r}, doraise=True)"]
+    """The files that start a Python program (start.py) and its warm server (server.py), with
+    their bytecode, compiled once by ``interpreter`` itself (and cached), when that works.
+    Started from bytecode, neither compiles its source: that would cost every cold run about a
+    millisecond, and leave a megabyte of memory behind in the server, which every forked case
+    would copy."""
+    sources = {SERVER_FILE: (HARNESS_DIR / "python_server.py").read_bytes(),
+               START_FILE: (HARNESS_DIR / "python_start.py").read_bytes()}
+    files = {**sources, "proc_usage.py": (HARNESS_DIR / "proc_usage.py").read_bytes()}
+    bytecode = {SERVER_FILE: SERVER_BYTECODE, START_FILE: START_BYTECODE}
+    compile_all = "; ".join(f"py_compile.compile({name!r}, cfile={compiled!r}, doraise=True)"
+                            for name, compiled in bytecode.items())
+    command = [interpreter, "-I", "-S", "-c", "import py_compile; " + compile_all]
     try:
-        key = cache_key("python-server", *_identity(interpreter), source)
-        built = cached_build(key, {SERVER_FILE: source}, command)
-        files[SERVER_BYTECODE] = (built / SERVER_BYTECODE).read_bytes()
+        key = cache_key("python-server", *_identity(interpreter), *sources.values())
+        built = cached_build(key, sources, command)
+        files.update({compiled: (built / compiled).read_bytes() for compiled in bytecode.values()})
     except (CompileError, LanguageUnavailable, OSError):
-        pass  # the server runs from its source
+        pass  # both run from their source
     return files
 
 
