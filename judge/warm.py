@@ -15,7 +15,7 @@ from pathlib import Path
 from judge.harness import SERVER_BYTECODE, SERVER_FILE
 from judge.harness import python_server as protocol
 from judge.languages.base import Program
-from judge.sandbox import Limits, Outcome, SandboxedServer, run_sandboxed
+from judge.sandbox import Limits, Outcome, SandboxedServer, run_sandboxed, sandbox_tier
 
 REPLY_GRACE = 5.0  # seconds past the wall limit before a silent server is given up on
 # How many servers may die without ever answering before the pool runs everything cold: a
@@ -24,6 +24,7 @@ SILENT_DEATHS = 2
 # The dynamic linker binds every symbol once, in the server, instead of lazily in each forked
 # child: fewer page faults per case. The server drops it from its environment before any case.
 SERVER_ENV = {"LD_BIND_NOW": "1"}
+BWRAP_PRIVATE_DIRS = ("/tmp", "/dev/shm")
 
 
 def _or_none(value: int) -> int | None:
@@ -32,10 +33,19 @@ def _or_none(value: int) -> int | None:
 
 def server_command(program: Program, style: str) -> list[str]:
     """The interpreter line of a cold Python program, pointed at the server instead (at its
-    bytecode when the program has it)."""
+    bytecode when the program has it), and given the directories it empties after each case
+    besides its working directory: those a cold run has fresh, and a warm case shares with the
+    next one."""
     interpreter = program.command[0]
     server = SERVER_BYTECODE if (program.directory / SERVER_BYTECODE).is_file() else SERVER_FILE
-    return [interpreter, "-I", "-S", "-B", "{prog}/" + server, "{prog}/solution.py", style, "{tmp}"]
+    return [interpreter, "-I", "-S", "-B", "{prog}/" + server, "{prog}/solution.py", style, *private_dirs()]
+
+
+def private_dirs() -> tuple[str, ...]:
+    """The writable directories besides its working directory that the sandbox gives each run
+    of its own: under bwrap, /tmp and /dev/shm. In the weaker tiers they are the host's, shared
+    (cold runs do not get them fresh either), and a server must not empty them."""
+    return BWRAP_PRIVATE_DIRS if sandbox_tier() == "bwrap" else ()
 
 
 class WarmPool:

@@ -292,6 +292,48 @@ def test_cpu_time_of_processes_a_thread_forked_counts_cold(forced_tier):
     assert cpu > limit
 
 
+# --- exit() and quit(), as `site` defines them --------------------------------------------------
+
+EXITS = {
+    "exit": "print('SK')\nexit()\nprint('not reached')\n",
+    "quit": "print('SK', end='')\nquit()\n",
+    "exit-0": "exit(0)\n",
+    "exit-3": "print('SK')\nexit(3)\n",
+    "sys-exit": "import sys\nsys.exit(4)\n",
+    "exit-message": "exit('bye')\n",
+    "exit-in-function": "def main():\n    print('SK')\n    exit(5)\nmain()\n",
+}
+
+
+@pytest.mark.parametrize("name", EXITS)
+def test_exit_and_quit_end_the_run_as_with_site(name, write_program):
+    """The same exit status and output warm and cold as an interpreter that loads `site` gives."""
+    path = write_program("exits.py", EXITS[name])
+    with_site = subprocess.run([python_interpreter(), "-I", "-B", str(path)], capture_output=True, check=False)
+    expected = (with_site.returncode, with_site.stdout, with_site.stderr)
+    warm_run, cold_run = run_warm_and_cold(path, b"1\n")
+    assert warm_run == cold_run == expected
+
+
+def test_exit_after_the_answer_is_accepted_and_a_nonzero_status_is_a_runtime_error(write_program):
+    stones = load_problem("stones")
+    case = [stones.case("n-1")]
+    for text, verdict in (("print('SK')\nexit()\n", "AC"), ("print('SK')\nquit()\n", "AC"),
+                          ("print('SK')\nexit(3)\n", "RE")):
+        path = write_program("exits.py", text)
+        for cold in (False, True):
+            assert verdicts(stones, path, cold=cold, cases=case) == [("n-1", verdict)], (text, cold)
+
+
+def test_a_function_submission_that_calls_exit_gets_the_same_report_warm_and_cold(write_program):
+    footholds = load_problem("footholds")
+    path = write_program("exits.py", "def solution(board, aloc, bloc):\n    exit(3)\n")
+    case = [footholds.cases[0]]
+    warm_result, cold_result = (judge_submission(footholds, path, cases=case, cold=cold).cases[0] for cold in (False, True))
+    assert (warm_result.verdict, warm_result.message) == (cold_result.verdict, cold_result.message)
+    assert warm_result.verdict == "RE" and "exit(3)" in warm_result.message, warm_result.message
+
+
 # --- start.py runs a script as the interpreter does ---------------------------------------------
 
 SCRIPTS = {
@@ -326,3 +368,14 @@ def test_start_runs_a_script_as_the_interpreter_does(name, tmp_path):
                               check=False, cwd=tmp_path)
         runs.append((done.returncode, done.stdout, done.stderr))
     assert runs[0] == runs[1]
+
+
+# --- each case sees a world of its own ---------------------------------------------------------
+
+def test_a_case_that_fills_tmp_leaves_the_next_case_a_fresh_one():
+    """Each warm case has an empty /tmp and /dev/shm, as each cold run has, and its output is
+    kept while /tmp is full."""
+    stones = load_problem("stones")
+    cases = [stones.case(name) for name in ("n-1", "n-3", "n-7")]
+    result = judge_submission(stones, ROOT / "tests" / "hostile" / "fill_tmp.py", cases=cases)
+    assert [case.verdict for case in result.cases] == ["AC"] * 3, [case.output for case in result.cases]

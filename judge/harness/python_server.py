@@ -3,10 +3,11 @@ data: it only knows the submission.
 
 The judge starts one server per submission. The server compiles the submission once, imports the
 standard library modules it uses, then forks a *zygote*, which forks one child per case. The child
-applies the case's limits to itself and runs the submission as __main__ (or calls `solution`
-through the function harness). The server measures the child (its process tree in /proc while
-it runs), stops it at a limit and reports back; the zygote waits for the child (its rusage) and
-kills whatever the case left behind.
+applies the case's limits to itself and runs the submission as a cold run does (start.py, next
+to this file), or calls `solution` through the function harness. The server measures the child
+(its process tree in /proc while it runs), stops it at a limit and reports back; the zygote waits
+for the child, kills and reaps whatever the case left behind (the rusage of all it reaped is the
+case's), and the server empties the directories the case could write.
 
 Why a zygote: a fork copies the page tables of the forking process, and after it every page that
 process writes again costs a copy-on-write fault. So the zygote holds only what a case needs: it
@@ -30,7 +31,6 @@ Between server, zygote and child, per case (fixed-size binary messages on three 
 # Only what the zygote and every case need: everything imported before the zygote is forked
 # is copied into each case.
 import atexit
-import builtins
 import io
 import os
 import resource
@@ -62,7 +62,7 @@ SWEEP_ROUNDS = 200
 
 
 def main():
-    solution, style, own_files = sys.argv[1], sys.argv[2], sys.argv[3]
+    solution, style, private_dirs = sys.argv[1], sys.argv[2], sys.argv[3:]
     os.environ.pop("LD_BIND_NOW", None)  # it did its work at start-up; cases see the usual environment
     control_in = os.fdopen(os.dup(0), "rb")
     control_out = os.fdopen(os.dup(1), "wb")
@@ -72,17 +72,29 @@ def main():
     # Not dumpable (inherited by the zygote): a child running as the same user cannot open
     # /proc/<server>/fd and forge the server's reports.
     prctl(PR_SET_DUMPABLE, 0)
-    with open(solution, "rb") as handle:
-        code = compile(handle.read(), solution, "exec", dont_inherit=True)
+    code = compile_submission(solution, style)
     harness = load_sibling("harness") if style == "function" else None
-    warm_up(code)
-    # The case's stdin/stdout files live apart from its working directory (in bwrap, on another
-    # tmpfs), so a case that fills its directory cannot break its own output.
-    io_dir = os.path.join(own_files, f"io-{os.getpid()}")
-    os.mkdir(io_dir, 0o700)
-    case = Case(os.path.join(os.getcwd(), "case"), os.path.join(io_dir, "in"), os.path.join(io_dir, "out"))
+    start.install_quitters()
+    if not isinstance(code, SyntaxError):
+        warm_up(code)
+    # The case works in the server's working directory, emptied after each case as are the
+    # sandbox's other writable directories (a cold run has them fresh).
+    case = Case(os.getcwd(), [os.getcwd(), *private_dirs])
     zygote = start_zygote(code, solution, harness, case, [control_in, control_out])
     serve(zygote, case, control_in, control_out)
+
+
+def compile_submission(solution, style):
+    """The submission's code, read as a cold run reads it; for a script the interpreter cannot
+    read (a byte that is not UTF-8 where no encoding is declared), the SyntaxError each case
+    reports instead."""
+    if style == "function":  # the harness imports it, which decodes it as compile() does
+        with open(solution, "rb") as handle:
+            return compile(handle.read(), solution, "exec", dont_inherit=True)
+    try:
+        return start.compile_script(solution)
+    except SyntaxError as error:
+        return error
 
 
 def serve(zygote, case, control_in, control_out):
@@ -130,10 +142,42 @@ def referenced_names(code):
 
 
 class Case:
-    """Where a case runs: its working directory, and its stdin and stdout files."""
+    """Where a case runs: its working directory, the directories emptied after it (that one
+    included, with the modes they had at the start), and its standard input and output.
 
-    def __init__(self, directory, stdin_path, stdout_path):
-        self.directory, self.stdin_path, self.stdout_path = directory, stdin_path, stdout_path
+    stdin and stdout are memory files (memfd), not files in a directory: a case that fills the
+    sandbox's /tmp or its own directory cannot break its own output, as in a cold run, whose
+    stdout is a file outside the sandbox. The output limit (RLIMIT_FSIZE) applies to them as to
+    any file. The server writes stdin and reads stdout through descriptors of its own; the child
+    gets stdin read-only and stdout write-only, as a cold run opens them."""
+
+    def __init__(self, directory, scratch_dirs):
+        self.directory = directory
+        self.scratch_modes = {path: os.stat(path).st_mode & 0o7777 for path in scratch_dirs if os.path.isdir(path)}
+        self.stdin_fd, self.stdout_fd = os.memfd_create("stdin"), os.memfd_create("stdout")
+        self.case_stdin_fd = os.open(f"/proc/self/fd/{self.stdin_fd}", os.O_RDONLY | os.O_CLOEXEC)
+        self.case_stdout_fd = os.open(f"/proc/self/fd/{self.stdout_fd}", os.O_WRONLY | os.O_CLOEXEC)
+
+    def prepare(self, stdin):
+        """The case's input in place and its output empty, both read or written from the start."""
+        os.ftruncate(self.stdin_fd, 0)
+        view, offset = memoryview(stdin), 0
+        while offset < len(view):
+            offset += os.pwrite(self.stdin_fd, view[offset:], offset)
+        os.ftruncate(self.stdout_fd, 0)
+        for fd in (self.case_stdin_fd, self.case_stdout_fd):
+            os.lseek(fd, 0, os.SEEK_SET)
+
+    def output(self, limit):
+        """Up to ``limit`` bytes of what the case wrote to stdout."""
+        chunks, size = [], 0
+        while size < limit:
+            chunk = os.pread(self.stdout_fd, min(limit - size, 1 << 20), size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
 
 
 class Zygote:
@@ -263,10 +307,7 @@ def load_sibling(name):
 
 
 def run_case(zygote, case, request, stdin):
-    if not os.path.isdir(case.directory):  # the previous case may have removed it
-        os.mkdir(case.directory)
-    with open(case.stdin_path, "wb") as handle:
-        handle.write(stdin)
+    case.prepare(stdin)
     started = time.monotonic()
     zygote.start_case(CASE_LIMITS.pack(request["cpu"], request["output"], request["address_space"], request["nofile"]))
     (child,) = zygote.receive(CHILD_PID)
@@ -277,9 +318,9 @@ def run_case(zygote, case, request, stdin):
     status, peak_kb, user, system = zygote.receive(CHILD_END)
     wall = time.monotonic() - started
     stderr.take(zygote.stderr)  # the rest, now that nothing can write any more
-    empty(case.directory)
-    with open(case.stdout_path, "rb") as handle:
-        stdout = handle.read(request["output"] + 1)
+    for directory, mode in case.scratch_modes.items():
+        empty(directory, mode)
+    stdout = case.output(request["output"] + 1)
     report = {
         "exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else NONE,
         "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else NONE,
@@ -321,8 +362,8 @@ def become_case(code, solution, harness, limits, case):
     try:
         os.setsid()
         os.chdir(case.directory)
-        os.dup2(os.open(case.stdin_path, os.O_RDONLY), 0)
-        os.dup2(os.open(case.stdout_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), 1)
+        os.dup2(case.case_stdin_fd, 0)
+        os.dup2(case.case_stdout_fd, 1)
         os.closerange(3, 256)
         cpu_seconds = int(cpu) + 2
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
@@ -337,32 +378,22 @@ def become_case(code, solution, harness, limits, case):
 
 
 def run_submission(code, solution, harness):
-    """Run the submission as a script would run; return its exit status."""
+    """Run the submission as a cold run would (see start.py); return its exit status."""
     status = 0
-    # The submission runs below this file's frames, which a fresh interpreter does not have:
-    # the recursion limit counts them, so it grows by as many, and recursion goes exactly as
-    # deep as it would cold. Counted: this frame and those below it; for a script, exec() too
-    # (a call into the interpreter); for the function harness, less its module frame, which a
-    # cold run has too.
-    extra = stack_depth() + (1 if harness is None else -1)
-    sys.setrecursionlimit(sys.getrecursionlimit() + extra)
     try:
         if harness is not None:
             sys.argv = [os.path.join(os.path.dirname(solution), "harness.py"), solution]
-            harness.main()
+            harness.main()  # it sets its own recursion limit
+        elif isinstance(code, SyntaxError):  # a source the interpreter cannot read
+            start.report_unreadable(code)
+            status = 1
         else:
             sys.argv = [solution]
-            # A module of its own, as sys.modules["__main__"]: pickle, dataclasses and typing
-            # look up what the submission defines there.
-            main_module = type(sys)("__main__")
-            main_module.__dict__.update({"__file__": solution, "__cached__": None, "__builtins__": builtins,
-                                         "__spec__": None, "__loader__": None, "__package__": None})
-            sys.modules["__main__"] = main_module
-            exec(code, main_module.__dict__)  # noqa: S102 - running the submission is the point
+            start.run_script(code, solution)
     except SystemExit as exit_request:
         status = exit_status(exit_request.code)
     except BaseException as error:  # noqa: BLE001 - reported as Python itself would
-        report_uncaught(error)
+        start.report_uncaught(error, own_frames=1 if harness is not None else 2)
         status = 1
     return finish(status)
 
@@ -386,15 +417,6 @@ def traceback_to_stderr():
         sys.excepthook(*sys.exc_info())
     except BaseException:  # noqa: BLE001, S110 - nowhere left to report to
         pass
-
-
-def stack_depth():
-    """How deep the caller's frame is (1: a module's top level)."""
-    depth, frame = 0, sys._getframe(1)
-    while frame is not None:
-        depth += 1
-        frame = frame.f_back
-    return depth
 
 
 def flush_at_exit(status):
@@ -423,17 +445,6 @@ def is_closed(stream):
         return bool(stream.closed)
     except BaseException:  # noqa: BLE001 - Python, too, takes a stream it cannot ask as open
         return False
-
-
-def report_uncaught(error):
-    """Print the traceback through sys.excepthook, as Python does for an uncaught exception,
-    without this file's frame."""
-    trace = error.__traceback__.tb_next or error.__traceback__
-    error.__traceback__ = trace  # the hook shows the exception's own traceback
-    try:
-        sys.excepthook(type(error), error, trace)
-    except BaseException:  # noqa: BLE001 - a broken hook: Python, too, falls back to the plain report
-        sys.__excepthook__(type(error), error, trace)
 
 
 def exit_status(code):
@@ -516,23 +527,44 @@ def kill(child):
             pass
 
 
-def empty(directory):
-    """Remove what a case wrote into its working directory."""
-    if not os.listdir(directory):
-        return
-    for root, directories, files in os.walk(directory, topdown=False):
-        for name in files:
+def empty(directory, mode):
+    """Remove everything in ``directory`` (what a case wrote there) and give it back ``mode``,
+    whatever permissions the case gave it and what is in it: a directory it made unreadable
+    or unwritable is opened up first."""
+    try:
+        os.chmod(directory, mode)
+    except OSError:
+        pass
+    pending, opened = [directory], []
+    while pending:
+        current = pending.pop()
+        try:
+            names = os.listdir(current)
+        except OSError:
+            continue
+        opened.append(current)
+        for name in names:
+            path = os.path.join(current, name)
             try:
-                os.unlink(os.path.join(root, name))
+                os.unlink(path)  # a file or a link (never followed)
+                continue
+            except IsADirectoryError:
+                pass
+            except OSError:
+                continue
+            try:
+                os.chmod(path, 0o700)
             except OSError:
                 pass
-        for name in directories:
-            try:
-                os.rmdir(os.path.join(root, name))
-            except OSError:
-                pass
+            pending.append(path)
+    for path in reversed(opened[1:]):  # each directory after those inside it
+        try:
+            os.rmdir(path)
+        except OSError:
+            pass
 
 
 if __name__ == "__main__":
     proc_usage = load_sibling("proc_usage")
+    start = load_sibling("start")
     main()
