@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tabulate import tabulate
-
-from judge.runner import SubmissionResult
+from judge.case_view import SampleView
+from judge.output_diff import excerpt
+from judge.runner import CaseResult, SubmissionResult
+from judge.terminal import cut, fitted_table, terminal_width
 
 
 def result_to_json(result: SubmissionResult) -> dict[str, Any]:
@@ -35,18 +36,59 @@ def render_json(result: SubmissionResult) -> str:
     return json.dumps(result_to_json(result), indent=2, ensure_ascii=False)
 
 
-def render_table(result: SubmissionResult) -> str:
-    """Per-case table, then the compiler's message (if any) and a summary line with the score."""
+def render_table(result: SubmissionResult, samples: dict[str, SampleView] | None = None,
+                 width: int | None = None, show_hint: bool = False) -> str:
+    """Per-case table fitted to the terminal (messages are cut, never the case or verdict), the
+    compiler's message once (if any), what went wrong on each failed sample case (input, expected
+    and actual output around the first difference), and a summary line with the score.
+
+    ``show_hint``: say how to see a failed sample case in full (`judge run --show CASE`)."""
+    width = terminal_width() if width is None else width
     rows = [[case.name, case.verdict, f"{case.cpu_time * 1000:.0f}", f"{case.wall_time * 1000:.0f}",
-             _memory(case.memory_kb), case.message] for case in result.cases]
-    parts = [tabulate(rows, headers=["case", "verdict", "CPU ms", "wall ms", "memory", "message"],
-                      tablefmt="simple", disable_numparse=True)]
+             _memory(case.memory_kb), _row_message(case)] for case in result.cases]
+    parts = [fitted_table(rows, ["case", "verdict", "CPU ms", "wall ms", "memory", "message"], [5], width)]
     if result.compile_message:
         parts.append("\ncompiler says:\n" + result.compile_message)
+    for case in result.cases:
+        view = (samples or {}).get(case.name)
+        if view is not None and case.verdict not in ("AC", "CE", "IE"):
+            parts.append("\n" + _failed_sample(case, view, width, show_hint))
     score = f"score {result.score:g}/{result.max_score:g}" if not result.partial else "no score: only some cases ran"
     parts.append(f"\n{result.verdict}  {result.passed}/{result.total} cases passed, "
                  f"{score}  ({result.problem}, {result.language})")
     return "\n".join(parts)
+
+
+def _row_message(case: CaseResult) -> str:
+    # A compiler's message is the same for every case: printed once, under the table.
+    return "see the compiler message below" if case.verdict == "CE" else case.message
+
+
+def _failed_sample(case: CaseResult, view: SampleView, width: int, show_hint: bool) -> str:
+    """A failed sample case, compactly: a few lines of input, expected and actual output."""
+    lines = [cut(f"{case.name}: {case.verdict} - {case.message}", width), "input:"]
+    lines += excerpt(view.input, None, width)
+    lines.append("expected:")
+    lines += excerpt(view.expected, view.difference, width)
+    lines.append("got:")
+    lines += excerpt(view.got, view.difference, width) if view.got is not None else ["  (no output)"]
+    if show_hint:
+        lines.append(cut(f"(run again with --show {case.name} to see all of it)", width))
+    return "\n".join(lines)
+
+
+def render_case_in_full(result: SubmissionResult, view: SampleView) -> str:
+    """One sample case in full: its verdict, input, expected output and the program's output."""
+    case = next(case for case in result.cases if case.name == view.name)
+    lines = [f"{case.name}: {case.verdict}" + (f" - {case.message}" if case.message else ""), "",
+             "input:", view.input.rstrip("\n"), "", "expected:", view.expected.rstrip("\n"), "",
+             "got:", view.got.rstrip("\n") if view.got is not None else "(no output)"]
+    if view.difference is not None:
+        where = view.difference
+        lines += ["", f"first difference: line {where.line + 1}, column {where.column + 1}"]
+    if result.compile_message:
+        lines += ["", "compiler says:", result.compile_message]
+    return "\n".join(lines)
 
 
 def _memory(kb: int) -> str:

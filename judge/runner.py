@@ -203,8 +203,10 @@ def run_case(problem: Problem, prepared: Prepared, case: Case, execute: Execute 
             check = check_output(problem, case, got)
         except JudgeFault as fault:
             outcome.internal_error = str(fault)
+    # A hidden case's stderr stays out of its message: a program can print its input there.
+    shown_error = error_line(outcome.stderr) if case.visibility == "sample" else ""
     decision = decide(outcome, limits, check, out_of_memory=prepared.language.ran_out_of_memory(outcome.stderr),
-                      error_line=error_line(outcome.stderr))
+                      error_line=shown_error)
     return CaseResult(
         name=case.name, group=case.group, verdict=decision.verdict, cpu_time=round(outcome.cpu_time, 4),
         wall_time=round(outcome.wall_time, 4), memory_kb=outcome.memory_kb, exit_code=outcome.exit_code,

@@ -106,3 +106,60 @@ def test_json_output_parses_for_a_function_problem():
     data = json.loads(run_judge("run", "footholds", str(ROOT / "solutions/footholds/accepted/minimax.py"),
                                 "--format", "json").stdout)
     assert data["verdict"] == "AC" and data["total"] == 46
+
+
+def _lines_wider_than(text: str, width: int) -> list[str]:
+    return [line for line in text.splitlines() if len(line) > width]
+
+
+def test_the_run_table_fits_80_columns_and_shows_the_failed_sample(tmp_path):
+    done = run_judge("run", "stones", WRONG, "--no-record", env={"COLUMNS": "80"})
+    assert done.returncode == 1
+    assert _lines_wider_than(done.stdout, 80) == []
+    rows = [line.split() for line in done.stdout.splitlines() if line.startswith(("sample-", "n-", "random-"))]
+    assert len(rows) == 22 and all(row[1] == "WA" for row in rows)  # case name and verdict never cut
+    assert "…" in done.stdout  # the messages are
+    block = done.stdout[done.stdout.index("sample-1: WA"):]
+    assert block.splitlines()[:9] == [
+        "sample-1: WA - line 1, token 1: expected 'SK', got 'CY'",
+        "input:", "  1 | 5",
+        "expected:", "> 1 | SK", "      ^",
+        "got:", "> 1 | CY", "      ^"]
+    assert "--show sample-1" in block
+
+
+def test_the_difference_is_found_deep_in_a_long_output(tmp_path):
+    solution = tmp_path / "sok.py"
+    # Sokoban's first sample, printed right but for one letter of its last game's board.
+    from judge.catalog import load_problem
+    from judge.reference import expected_output
+    problem = load_problem("sokoban")
+    sample = next(case for case in problem.cases if case.visibility == "sample")
+    expected = str(expected_output(problem, sample))
+    lines = expected.splitlines()
+    wrong = lines[:-2] + [lines[-2][:-1] + "?", lines[-1]]
+    solution.write_text(f"import sys\nsys.stdin.read()\nprint({chr(10).join(wrong)!r})\n")
+    done = run_judge("run", "sokoban", str(solution), "--no-record", "--case", sample.name, env={"COLUMNS": "70"})
+    assert _lines_wider_than(done.stdout, 70) == []
+    number = len(lines) - 1
+    assert f"> {number} | {lines[-2]}" in done.stdout and f"> {number} | {wrong[-2]}" in done.stdout
+    assert f"({len(lines) - 3} lines before)" in done.stdout
+
+
+def test_show_prints_one_sample_case_in_full_and_keeps_hidden_ones_hidden():
+    done = run_judge("run", "stones", WRONG, "--show", "sample-1")
+    assert done.returncode == 1
+    assert done.stdout.split("\n\n")[1:4] == ["input:\n5", "expected:\nSK", "got:\nCY"]
+    assert "first difference: line 1, column 1" in done.stdout
+    hidden = run_judge("run", "stones", WRONG, "--show", "n-2")
+    assert hidden.returncode == 2 and hidden.stdout == ""
+    assert hidden.stderr.strip() == ("judge: error: case n-2 of stones is hidden; only sample cases can be "
+                                     "shown (samples: sample-1)")
+
+
+def test_a_compile_error_is_printed_once():
+    done = run_judge("run", "stones", str(ROOT / "solutions/stones/compile_error/missing_semicolon.c"),
+                     env={"COLUMNS": "200"})
+    assert done.returncode == 1
+    assert done.stdout.count("expected ‘;’ before ‘puts’") == 1
+    assert done.stdout.count("see the compiler message below") == 22

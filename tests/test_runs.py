@@ -27,9 +27,16 @@ def judge_one(path, case="n-1"):
     ("syntax.py", "print('SK'\n", "CE", "SyntaxError"),
 ])
 def test_python_verdicts(write_program, name, text, verdict, message):
-    result = judge_one(write_program(name, text))
+    result = judge_one(write_program(name, text), case="sample-1")
     assert result.verdict == verdict, result.message
     assert message in result.message
+
+
+def test_a_hidden_case_message_carries_no_stderr(write_program):
+    """A program can print a hidden case's input to stderr: only the verdict and what happened show."""
+    path = write_program("leaks.py", "import sys\nsys.exit('input was ' + input())\n")
+    assert judge_one(path, case="sample-1").message == "exit code 1: input was 5"
+    assert judge_one(path, case="n-1").message == "exit code 1"
 
 
 def test_the_time_limit_stops_a_busy_program_promptly(write_program):

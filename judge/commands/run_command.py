@@ -16,6 +16,7 @@ from judge.commands.common import (
     open_store,
     readable_source,
 )
+from judge.errors import UsageError
 
 NAME = "run"
 HELP = "judge one solution on a problem's cases"
@@ -26,6 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("solution", help="the solution's source file")
     parser.add_argument("--format", choices=("table", "json"), default="table")
     parser.add_argument("--case", action="append", metavar="NAME", help="run only this case (repeatable)")
+    parser.add_argument("--show", metavar="CASE",
+                        help="run one sample case and print its input, expected and actual output in full")
     add_language_option(parser)
     add_jobs_option(parser, "cases run")
     add_problems_option(parser)
@@ -37,17 +40,42 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     from judge.catalog import load_problem
-    from judge.report import render_json, render_table
+    from judge.report import render_json
     from judge.runner import judge_submission
 
     problem = load_problem(args.problem, args.problems)
     source = readable_source(args.solution)
+    if args.show:
+        return _show_case(args, problem, source)
     cases = [problem.case(name) for name in args.case] if args.case else None
     result = judge_submission(problem, source, args.lang, cases=cases, jobs=args.jobs)
-    print(render_json(result) if args.format == "json" else render_table(result))
+    print(render_json(result) if args.format == "json" else _table(problem, result))
     if not args.no_record and cases is None:
         from judge.store import record_run
         store = open_store(args.db)
         record_run(store, args.student, problem, source, result)
         store.close()
+    return EXIT_OK if result.verdict == "AC" else EXIT_FAILED
+
+
+def _table(problem, result) -> str:
+    from judge.case_view import sample_views
+    from judge.report import render_table
+
+    return render_table(result, sample_views(problem, result.cases), show_hint=True)
+
+
+def _show_case(args: argparse.Namespace, problem, source: Path) -> int:
+    """`judge run --show CASE`: one sample case in full; hidden cases stay hidden."""
+    from judge.case_view import sample_view
+    from judge.report import render_case_in_full
+    from judge.runner import judge_submission
+
+    case = problem.case(args.show)
+    if case.visibility != "sample":
+        samples = ", ".join(c.name for c in problem.cases if c.visibility == "sample") or "none"
+        raise UsageError(f"case {case.name} of {problem.id} is hidden; only sample cases can be shown "
+                         f"(samples: {samples})")
+    result = judge_submission(problem, source, args.lang, cases=[case], jobs=1)
+    print(render_case_in_full(result, sample_view(problem, case, result.cases[0])))
     return EXIT_OK if result.verdict == "AC" else EXIT_FAILED

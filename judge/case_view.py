@@ -1,0 +1,47 @@
+"""What a person may see of a judged case. A sample case shows its input, the expected output
+and what the program printed, with the first difference; a hidden case shows only its verdict and
+message — never its input or expected output — in every report."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from judge.output_diff import Difference, first_difference
+from judge.problem import Case, Problem
+from judge.runner import CaseResult
+
+
+@dataclass(frozen=True)
+class SampleView:
+    name: str
+    input: str  # the case's input (or arguments) as the problem's task type shows it
+    expected: str
+    got: str | None  # None when there is no output to show: none printed, or not kept (the store keeps none)
+    difference: Difference | None
+
+
+def sample_view(problem: Problem, case: Case, result: CaseResult | None) -> SampleView | None:
+    """The visible parts of ``case`` and of ``result`` (CaseResult.output, which the judge keeps
+    for sample cases, possibly cut short); None for a hidden case."""
+    if case.visibility != "sample":
+        return None
+    from judge.reference import expected_output
+
+    task = problem.task
+    shown_input = task.show_value(task.value(case))
+    expected_text = task.answer_text(expected_output(problem, case))
+    got = result.output if result is not None and result.output else None
+    difference = first_difference(expected_text, got) if got is not None and result.verdict == "WA" else None
+    return SampleView(case.name, shown_input, expected_text, got, difference)
+
+
+def sample_views(problem: Problem, results: list[CaseResult]) -> dict[str, SampleView]:
+    """Views of the sample cases among ``results``, by case name."""
+    cases = {case.name: case for case in problem.cases}
+    views = {}
+    for result in results:
+        case = cases.get(result.name)
+        view = sample_view(problem, case, result) if case is not None else None
+        if view is not None:
+            views[result.name] = view
+    return views

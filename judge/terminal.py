@@ -1,0 +1,47 @@
+"""Fitting text to the terminal: its width, cutting a line with an ellipsis, and tables whose
+free-text columns shrink so that no line is wider than the terminal."""
+
+from __future__ import annotations
+
+import shutil
+
+from tabulate import tabulate
+
+ELLIPSIS = "…"
+NARROWEST = 8  # a shrinkable column keeps at least this many characters
+
+
+def terminal_width() -> int:
+    """The terminal's width in columns ($COLUMNS first, as `shutil` reads it; 80 when unknown)."""
+    return shutil.get_terminal_size((80, 24)).columns
+
+
+def cut(text: str, width: int) -> str:
+    """``text`` on one line, at most ``width`` characters, ending with an ellipsis if cut."""
+    text = " ".join(text.split("\n"))
+    if len(text) <= width:
+        return text
+    return text[:max(0, width - 1)] + ELLIPSIS if width > 0 else ""
+
+
+def fitted_table(rows: list[list[str]], headers: list[str], shrinkable: list[int], width: int | None = None) -> str:
+    """A tabulate "simple" table no wider than ``width`` (default: the terminal's), made so by
+    cutting the cells of the ``shrinkable`` columns (last first); the other columns are never cut,
+    so a table of them alone may stay wider."""
+    width = terminal_width() if width is None else width
+    rows = [[" ".join(str(cell).splitlines()) for cell in row] for row in rows]
+    text = _table(rows, headers)
+    for index in reversed(shrinkable):
+        excess = max(map(len, text.splitlines()), default=0) - width
+        if excess <= 0:
+            break
+        current = max([len(row[index]) for row in rows], default=0)
+        room = max(NARROWEST, len(headers[index]), current - excess)
+        rows = [[cut(cell, room) if position == index else cell for position, cell in enumerate(row)]
+                for row in rows]
+        text = _table(rows, headers)
+    return text
+
+
+def _table(rows: list[list[str]], headers: list[str]) -> str:
+    return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)
