@@ -1,128 +1,75 @@
-"""Rendering a class report: table, JSON, JUnit XML, Markdown and Gradescope results.
-No judging logic here."""
+"""What the class report's formats (``judge/renderers/grade/``) share: the table's rows, the files
+that were not graded, and the scoreboard's table. No judging logic here."""
 
 from __future__ import annotations
 
-import json
-import xml.etree.ElementTree as ET
-from pathlib import Path
+import re
+import time
+from dataclasses import dataclass
 
-from tabulate import tabulate
-
-from judge.grading import ClassReport, StudentReport
+from judge.grading import ClassReport
 from judge.runner import SubmissionResult
-from judge.scoreboard import Standing
+from judge.scoreboard import Scoreboard, Standing
+from judge.terminal import fitted_table
 
 
-def _cell(result: SubmissionResult | None) -> str:
+@dataclass(frozen=True)
+class Skipped:
+    """A file (or folder) of the submissions that was not graded, and why."""
+
+    student: str  # the student folder ("" for something outside any student folder)
+    file: str  # the file's name inside it ("" when the whole folder is meant)
+    reason: str
+
+    def __str__(self) -> str:
+        where = "/".join(part for part in (self.student, self.file) if part)
+        return f"{where}: {self.reason}" if where else self.reason
+
+
+_ISSUE = re.compile(r"(?P<student>[^/:]+)(?:/(?P<file>[^:]+))?: (?P<reason>.*)", re.DOTALL)
+
+
+def skipped_entries(report: ClassReport) -> list[Skipped]:
+    """Every file that was not graded, as (student, file, reason), read from the report's issues
+    ("<student>/<file>: <reason>" or "<student>: <reason>")."""
+    entries = []
+    for issue in report.issues:
+        match = _ISSUE.fullmatch(issue)
+        if match is None:
+            entries.append(Skipped("", "", issue))
+        else:
+            entries.append(Skipped(match["student"], match["file"] or "", match["reason"]))
+    return entries
+
+
+def cell(result: SubmissionResult | None) -> str:
+    """A student's result on one problem, as the class tables show it."""
     return "-" if result is None else f"{result.score:g} {result.verdict}"
 
 
-def _rows(report: ClassReport) -> list[list[str]]:
-    return [[student.rank, student.student, *[_cell(student.results.get(p)) for p in report.problems],
+def class_rows(report: ClassReport) -> list[list[str]]:
+    """One row per student: rank, name, a cell per problem, total."""
+    return [[str(student.rank), student.student, *[cell(student.results.get(p)) for p in report.problems],
              f"{student.total:g}"] for student in report.students]
 
 
-def render_table(report: ClassReport) -> str:
-    headers = ["rank", "student", *report.problems, "total"]
-    text = tabulate(_rows(report), headers=headers, disable_numparse=True)
-    if report.issues:
-        text += "\n\nnot graded:\n" + "\n".join(f"  - {issue}" for issue in report.issues)
+def scoreboard_cell(standing: Standing, problem: str) -> str:
+    """A scoreboard cell: the standing result, then submissions pending behind a freeze."""
+    pending = standing.pending.get(problem, 0)
+    text = standing.cells.get(problem, "")
+    return f"{text} ({pending} pending)".strip() if pending else text
+
+
+def render_scoreboard(board: Scoreboard) -> str:
+    """The scoreboard as a terminal table."""
+    icpc = board.mode == "icpc"
+    headers = ["rank", "student", *board.problems, "solved" if icpc else "total"] + (["penalty"] if icpc else [])
+    rows = [[s.rank, s.student, *[scoreboard_cell(s, p) for p in board.problems], f"{s.total:g}"]
+            + ([s.penalty] if icpc else []) for s in board.standings]
+    if not rows:
+        return "no recorded results yet"
+    text = fitted_table(rows, headers, shrinkable=[1])
+    if board.frozen_at is not None:
+        text += f"\n\nfrozen at {time.strftime('%Y-%m-%d %H:%M', time.localtime(board.frozen_at))}: " \
+                "later submissions are pending"
     return text
-
-
-def render_markdown(report: ClassReport) -> str:
-    """A GitHub-flavoured table, fit for $GITHUB_STEP_SUMMARY."""
-    headers = ["Rank", "Student", *[f"`{p}`" for p in report.problems], "Total"]
-    text = "## Grades\n\n" + tabulate(_rows(report), headers=headers, tablefmt="github", disable_numparse=True)
-    if report.issues:
-        text += "\n\n**Not graded:**\n\n" + "\n".join(f"- {issue}" for issue in report.issues)
-    return text + "\n"
-
-
-def to_json(report: ClassReport) -> dict:
-    return {
-        "students": [
-            {"student": student.student, "rank": student.rank, "total": student.total,
-             "problems": {problem: {"score": result.score, "verdict": result.verdict}
-                          for problem, result in sorted(student.results.items())}}
-            for student in report.students],
-        "issues": report.issues,
-    }
-
-
-def render_json(report: ClassReport) -> str:
-    return json.dumps(to_json(report), indent=2, ensure_ascii=False)
-
-
-def render_junit(report: ClassReport) -> str:
-    """JUnit XML: a testsuite per student and problem, a testcase per case; every non-AC case is
-    a <failure> (IE an <error>) carrying the verdict and message."""
-    root = ET.Element("testsuites", name="judge grade")
-    totals = {"tests": 0, "failures": 0, "errors": 0}
-    for student in report.students:
-        for problem, result in sorted(student.results.items()):
-            suite = ET.SubElement(root, "testsuite", name=f"{student.student}.{problem}")
-            counts = {"tests": 0, "failures": 0, "errors": 0}
-            elapsed = 0.0
-            for case in result.cases:
-                element = ET.SubElement(suite, "testcase", classname=f"{student.student}.{problem}",
-                                        name=case.name, time=f"{case.wall_time:.3f}")
-                counts["tests"] += 1
-                elapsed += case.wall_time
-                if case.verdict != "AC":
-                    kind = "error" if case.verdict == "IE" else "failure"
-                    counts["errors" if kind == "error" else "failures"] += 1
-                    detail = ET.SubElement(element, kind, type=case.verdict, message=f"{case.verdict}: {case.message}")
-                    detail.text = result.compile_message if case.verdict == "CE" else case.message
-            for key, value in counts.items():
-                suite.set(key, str(value))
-                totals[key] += value
-            suite.set("time", f"{elapsed:.3f}")
-    for key, value in totals.items():
-        root.set(key, str(value))
-    ET.indent(root)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
-
-
-def gradescope_results(student: StudentReport, max_scores: dict[str, float]) -> dict:
-    """Gradescope's autograder results.json for one student: a test per problem."""
-    tests = []
-    for problem, max_score in sorted(max_scores.items()):
-        result = student.results.get(problem)
-        if result is None:
-            tests.append({"name": problem, "score": 0, "max_score": max_score, "status": "failed",
-                          "output": "no submission for this problem", "visibility": "visible"})
-            continue
-        lines = [f"{result.verdict}: {result.passed}/{result.total} cases passed ({result.language})"]
-        lines += [f"{case.name}: {case.verdict}" + (f" - {case.message}" if case.verdict != "AC" and case.visibility == "sample" else "")
-                  for case in result.cases]
-        if result.compile_message:
-            lines.append(result.compile_message)
-        tests.append({"name": problem, "score": result.score, "max_score": max_score,
-                      "status": "passed" if result.verdict == "AC" else "failed",
-                      "output": "\n".join(lines), "visibility": "visible"})
-    return {"score": student.total, "output": f"Total: {student.total:g}/{sum(max_scores.values()):g}",
-            "stdout_visibility": "hidden", "tests": tests}
-
-
-def write_gradescope(report: ClassReport, out: Path) -> list[Path]:
-    """``out`` ending in .json with one student: that file; otherwise ``out/<student>/results.json``."""
-    written = []
-    if out.suffix == ".json" and len(report.students) == 1:
-        targets = [(report.students[0], out)]
-    else:
-        targets = [(student, out / student.student / "results.json") for student in report.students]
-    for student, path in targets:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(gradescope_results(student, report.max_scores), indent=2, ensure_ascii=False))
-        written.append(path)
-    return written
-
-
-def render_scoreboard(problems: list[str], standings: list[Standing], mode: str) -> str:
-    total = "solved" if mode == "icpc" else "total"
-    headers = ["rank", "student", *problems, total] + (["penalty"] if mode == "icpc" else [])
-    rows = [[s.rank, s.student, *[s.cells.get(p, "") for p in problems], f"{s.total:g}"]
-            + ([s.penalty] if mode == "icpc" else []) for s in standings]
-    return tabulate(rows, headers=headers, disable_numparse=True) if rows else "no recorded results yet"

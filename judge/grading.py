@@ -41,6 +41,7 @@ class ClassReport:
     students: list[StudentReport]
     issues: list[str]
     max_scores: dict[str, float]
+    loaded: dict[str, Problem] = field(default_factory=dict)  # the graded problems, for showing their samples
 
 
 def discover(folder: Path, problems: list[str]) -> tuple[list[Entry], list[str]]:
@@ -127,7 +128,7 @@ def grade_folder(folder: Path, store: Store, jobs: int = 1, on_start: Callable[[
         report.rank = place
     ordered.sort(key=lambda report: (report.rank, report.student))
     return ClassReport(sorted(problems), ordered, issues,
-                       {problem_id: problem.total_points for problem_id, problem in problems.items()})
+                       {problem_id: problem.total_points for problem_id, problem in problems.items()}, problems)
 
 
 def grade_entry(entry: Entry, problem: Problem, store: Store) -> SubmissionResult:

@@ -152,13 +152,33 @@ class Store:
     def history(self) -> list[dict]:
         """Every complete submission, oldest first: the input of the scoreboards."""
         with self.lock:
-            rows = self.db.execute(
-                "SELECT student, problem, verdict, score, max_score, submitted_at FROM submissions "
-                "WHERE complete=1 ORDER BY submitted_at, id").fetchall()
-        keys = ("student", "problem", "verdict", "score", "max_score", "submitted_at")
-        return [dict(zip(keys, row)) for row in rows]
+            return _history(self.db)
 
 
+def _history(db: sqlite3.Connection) -> list[dict]:
+    rows = db.execute("SELECT student, problem, verdict, score, max_score, submitted_at FROM submissions "
+                      "WHERE complete=1 ORDER BY submitted_at, id").fetchall()
+    keys = ("student", "problem", "verdict", "score", "max_score", "submitted_at")
+    return [dict(zip(keys, row)) for row in rows]
+
+
+def read_history(path: Path) -> list[dict]:
+    """``Store.history`` of the database at ``path``, opened read-only (it never writes, so it
+    can watch a store that a running `judge grade` fills); [] while it has no results yet."""
+    try:
+        db = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=5)
+    except sqlite3.Error as error:
+        raise StoreError(f"cannot open {path} read-only ({error}); check the path and its permissions") from None
+    try:
+        return _history(db)
+    except sqlite3.OperationalError as error:
+        if "no such table" in str(error):  # created, not yet set up by the judge writing it
+            return []
+        raise StoreError(f"cannot read {path} ({error})") from None
+    except sqlite3.DatabaseError as error:
+        raise StoreError(f"{path} is not a usable results database ({error}); pass another --db") from None
+    finally:
+        db.close()
 
 
 def _submitted_at(source: Path) -> float:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -53,8 +54,18 @@ def write_program(tmp_path: Path):
 @pytest.fixture
 def project(pytester):
     """pytester in a copy of the built-in problems' suites, references and validators."""
-    import shutil
-
     for folder in ("cases", "reference", "validators"):
         shutil.copytree(ROOT / folder, pytester.path / folder)
     return pytester
+
+
+def make_class(folder: Path, files: dict[str, Path | str]) -> Path:
+    """files maps 'student/problem.ext' to a solution path (copied) or text (written)."""
+    for name, source in files.items():
+        target = folder / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(source, Path):
+            shutil.copy(source, target)
+        else:
+            target.write_text(source)
+    return folder

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import sqlite3
 import subprocess
@@ -14,24 +13,12 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, run_judge
+from conftest import ROOT, make_class, run_judge
 
-from judge.scoreboard import icpc_standings, ioi_standings
+from judge.scoreboard import icpc_standings, ioi_standings, scoreboard
 from judge.scoring import rank
 
 SOLUTIONS = ROOT / "solutions"
-
-
-def make_class(folder: Path, files: dict[str, Path | str]) -> Path:
-    """files maps 'student/problem.ext' to a solution path (copied) or text (written)."""
-    for name, source in files.items():
-        target = folder / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(source, Path):
-            shutil.copy(source, target)
-        else:
-            target.write_text(source)
-    return folder
 
 
 @pytest.fixture(scope="module")
@@ -234,3 +221,92 @@ def test_a_corrupt_database_is_a_clear_error(tmp_path):
     db.write_text("this is not sqlite" * 100)
     done = run_judge("scoreboard", "--db", str(db))
     assert done.returncode == 2 and "not a usable results database" in done.stderr
+
+
+def test_a_frozen_scoreboard_counts_later_submissions_as_pending():
+    start = 1_000_000.0
+    row = lambda student, problem, verdict, minutes: {
+        "student": student, "problem": problem, "verdict": verdict, "score": 100 if verdict == "AC" else 10,
+        "max_score": 100, "submitted_at": start + minutes * 60}
+    history = [row("a", "p", "WA", 0), row("b", "p", "AC", 30), row("a", "p", "AC", 90), row("a", "p", "WA", 95),
+               row("c", "q", "AC", 100)]
+    open_board = scoreboard(history, "icpc")
+    assert [(s.student, s.rank, s.penalty) for s in open_board.standings] == [("b", 1, 30), ("c", 2, 100), ("a", 3, 110)]
+    frozen = scoreboard(history, "icpc", freeze_at_minutes=60)
+    assert frozen.frozen_at == start + 3600 and frozen.problems == ["p", "q"]
+    by_name = {s.student: s for s in frozen.standings}
+    assert [(s.student, s.rank) for s in frozen.standings] == [("b", 1), ("a", 2), ("c", 2)]
+    assert by_name["a"].cells == {"p": "-1"} and by_name["a"].pending == {"p": 2}
+    assert by_name["c"].cells == {} and by_name["c"].pending == {"q": 1}
+    ioi = scoreboard(history, "ioi", freeze_at_minutes=60)
+    assert [(s.student, s.total, s.rank) for s in ioi.standings] == [("b", 100, 1), ("a", 10, 2), ("c", 0, 3)]
+
+
+def test_the_scoreboard_can_be_frozen(graded):
+    _, db, _ = graded
+    done = run_judge("scoreboard", "--db", str(db), "--freeze-at", "0", "--mode", "icpc")
+    assert done.returncode == 0, done.stderr
+    assert "frozen at" in done.stdout and "pending" in done.stdout
+    assert run_judge("scoreboard", "--db", str(db), "--freeze-at", "-1").returncode == 2
+
+
+def test_every_format_says_which_files_were_not_graded_and_why(tmp_path):
+    folder = make_class(tmp_path / "subs", {
+        "ana/stones.py": SOLUTIONS / "stones/accepted/game_dp.py",
+        "ana/chess.py": "print(1)\n",
+        "bo/Stones.rb": "puts 1\n",
+    })
+    db = tmp_path / "r.db"
+    data = json.loads(run_judge("grade", str(folder), "--db", str(db), "--format", "json").stdout)
+    assert {(entry["student"], entry["file"]) for entry in data["not_graded"]} == {("ana", "chess.py"), ("bo", "Stones.rb")}
+    assert all(entry["reason"] for entry in data["not_graded"])
+    markdown = run_judge("grade", str(folder), "--db", str(db), "--format", "markdown").stdout
+    assert "- ana/chess.py: no problem called 'chess'" in markdown
+    junit = ET.fromstring(run_judge("grade", str(folder), "--db", str(db), "--format", "junit").stdout)
+    skipped = {case.get("name"): case.find("skipped") for case in junit.iterfind("testsuite[@name='not graded']/testcase")}
+    assert set(skipped) == {"chess.py", "Stones.rb"} and "no problem called 'chess'" in skipped["chess.py"].get("message")
+    assert junit.get("skipped") == "2"
+    out = tmp_path / "gs"
+    run_judge("grade", str(folder), "--db", str(db), "--format", "gradescope", "--out", str(out))
+    bo = json.loads((out / "bo" / "results.json").read_text())
+    stones = next(test for test in bo["tests"] if test["name"] == "stones")
+    assert "Stones.rb" in stones["output"] and "no submission" not in stones["output"]
+    html = run_judge("grade", str(folder), "--db", str(db), "--format", "html").stdout
+    assert "<td>Stones.rb</td>" in html and "Not graded" in html
+
+
+def test_the_grade_table_fits_80_columns(tmp_path):
+    folder = make_class(tmp_path / "subs", {
+        "a-student-with-a-really-very-long-folder-name-from-an-lms-export/stones.py":
+            SOLUTIONS / "stones/accepted/game_dp.py",
+        "b/footholds.py": SOLUTIONS / "footholds/accepted/minimax.py",
+        "b/a-file-whose-name-goes-on-and-on-and-on-and-on-and-on-and-on-and-on.py": "print(1)\n",
+    })
+    done = run_judge("grade", str(folder), "--db", str(tmp_path / "r.db"), env={"COLUMNS": "80"})
+    assert done.returncode == 0, done.stderr
+    assert [line for line in done.stdout.splitlines() if len(line) > 80] == []
+    assert "100 AC" in done.stdout and "a-student-with-a-really" in done.stdout
+    assert "not graded:" in done.stdout
+
+
+def test_hidden_cases_carry_verdict_and_message_only_in_every_format(tmp_path):
+    """A program that prints its input to stderr and fails: no report shows a hidden input."""
+    folder = make_class(tmp_path / "subs", {
+        "eve/stones.py": "import sys\nn = input()\nsys.exit('secret input: ' + n)\n"})
+    db = tmp_path / "r.db"
+    junit = run_judge("grade", str(folder), "--db", str(db), "--format", "junit").stdout
+    cases = {case.get("name"): case.find("failure") for case in ET.fromstring(junit).iter("testcase")}
+    assert cases["sample-1"].get("message") == "RE: exit code 1: secret input: 5"
+    assert cases["n-1000"].get("message") == "RE: exit code 1" and cases["n-1000"].text == "exit code 1"
+    for output_format in ("json", "markdown", "html", "table"):
+        text = run_judge("grade", str(folder), "--db", str(db), "--format", output_format).stdout
+        assert "secret input: 1000" not in text and "secret input: 1\n" not in text
+    out = tmp_path / "gs"
+    run_judge("grade", str(folder), "--db", str(db), "--format", "gradescope", "--out", str(out))
+    assert "secret input: 1000" not in (out / "eve" / "results.json").read_text()
+
+
+def test_the_formats_are_the_modules_in_judge_renderers_grade():
+    from judge.renderers import format_names
+    assert format_names("grade") == ["table", "gradescope", "html", "json", "junit", "markdown"]
+    assert "{table,gradescope,html,json,junit,markdown}" in run_judge("grade", "--help").stdout

@@ -19,13 +19,14 @@ from judge.errors import UsageError
 
 NAME = "grade"
 HELP = "judge a folder of submissions: SUBMISSIONS/<student>/<problem>.<ext>"
-FORMATS = ("table", "json", "junit", "markdown", "gradescope")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from judge.renderers import format_names
+
     parser.add_argument("submissions", type=Path)
     add_jobs_option(parser, "submissions judged")
-    parser.add_argument("--format", choices=FORMATS, default="table")
+    parser.add_argument("--format", choices=format_names("grade"), default="table")
     parser.add_argument("--out", type=Path,
                         help="write the report here (gradescope: a folder, or results.json for one student)")
     parser.add_argument("--db", type=Path, help="results database (default .judge/results.db)")
@@ -35,13 +36,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from judge import grade_report
     from judge.grading import grade_folder
+    from judge.renderers import load_format
 
     if not args.submissions.is_dir():
         raise UsageError(f"{args.submissions} is not a folder; expected SUBMISSIONS/<student>/<problem>.<ext>")
-    if args.format == "gradescope" and args.out is None:
-        args.out = Path("gradescope")
+    output_format = load_format("grade", args.format)
     store = open_store(args.db)
     bar = progress_bar(args.format == "table" and args.out is None, "submission")
     try:
@@ -51,21 +51,25 @@ def handle(args: argparse.Namespace) -> int:
         if bar:
             bar.close()
         store.close()
-    if args.format == "gradescope":
-        written = grade_report.write_gradescope(report, args.out)
-        print(f"wrote {len(written)} Gradescope results file(s) under {args.out}", file=sys.stderr)
-    else:
-        render = {"table": grade_report.render_table, "json": grade_report.render_json,
-                  "junit": grade_report.render_junit, "markdown": grade_report.render_markdown}[args.format]
-        text = render(report)
-        if args.out:
-            args.out.parent.mkdir(parents=True, exist_ok=True)
-            args.out.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
-            print(f"wrote {args.out}", file=sys.stderr)
-        else:
-            print(text)
+    _write_report(output_format, report, args.out)
     if args.fail_under is not None and any(student.total < args.fail_under for student in report.students):
         below = [s.student for s in report.students if s.total < args.fail_under]
         print(f"judge: below {args.fail_under:g}: {', '.join(below)}", file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
+
+
+def _write_report(output_format, report, out: Path | None) -> None:
+    """Print the report, or write it to ``out``; a format writing many files gets a folder."""
+    if hasattr(output_format, "write"):
+        out = out or output_format.DEFAULT_OUT
+        written = output_format.write(report, out)
+        print(f"wrote {len(written)} file(s) under {out}", file=sys.stderr)
+        return
+    text = output_format.render(report)
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+        print(f"wrote {out}", file=sys.stderr)
+    else:
+        print(text)

@@ -1,0 +1,30 @@
+"""What the judge's HTML pages share: the Jinja2 environment over ``judge/templates`` (autoescape
+on: everything shown may come from a submission), their inline assets, and the
+Content-Security-Policy hash that lets exactly the page's own inline script run."""
+
+from __future__ import annotations
+
+import base64
+import functools
+import hashlib
+from pathlib import Path
+
+import jinja2
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+
+@functools.cache
+def environment() -> jinja2.Environment:
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
+                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+
+
+def asset(name: str) -> str:
+    """An inline asset (CSS or script) from ``judge/templates``."""
+    return (TEMPLATES / name).read_text(encoding="utf-8")
+
+
+def csp_hash(script: str) -> str:
+    """The CSP source (``'sha256-...'`` without quotes) allowing exactly this inline script."""
+    return "sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")

@@ -1,0 +1,31 @@
+"""Output formats (renderers), one module each: ``judge/renderers/<kind>/<name>.py`` renders results of one
+kind (``grade``: a class report) in the format ``name``. Adding a format is adding a module; the
+command line offers what is here, found without importing it (so `judge --help` stays fast).
+
+A format module defines ``render(report) -> str`` (the text of the report, printed or written to
+``--out``), or, when it writes several files, ``write(report, out: Path) -> list[Path]`` with
+``DEFAULT_OUT``, the folder used without ``--out``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from pathlib import Path
+from types import ModuleType
+
+HERE = Path(__file__).parent
+
+
+def format_names(kind: str) -> list[str]:
+    """The formats of results of ``kind``, by name (``table`` first: it is the default)."""
+    names = sorted(module.name for module in pkgutil.iter_modules([str(HERE / kind)])
+                   if not module.name.startswith("_"))
+    return sorted(names, key=lambda name: name != "table")
+
+
+def load_format(kind: str, name: str) -> ModuleType:
+    """The module rendering results of ``kind`` in format ``name``."""
+    if name not in format_names(kind):
+        raise ValueError(f"no {kind} format called {name!r}; formats: {', '.join(format_names(kind))}")
+    return importlib.import_module(f"judge.renderers.{kind}.{name}")

@@ -1,0 +1,1 @@
+"""Renderers of a class report (`judge grade --format NAME`), one module each."""

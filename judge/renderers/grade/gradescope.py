@@ -1,0 +1,71 @@
+"""Gradescope's autograder results.json, one per student: a test per problem. A problem the
+student has no graded file for says which of their files were not graded, and why."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from pathlib import Path
+
+from judge.grade_report import Skipped, skipped_entries
+from judge.grading import ClassReport, StudentReport
+
+DEFAULT_OUT = Path("gradescope")
+
+
+def write(report: ClassReport, out: Path) -> list[Path]:
+    """``out`` ending in .json with one student: that file; otherwise ``out/<student>/results.json``."""
+    written = []
+    if out.suffix == ".json" and len(report.students) == 1:
+        targets = [(report.students[0], out)]
+    else:
+        targets = [(student, out / student.student / "results.json") for student in report.students]
+    skipped = skipped_entries(report)
+    for student, path in targets:
+        mine = [entry for entry in skipped if entry.student == student.student]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(gradescope_results(student, report.max_scores, mine), indent=2,
+                                   ensure_ascii=False))
+        written.append(path)
+    return written
+
+
+def gradescope_results(student: StudentReport, max_scores: dict[str, float],
+                       skipped: list[Skipped] | None = None) -> dict:
+    """One student's results.json; ``skipped``: that student's files that were not graded."""
+    skipped = skipped or []
+    tests = []
+    for problem, max_score in sorted(max_scores.items()):
+        result = student.results.get(problem)
+        if result is None:
+            tests.append({"name": problem, "score": 0, "max_score": max_score, "status": "failed",
+                          "output": _why_nothing(problem, skipped), "visibility": "visible"})
+            continue
+        lines = [f"{result.verdict}: {result.passed}/{result.total} cases passed ({result.language})"]
+        lines += [f"{case.name}: {case.verdict}" + (f" - {case.message}" if case.verdict != "AC" and case.visibility == "sample" else "")
+                  for case in result.cases]
+        if result.compile_message:
+            lines.append(result.compile_message)
+        tests.append({"name": problem, "score": result.score, "max_score": max_score,
+                      "status": "passed" if result.verdict == "AC" else "failed",
+                      "output": "\n".join(lines), "visibility": "visible"})
+    output = f"Total: {student.total:g}/{sum(max_scores.values()):g}"
+    if skipped:
+        output += "\n\nNot graded:\n" + "\n".join(f"- {entry.file or entry.student}: {entry.reason}"
+                                                  for entry in skipped)
+    return {"score": student.total, "output": output, "stdout_visibility": "hidden", "tests": tests}
+
+
+def _why_nothing(problem: str, skipped: list[Skipped]) -> str:
+    """Why a problem has no result: the files that look meant for it (else all the student's
+    skipped files), or that nothing was handed in."""
+    if not skipped:
+        return "no submission for this problem"
+    meant = [entry for entry in skipped if _looks_meant_for(entry.file, problem)] or skipped
+    return "no file graded for this problem; not graded:\n" + "\n".join(
+        f"- {entry.file or entry.student}: {entry.reason}" for entry in meant)
+
+
+def _looks_meant_for(file_name: str, problem: str) -> bool:
+    stem = Path(file_name).stem.casefold()
+    return bool(stem) and (problem in stem or difflib.SequenceMatcher(None, stem, problem).ratio() >= 0.6)

@@ -1,0 +1,11 @@
+"""One self-contained HTML page: the sortable class table, a histogram of scores and the mix of
+verdicts per problem, and every student's cases (see judge/html_report.py)."""
+
+from __future__ import annotations
+
+from judge.grading import ClassReport
+
+
+def render(report: ClassReport) -> str:
+    from judge.html_report import render as render_html  # Jinja2 is loaded only for this format
+    return render_html(report)

@@ -1,0 +1,62 @@
+"""JUnit XML, which CI services render: a testsuite per student and problem, a testcase per case
+(a <failure> for every case that is not AC, an <error> for IE), and a "not graded" testsuite with
+a <skipped> testcase per file that was not graded, so that CI lists those files and why."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from judge.grade_report import Skipped, skipped_entries
+from judge.grading import ClassReport
+from judge.runner import SubmissionResult
+
+COUNTS = ("tests", "failures", "errors", "skipped")
+
+
+def render(report: ClassReport) -> str:
+    root = ET.Element("testsuites", name="judge grade")
+    totals = dict.fromkeys(COUNTS, 0)
+    suites = [_result_suite(f"{student.student}.{problem}", result)
+              for student in report.students for problem, result in sorted(student.results.items())]
+    skipped = skipped_entries(report)
+    if skipped:
+        suites.append(_skipped_suite(skipped))
+    for suite in suites:
+        root.append(suite)
+        for key in COUNTS:
+            totals[key] += int(suite.get(key, "0"))
+    for key, value in totals.items():
+        root.set(key, str(value))
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _result_suite(name: str, result: SubmissionResult) -> ET.Element:
+    """One submission's cases. Hidden and sample cases alike carry their verdict and message
+    only (a hidden case's message holds nothing of its input or expected output)."""
+    suite = ET.Element("testsuite", name=name)
+    counts = dict.fromkeys(COUNTS, 0)
+    elapsed = 0.0
+    for case in result.cases:
+        element = ET.SubElement(suite, "testcase", classname=name, name=case.name, time=f"{case.wall_time:.3f}")
+        counts["tests"] += 1
+        elapsed += case.wall_time
+        if case.verdict != "AC":
+            kind = "error" if case.verdict == "IE" else "failure"
+            counts["errors" if kind == "error" else "failures"] += 1
+            detail = ET.SubElement(element, kind, type=case.verdict, message=f"{case.verdict}: {case.message}")
+            detail.text = result.compile_message if case.verdict == "CE" else case.message
+    for key, value in counts.items():
+        suite.set(key, str(value))
+    suite.set("time", f"{elapsed:.3f}")
+    return suite
+
+
+def _skipped_suite(skipped: list[Skipped]) -> ET.Element:
+    suite = ET.Element("testsuite", name="not graded", tests=str(len(skipped)), failures="0", errors="0",
+                       skipped=str(len(skipped)), time="0.000")
+    for entry in skipped:
+        case = ET.SubElement(suite, "testcase", classname=f"not graded.{entry.student or '(folder)'}",
+                             name=entry.file or entry.student or "(submissions)", time="0.000")
+        ET.SubElement(case, "skipped", message=f"not graded: {entry}").text = entry.reason
+    return suite

@@ -1,0 +1,23 @@
+"""A GitHub-flavoured Markdown table, fit for $GITHUB_STEP_SUMMARY, then the files not graded."""
+
+from __future__ import annotations
+
+from tabulate import tabulate
+
+from judge.grade_report import class_rows, skipped_entries
+from judge.grading import ClassReport
+
+
+def render(report: ClassReport) -> str:
+    headers = ["Rank", "Student", *[f"`{p}`" for p in report.problems], "Total"]
+    rows = [[_escaped(cell) for cell in row] for row in class_rows(report)]
+    text = "## Grades\n\n" + tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True)
+    skipped = skipped_entries(report)
+    if skipped:
+        text += "\n\n**Not graded:**\n\n" + "\n".join(f"- {_escaped(str(entry))}" for entry in skipped)
+    return text + "\n"
+
+
+def _escaped(text: str) -> str:
+    """Plain text in a Markdown table: a file name's ``|`` or ``<`` must not make markup."""
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")

@@ -1,0 +1,53 @@
+"use strict";
+// Polls the standings and redraws the table; text only (textContent), never markup.
+(function () {
+  const table = document.getElementById("scoreboard");
+  const status = document.getElementById("status");
+  const icpc = table.dataset.mode === "icpc";
+  let previous = new Map();
+
+  const cell = (tag, text, attributes) => {
+    const element = document.createElement(tag);
+    element.textContent = text;
+    Object.entries(attributes || {}).forEach(([name, value]) => element.setAttribute(name, value));
+    return element;
+  };
+
+  const drawHead = (problems) => {
+    const row = document.createElement("tr");
+    const names = ["Rank", "Student", ...problems, icpc ? "Solved" : "Total"].concat(icpc ? ["Penalty"] : []);
+    names.forEach((name) => row.appendChild(cell("th", name, { scope: "col" })));
+    table.tHead.replaceChildren(row);
+  };
+
+  const draw = (data) => {
+    drawHead(data.problems);
+    const rows = data.rows.map((entry) => {
+      const row = document.createElement("tr");
+      row.appendChild(cell("td", String(entry.rank)));
+      row.appendChild(cell("th", entry.student, { scope: "row" }));
+      entry.cells.forEach((text) => row.appendChild(cell("td", text, text.includes("pending") ? { class: "pending" } : {})));
+      row.appendChild(cell("td", entry.total));
+      if (icpc) row.appendChild(cell("td", String(entry.penalty)));
+      const key = row.textContent;
+      if (previous.size && previous.get(entry.student) !== key) row.classList.add("changed");
+      return [entry.student, key, row];
+    });
+    table.tBodies[0].replaceChildren(...rows.map(([, , row]) => row));
+    previous = new Map(rows.map(([student, key]) => [student, key]));
+    const waiting = data.waiting ? data.waiting + "; " : "";
+    status.textContent = `${waiting}${data.rows.length} students, ${data.submissions} submissions judged; updated ${data.updated}`;
+  };
+
+  const poll = () => {
+    fetch("standings.json", { cache: "no-store" })
+      .then((response) => response.json())
+      .then((data) => {
+        if (data.error) status.textContent = "cannot read the results: " + data.error;
+        else draw(data);
+      })
+      .catch(() => { status.textContent = "the scoreboard server is not answering; retrying"; })
+      .finally(() => setTimeout(poll, POLL_MILLISECONDS));
+  };
+  poll();
+})();

@@ -1,0 +1,260 @@
+"""The HTML class report and the live scoreboard in a real headless browser (Debian's chromium
+and chromium-driver, driven by Selenium): they load without console errors, sort, open, draw the
+expected histogram, show a submission's markup as text, and follow a `judge grade` as it runs.
+Screenshots of both pages are saved under tests/artifacts/."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, make_class, run_judge
+
+CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
+ARTIFACTS = ROOT / "tests" / "artifacts"
+SOLUTIONS = ROOT / "solutions"
+MARKUP = "<script>alert(1)</script>"
+
+pytestmark = pytest.mark.skipif(
+    not (CHROMIUM.exists() and CHROMEDRIVER.exists()),
+    reason="browser tests need Debian's chromium and chromium-driver (/usr/bin/chromium, /usr/bin/chromedriver): "
+           "apt-get install chromium chromium-driver")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1280,1400"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # An explicit driver: Selenium Manager never looks for (or downloads) one.
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    yield driver
+    driver.quit()
+
+
+CLASS = {
+    "ana/stones.py": SOLUTIONS / "stones/accepted/game_dp.py",
+    "ana/footholds.py": SOLUTIONS / "footholds/accepted/minimax.py",
+    "ben/stones.py": SOLUTIONS / "stones/wrong_answer/even_wins.py",
+    "cy/stones.py": SOLUTIONS / "stones/wrong_answer/multiple_of_four.py",
+    "cy/footholds.js": SOLUTIONS / "footholds/wrong_answer/vanish_ignored.js",
+    "eve/stones.py": f"print({MARKUP!r})\n",
+    "eve/chess.py": "print(1)\n",
+}
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory, browser):
+    """The class graded once: the HTML report's URL and the same report as JSON."""
+    base = tmp_path_factory.mktemp("html")
+    folder = make_class(base / "subs", CLASS)
+    db, page = base / "results.db", base / "report.html"
+    done = run_judge("grade", str(folder), "--db", str(db), "--format", "html", "--out", str(page))
+    assert done.returncode == 0, done.stderr
+    data = json.loads(run_judge("grade", str(folder), "--db", str(db), "--format", "json").stdout)
+    browser.get(page.as_uri())
+    return page.as_uri(), data
+
+
+def severe_console_entries(driver) -> list[dict]:
+    return [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def column(driver, index: int) -> list[str]:
+    return [cell.text for cell in driver.find_elements("css selector", f"#class-table tbody tr > :nth-child({index})")]
+
+
+def test_the_report_loads_without_console_errors(browser, report):
+    url, data = report
+    browser.get(url)
+    assert browser.title == "Class report"
+    assert severe_console_entries(browser) == []
+    assert column(browser, 2) == [student["student"] for student in data["students"]]
+    assert "no problem called 'chess'" in browser.find_element("id", "skipped").text
+
+
+def test_a_header_click_sorts_the_rows(browser, report):
+    url, data = report
+    browser.get(url)
+    names = [student["student"] for student in data["students"]]
+    student_header = browser.find_element("css selector", "#class-table thead th:nth-child(2) button")
+    student_header.click()
+    assert column(browser, 2) == sorted(names)
+    student_header.click()
+    assert column(browser, 2) == sorted(names, reverse=True)
+    browser.find_element("css selector", "#class-table thead th:nth-child(4) button").click()  # stones
+    scores = [float(text.split()[0]) for text in column(browser, 4)]
+    assert scores == sorted(scores) and column(browser, 2) != names
+    header = browser.find_element("css selector", "#class-table thead th:nth-child(4)")
+    assert header.get_attribute("aria-sort") == "ascending"
+    assert severe_console_entries(browser) == []
+
+
+def test_a_students_details_open_with_the_sample_difference(browser, report):
+    url, data = report
+    browser.get(url)
+    position = [student["student"] for student in data["students"]].index("ben") + 1
+    details = browser.find_element("id", f"student-{position}")
+    assert details.get_attribute("open") is None
+    assert not details.find_element("css selector", "table.cases").is_displayed()
+    details.find_element("tag name", "summary").click()
+    assert details.get_attribute("open") is not None
+    cases = details.find_element("css selector", "table.cases")
+    assert cases.is_displayed()
+    assert "sample-1" in cases.text and "WA" in cases.text
+    figures = details.find_elements("css selector", ".sides figure")
+    assert [figure.find_element("tag name", "figcaption").text for figure in figures] == ["Input", "Expected", "Got"]
+    assert [figure.find_element("tag name", "mark").text for figure in figures[1:]] == ["SK", "CY"]
+    # Hidden cases show their verdict and message only: one output panel, for the one sample.
+    assert len(details.find_elements("css selector", ".sample")) == 1
+    ARTIFACTS.mkdir(exist_ok=True)
+    browser.save_screenshot(str(ARTIFACTS / "report.png"))
+    print(f"screenshot: {ARTIFACTS / 'report.png'}")
+
+
+def test_the_histogram_has_a_bar_per_tenth_sized_by_the_data(browser, report):
+    url, data = report
+    browser.get(url)
+    for problem in ("stones", "footholds"):
+        scores = [student["problems"][problem]["score"] for student in data["students"]
+                  if problem in student["problems"]]
+        expected = [0] * 10
+        for score in scores:
+            expected[min(9, int(score / 10))] += 1
+        bars = browser.find_elements("css selector", f"#problem-{problem} .histogram rect.bar")
+        assert [int(bar.get_attribute("data-count")) for bar in bars] == expected
+        heights = [float(bar.get_attribute("height")) for bar in bars]
+        tallest = max(heights)
+        assert tallest > 0
+        for height, count in zip(heights, expected):
+            assert height == pytest.approx(tallest * count / max(expected), abs=0.11)
+        mix = browser.find_element("css selector", f"#problem-{problem} ul.mix").text
+        for verdict in {student["problems"][problem]["verdict"] for student in data["students"]
+                        if problem in student["problems"]}:
+            assert verdict in mix
+
+
+def test_markup_a_submission_prints_is_shown_as_text(browser, report):
+    from selenium.common.exceptions import NoAlertPresentException
+
+    url, data = report
+    browser.get(url)
+    position = [student["student"] for student in data["students"]].index("eve") + 1
+    details = browser.find_element("id", f"student-{position}")
+    details.find_element("tag name", "summary").click()
+    got = details.find_elements("css selector", ".sides figure")[2]
+    assert MARKUP in got.text
+    with pytest.raises(NoAlertPresentException):
+        browser.switch_to.alert.text  # noqa: B018 (reading it is the check)
+    assert len(browser.find_elements("tag name", "script")) == 1  # the page's own
+    assert severe_console_entries(browser) == []
+
+
+# --- the live scoreboard ----------------------------------------------------------------------
+
+SLOW_AC = ("import time\ntime.sleep(0.4)\nn = int(input())\nprint('SK' if n % 2 else 'CY')\n")
+
+
+def start_scoreboard(db: Path, *options: str) -> tuple[subprocess.Popen, str]:
+    """A real `judge scoreboard --serve` on a free port; returns it and the URL it printed."""
+    server = subprocess.Popen([sys.executable, "-m", "judge", "scoreboard", "--serve", "--port", "0",
+                               "--db", str(db), *options], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    line = server.stderr.readline()
+    match = re.search(r"http://127\.0\.0\.1:\d+/", line)
+    assert match, line
+    return server, match.group(0)
+
+
+def stop(server: subprocess.Popen) -> str:
+    server.send_signal(signal.SIGINT)
+    try:
+        return server.communicate(timeout=20)[1]
+    finally:
+        if server.poll() is None:
+            server.kill()
+
+
+def rows(driver) -> list[list[str]]:
+    """The scoreboard's rows, read in one go (the page redraws them every second)."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('#scoreboard tbody tr'))"
+        ".map((row) => Array.from(row.children).map((cell) => cell.textContent));")
+
+
+def test_the_live_scoreboard_follows_a_running_grade(browser, tmp_path):
+    folder = make_class(tmp_path / "subs", {
+        "ana/stones.py": SOLUTIONS / "stones/accepted/game_dp.py",
+        "ben/stones.py": SOLUTIONS / "stones/wrong_answer/multiple_of_four.py",
+        "zed/stones.py": SLOW_AC,  # 22 cases of 0.4 s: the grade is still running when the others show
+    })
+    db = tmp_path / "results.db"
+    server, url = start_scoreboard(db)
+    grade = None
+    try:
+        browser.get(url)
+        assert browser.title == "Scoreboard"
+        browser.execute_script("window.loadedOnce = true;")
+        assert rows(browser) == []
+        grade = subprocess.Popen([sys.executable, "-m", "judge", "grade", str(folder), "--db", str(db),
+                                  "-j", "1", "--format", "json"], cwd=ROOT, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True, env={**os.environ, "COLUMNS": "80"})
+        seen_while_running = None
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline:
+            shown = rows(browser)
+            if shown and grade.poll() is None:
+                seen_while_running = shown
+            if len(shown) == 3:
+                break
+            time.sleep(0.2)
+        _, grade_err = grade.communicate(timeout=240)
+        assert grade.returncode == 0, grade_err
+        assert seen_while_running, "the page showed nothing while the grade ran"
+        final = {row[1]: row for row in rows(browser)}
+        assert set(final) == {"ana", "ben", "zed"}
+        assert final["ana"][0] == final["zed"][0] == "1" and final["ana"][2] == "100"
+        assert final["ben"][2] == "77.27"
+        assert browser.execute_script("return window.loadedOnce === true;"), "the page was reloaded"
+        assert severe_console_entries(browser) == []
+        ARTIFACTS.mkdir(exist_ok=True)
+        browser.save_screenshot(str(ARTIFACTS / "scoreboard.png"))
+        print(f"screenshot: {ARTIFACTS / 'scoreboard.png'}")
+    finally:
+        if grade is not None and grade.poll() is None:
+            grade.kill()
+        stderr = stop(server)
+    assert server.returncode == 0 and "scoreboard stopped" in stderr
+
+
+def test_a_frozen_scoreboard_shows_later_submissions_as_pending(browser, tmp_path):
+    folder = make_class(tmp_path / "subs", {"ana/stones.py": SOLUTIONS / "stones/accepted/game_dp.py",
+                                            "ben/stones.py": SOLUTIONS / "stones/accepted/parity.c"})
+    now = time.time()
+    os.utime(folder / "ana/stones.py", (now - 7200, now - 7200))  # handed in two hours before ben
+    db = tmp_path / "results.db"
+    assert run_judge("grade", str(folder), "--db", str(db)).returncode == 0
+    server, url = start_scoreboard(db, "--mode", "icpc", "--freeze-at", "60")
+    try:
+        browser.get(url)
+        deadline = time.monotonic() + 30
+        while len(rows(browser)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        shown = {row[1]: row for row in rows(browser)}
+        assert shown["ana"][:4] == ["1", "ana", "+ (0')", "1"]
+        assert shown["ben"][:4] == ["2", "ben", "(1 pending)", "0"]
+        assert "Frozen 60 minutes" in browser.find_element("id", "frozen").text
+    finally:
+        stop(server)
