@@ -20,6 +20,7 @@ class Skipped:
     student: str  # the student folder ("" for something outside any student folder)
     file: str  # the file's name inside it ("" when the whole folder is meant)
     reason: str
+    problem: str | None = None  # the problem the file was meant for, when that is known
 
     def __str__(self) -> str:
         where = "/".join(part for part in (self.student, self.file) if part)
@@ -30,8 +31,12 @@ _ISSUE = re.compile(r"(?P<student>[^/:]+)(?:/(?P<file>[^:]+))?: (?P<reason>.*)",
 
 
 def skipped_entries(report: ClassReport) -> list[Skipped]:
-    """Every file that was not graded, as (student, file, reason), read from the report's issues
-    ("<student>/<file>: <reason>" or "<student>: <reason>")."""
+    """Every file that was not graded, as (student, file, reason): from the report's structured
+    ``skipped`` list when grading gives one, else read from its issues ("<student>/<file>:
+    <reason>" or "<student>: <reason>")."""
+    structured = getattr(report, "skipped", None)
+    if structured:
+        return [_from_structured(item) for item in structured]
     entries = []
     for issue in report.issues:
         match = _ISSUE.fullmatch(issue)
@@ -40,6 +45,15 @@ def skipped_entries(report: ClassReport) -> list[Skipped]:
         else:
             entries.append(Skipped(match["student"], match["file"] or "", match["reason"]))
     return entries
+
+
+def _from_structured(item) -> Skipped:
+    """grading's own record of a skipped file: a path relative to the submissions folder, a
+    reason, and the student and problem when known."""
+    student = getattr(item, "student", None) or ""
+    path = str(getattr(item, "path", ""))
+    file = path[len(student) + 1:] if student and path.startswith(student + "/") else ("" if path == student else path)
+    return Skipped(student, file, item.reason, getattr(item, "problem", None))
 
 
 def cell(result: SubmissionResult | None) -> str:

@@ -61,7 +61,9 @@ def _why_nothing(problem: str, skipped: list[Skipped]) -> str:
     skipped files), or that nothing was handed in."""
     if not skipped:
         return "no submission for this problem"
-    meant = [entry for entry in skipped if _looks_meant_for(entry.file, problem)] or skipped
+    meant = [entry for entry in skipped
+             if entry.problem == problem or (entry.problem is None and _looks_meant_for(entry.file, problem))]
+    meant = meant or skipped
     return "no file graded for this problem; not graded:\n" + "\n".join(
         f"- {entry.file or entry.student}: {entry.reason}" for entry in meant)
 
