@@ -82,6 +82,8 @@ def test_the_report_loads_without_console_errors(browser, report):
     browser.get(url)
     assert browser.title == "Class report"
     assert severe_console_entries(browser) == []
+    # Self-contained: the page asked for nothing beyond itself.
+    assert browser.execute_script("return performance.getEntriesByType('resource').length") == 0
     assert column(browser, 2) == [student["student"] for student in data["students"]]
     assert "no problem called 'chess'" in browser.find_element("id", "skipped").text
 
