@@ -11,9 +11,13 @@ ELLIPSIS = "…"
 NARROWEST = 8  # a shrinkable column keeps at least this many characters
 
 
+LOG_WIDTH = 200  # when the output is no terminal (a CI log, a file): wide, but still bounded
+
+
 def terminal_width() -> int:
-    """The terminal's width in columns ($COLUMNS first, as `shutil` reads it; 80 when unknown)."""
-    return shutil.get_terminal_size((80, 24)).columns
+    """The width to fit: $COLUMNS when set, else the terminal's when standard output is one,
+    else LOG_WIDTH."""
+    return shutil.get_terminal_size((LOG_WIDTH, 24)).columns
 
 
 def cut(text: str, width: int) -> str:
