@@ -260,3 +260,16 @@ def test_a_frozen_scoreboard_shows_later_submissions_as_pending(browser, tmp_pat
         assert "Frozen 60 minutes" in browser.find_element("id", "frozen").text
     finally:
         stop(server)
+
+
+def test_printing_shows_every_students_cases(browser, report):
+    url, _ = report
+    browser.get(url)
+    visible = "return Array.from(document.querySelectorAll('details.student table.cases')).map((t) => t.checkVisibility())"
+    on_screen = browser.execute_script(visible)
+    assert on_screen and not any(on_screen)  # folded on screen
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        assert all(browser.execute_script(visible))
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
