@@ -310,3 +310,30 @@ def test_the_formats_are_the_modules_in_judge_renderers_grade():
     from judge.renderers import format_names
     assert format_names("grade") == ["table", "gradescope", "html", "json", "junit", "markdown"]
     assert "{table,gradescope,html,json,junit,markdown}" in run_judge("grade", "--help").stdout
+
+
+def test_the_scoreboard_server_only_reads(graded):
+    import re
+    import urllib.error
+    import urllib.request
+
+    _, db, data = graded
+    before = db.read_bytes()
+    server = subprocess.Popen([sys.executable, "-m", "judge", "scoreboard", "--serve", "--port", "0", "--db", str(db)],
+                              cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    try:
+        url = re.search(r"http://127\.0\.0\.1:\d+/", server.stderr.readline()).group(0)
+        standings = json.loads(urllib.request.urlopen(url + "standings.json", timeout=10).read())
+        assert [row["student"] for row in standings["rows"]] == [s["student"] for s in data["students"]]
+        assert [row["rank"] for row in standings["rows"]] == [s["rank"] for s in data["students"]]
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(urllib.request.Request(url, data=b"x", method="POST"), timeout=10)
+        assert refused.value.code == 405
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            urllib.request.urlopen(url + "../results.db", timeout=10)
+        assert missing.value.code == 404
+    finally:
+        server.send_signal(signal.SIGINT)
+        _, stderr = server.communicate(timeout=20)
+    assert server.returncode == 0 and "scoreboard stopped" in stderr
+    assert db.read_bytes() == before
