@@ -37,6 +37,7 @@ def _result_suite(name: str, result: SubmissionResult) -> ET.Element:
     suite = ET.Element("testsuite", name=name)
     counts = dict.fromkeys(COUNTS, 0)
     elapsed = 0.0
+    compile_message_at = None  # the case carrying the compiler's message: it is given once
     for case in result.cases:
         element = ET.SubElement(suite, "testcase", classname=name, name=case.name, time=f"{case.wall_time:.3f}")
         counts["tests"] += 1
@@ -45,7 +46,12 @@ def _result_suite(name: str, result: SubmissionResult) -> ET.Element:
             kind = "error" if case.verdict == "IE" else "failure"
             counts["errors" if kind == "error" else "failures"] += 1
             detail = ET.SubElement(element, kind, type=case.verdict, message=f"{case.verdict}: {case.message}")
-            detail.text = result.compile_message if case.verdict == "CE" else case.message
+            if case.verdict == "CE":
+                detail.text = result.compile_message if compile_message_at is None else \
+                    f"the compiler's message is on case {compile_message_at}"
+                compile_message_at = compile_message_at or case.name
+            else:
+                detail.text = case.message
     for key, value in counts.items():
         suite.set(key, str(value))
     suite.set("time", f"{elapsed:.3f}")
