@@ -23,9 +23,11 @@ HELP = "judge one solution on a problem's cases"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from judge.renderers import format_names
+
     parser.add_argument("problem", help="problem name (see `judge list`), suite file or package folder")
     parser.add_argument("solution", help="the solution's source file")
-    parser.add_argument("--format", choices=("table", "json"), default="table")
+    parser.add_argument("--format", choices=format_names("run"), default="table")
     parser.add_argument("--case", action="append", metavar="NAME", help="run only this case (repeatable)")
     parser.add_argument("--show", metavar="CASE",
                         help="run one sample case and print its input, expected and actual output in full")
@@ -40,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     from judge.catalog import load_problem
-    from judge.report import render_json
+    from judge.renderers import load_format
     from judge.runner import judge_submission
 
     problem = load_problem(args.problem, args.problems)
@@ -49,20 +51,13 @@ def handle(args: argparse.Namespace) -> int:
         return _show_case(args, problem, source)
     cases = [problem.case(name) for name in args.case] if args.case else None
     result = judge_submission(problem, source, args.lang, cases=cases, jobs=args.jobs)
-    print(render_json(result) if args.format == "json" else _table(problem, result))
+    print(load_format("run", args.format).render(result, problem))
     if not args.no_record and cases is None:
         from judge.store import record_run
         store = open_store(args.db)
         record_run(store, args.student, problem, source, result)
         store.close()
     return EXIT_OK if result.verdict == "AC" else EXIT_FAILED
-
-
-def _table(problem, result) -> str:
-    from judge.case_view import sample_views
-    from judge.report import render_table
-
-    return render_table(result, sample_views(problem, result.cases), show_hint=True)
 
 
 def _show_case(args: argparse.Namespace, problem, source: Path) -> int:

@@ -2,9 +2,11 @@
 kind (``grade``: a class report) in the format ``name``. Adding a format is adding a module; the
 command line offers what is here, found without importing it (so `judge --help` stays fast).
 
-A format module defines ``render(report) -> str`` (the text of the report, printed or written to
+Kinds: ``grade`` (a class report) and ``run`` (one submission's result). A ``grade`` format
+module defines ``render(report) -> str`` (the text of the report, printed or written to
 ``--out``), or, when it writes several files, ``write(report, out: Path) -> list[Path]`` with
-``DEFAULT_OUT``, the folder used without ``--out``.
+``DEFAULT_OUT``, the folder used without ``--out``. A ``run`` format module defines
+``render(result, problem) -> str``.
 """
 
 from __future__ import annotations

@@ -1,0 +1,12 @@
+"""One JSON object: the documented shape of a submission's result (see judge/report.py)."""
+
+from __future__ import annotations
+
+from judge.problem import Problem
+from judge.runner import SubmissionResult
+
+
+def render(result: SubmissionResult, problem: Problem) -> str:
+    from judge.report import render_json
+
+    return render_json(result)
