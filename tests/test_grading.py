@@ -311,6 +311,7 @@ def test_the_formats_are_the_modules_in_judge_renderers_grade():
     from judge.renderers import format_names
     assert format_names("grade") == ["table", "gradescope", "html", "json", "junit", "markdown"]
     assert "{table,gradescope,html,json,junit,markdown}" in run_judge("grade", "--help").stdout
+    assert format_names("run") == ["table", "json"]
 
 
 def test_the_scoreboard_server_only_reads(graded):
