@@ -18,6 +18,7 @@ class SampleView:
     expected: str
     got: str | None  # None when there is no output to show: none printed, or not kept (the store keeps none)
     difference: Difference | None
+    input_label: str = "input"  # what the input is called: "input", or "arguments" of a call
 
 
 def sample_view(problem: Problem, case: Case, result: CaseResult | None) -> SampleView | None:
@@ -32,7 +33,7 @@ def sample_view(problem: Problem, case: Case, result: CaseResult | None) -> Samp
     expected_text = task.answer_text(expected_output(problem, case))
     got = result.output if result is not None and result.output else None
     difference = first_difference(expected_text, got) if got is not None and result.verdict == "WA" else None
-    return SampleView(case.name, shown_input, expected_text, got, difference)
+    return SampleView(case.name, shown_input, expected_text, got, difference, task.value_label or "input")
 
 
 def sample_views(problem: Problem, results: list[CaseResult]) -> dict[str, SampleView]:

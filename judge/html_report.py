@@ -66,6 +66,7 @@ class SampleSides:
     expected: list[Line]
     got: list[Line] | None
     difference: str
+    input_label: str
     cut: bool = False
 
 
@@ -133,4 +134,5 @@ def _sides(view: SampleView) -> SampleSides:
 
     longest = max(len(comparable_lines(text)) for text in (view.input, view.expected, view.got or ""))
     return SampleSides(lines(view.input, False), lines(view.expected, True),
-                       lines(view.got, True) if view.got is not None else None, where, longest > SHOWN_LINES)
+                       lines(view.got, True) if view.got is not None else None, where, view.input_label,
+                       longest > SHOWN_LINES)

@@ -66,7 +66,7 @@ def _row_message(case: CaseResult) -> str:
 
 def _failed_sample(case: CaseResult, view: SampleView, width: int, show_hint: bool) -> str:
     """A failed sample case, compactly: a few lines of input, expected and actual output."""
-    lines = [cut(f"{case.name}: {case.verdict} - {case.message}", width), "input:"]
+    lines = [cut(f"{case.name}: {case.verdict} - {case.message}", width), f"{view.input_label}:"]
     lines += excerpt(view.input, None, width)
     lines.append("expected:")
     lines += excerpt(view.expected, view.difference, width)
@@ -81,7 +81,7 @@ def render_case_in_full(result: SubmissionResult, view: SampleView) -> str:
     """One sample case in full: its verdict, input, expected output and the program's output."""
     case = next(case for case in result.cases if case.name == view.name)
     lines = [f"{case.name}: {case.verdict}" + (f" - {case.message}" if case.message else ""), "",
-             "input:", view.input.rstrip("\n"), "", "expected:", view.expected.rstrip("\n"), "",
+             f"{view.input_label}:", view.input.rstrip("\n"), "", "expected:", view.expected.rstrip("\n"), "",
              "got:", view.got.rstrip("\n") if view.got is not None else "(no output)"]
     if view.difference is not None:
         where = view.difference
