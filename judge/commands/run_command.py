@@ -14,6 +14,7 @@ from judge.commands.common import (
     add_language_option,
     add_problems_option,
     open_store,
+    positive_float,
     readable_source,
 )
 
@@ -23,7 +24,7 @@ HELP = "judge one solution on a problem's cases"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("problem", help="problem name (see `judge list`), suite file or package folder")
-    parser.add_argument("solution", help="the solution's source file")
+    parser.add_argument("solution", help="the solution's source file (for a problem package: or a folder of files)")
     parser.add_argument("--format", choices=("table", "json"), default="table")
     parser.add_argument("--case", action="append", metavar="NAME", help="run only this case (repeatable)")
     add_language_option(parser)
@@ -33,15 +34,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--student", default=os.environ.get("USER") or "me", help="whose run this is, in the records")
     parser.add_argument("--no-record", action="store_true", help="do not record the result")
     add_cold_option(parser)
+    parser.add_argument("--time-limit", type=positive_float, help="CPU seconds per case (default: the problem's)")
 
 
 def handle(args: argparse.Namespace) -> int:
-    from judge.catalog import load_problem
+    from judge.catalog import find_problem
     from judge.report import render_json, render_table
     from judge.runner import judge_submission
 
-    problem = load_problem(args.problem, args.problems)
-    source = readable_source(args.solution)
+    problem = load_with_time_limit(find_problem(args.problem, args.problems), args.time_limit)
+    source = readable_source(args.solution, directory_allowed=problem.package is not None)
     cases = [problem.case(name) for name in args.case] if args.case else None
     result = judge_submission(problem, source, args.lang, cases=cases, jobs=args.jobs)
     print(render_json(result) if args.format == "json" else render_table(result))
@@ -51,3 +53,16 @@ def handle(args: argparse.Namespace) -> int:
         record_run(store, args.student, problem, source, result)
         store.close()
     return EXIT_OK if result.verdict == "AC" else EXIT_FAILED
+
+
+def load_with_time_limit(source, time_limit: float | None):
+    """The problem, with ``time_limit`` (seconds) instead of its own when given (a package's limit
+    is then not inferred from its submissions)."""
+    import dataclasses
+
+    if time_limit is None:
+        return source.load()
+    if source.format.name == "icpc":
+        from judge.icpc.package import load_package
+        return load_package(source.path, time_limit=time_limit)
+    return dataclasses.replace(source.load(), time_limit=time_limit)
