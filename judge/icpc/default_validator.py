@@ -17,10 +17,10 @@ import re
 
 from judge.checkers import CheckResult
 
-# What C's strtod (hence sscanf "%lf") reads as a whole token: decimal or hexadecimal notation.
-_DECIMAL = rb"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
-_HEXADECIMAL = rb"[+-]?0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?\d+)?"
-_FLOAT = re.compile(rb"(?:%s|%s)" % (_DECIMAL, _HEXADECIMAL))
+# What C's strtod converts, at the start of what scanf("%lf") consumed.
+_DECIMAL = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_HEXADECIMAL = re.compile(rb"[+-]?0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?\d+)?")
+_HEX_DIGITS = b"0123456789abcdefABCDEF"
 _SPACE = b" \t\n\v\f\r"  # C's isspace in the C locale
 SHOW = 30
 
@@ -53,15 +53,59 @@ def parse_flags(flags: list[str] | tuple[str, ...]) -> dict:
 
 
 def parse_float(token: bytes) -> float | None:
-    """The token's value if C reads all of it as a finite double, else None."""
-    if not _FLOAT.fullmatch(token):
+    """The token's value if the reference reads it as a finite float, else None.
+
+    The reference tests ``sscanf(token, "%lf%10s", ...) == 1``: glibc's scanf consumes the
+    longest run that can start a number (so "1e", "1.5E-" and "0x1p" are numbers, read as 1,
+    1.5 and 1), fails on a bare sign or "0x", converts the start of the run with strtod, and
+    anything left over makes the token not a number; infinities and NaN are not numbers.
+    """
+    hexadecimal = _consumes_all(token)
+    if hexadecimal is None:
         return None
-    text = token.decode("ascii")
+    pattern = _HEXADECIMAL if hexadecimal else _DECIMAL
+    match = pattern.match(token) or _DECIMAL.match(token)
+    if match is None:
+        return None
+    text = match.group().decode("ascii")
     try:
-        value = float.fromhex(text) if "x" in text.lower() else float(text)
+        value = float.fromhex(text) if match.re is _HEXADECIMAL else float(text)
     except OverflowError:
         return None
     return value if math.isfinite(value) else None
+
+
+def _consumes_all(token: bytes) -> bool | None:
+    """Whether glibc's scanf reads the whole token as one number: None if not, else whether it
+    read it as hexadecimal."""
+    signed = token[:1] in (b"+", b"-")
+    at = int(signed)
+    if token[at:at + 1].lower() in (b"n", b"i"):
+        return None  # NaN or an infinity at best: never a float here
+    hexadecimal = got_digit = got_exponent = got_dot = False
+    if token[at:at + 1] == b"0":
+        at += 1
+        if token[at:at + 1] in (b"x", b"X"):
+            hexadecimal, at = True, at + 1
+        else:
+            got_digit = True
+    exponent = b"p" if hexadecimal else b"e"
+    while at < len(token):
+        char = token[at:at + 1]
+        if char.isdigit() or (hexadecimal and not got_exponent and char in _HEX_DIGITS):
+            got_digit = True
+        elif got_exponent and token[at - 1:at].lower() == exponent and char in b"+-":
+            pass
+        elif got_digit and not got_exponent and char.lower() == exponent:
+            got_exponent = got_dot = True
+        elif not got_dot and char == b".":
+            got_dot = True
+        else:
+            return None  # left over: scanf's second conversion gets it
+        at += 1
+    if len(token) == signed or (hexadecimal and len(token) == 2 + signed):
+        return None
+    return hexadecimal
 
 
 def _short(token: bytes) -> str:
