@@ -5,7 +5,8 @@ Cases become ``data/sample`` (sample cases) and ``data/secret`` (the rest), numb
 order, with the reference's answers as ``.ans``; the validator becomes an input validator; the
 checker becomes default-validator flags (``tokens``: case_sensitive; ``exact``: also
 space_change_sensitive; ``float``: its tolerances) or, for a custom checker, an output validator
-that calls it; example solutions go to the matching ``submissions/`` folder.
+that calls it; example solutions go to the matching ``submissions/`` folder (those that do not
+compile stay behind: the format has no folder for them).
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from judge.reference import expected_output
 
 SUBMISSION_FOLDERS = {"accepted": "accepted", "wrong_answer": "wrong_answer",
                       "time_limit_exceeded": "time_limit_exceeded", "runtime_error": "run_time_error",
-                      "memory_limit_exceeded": "run_time_error", "output_limit_exceeded": "run_time_error",
-                      "compile_error": "compile_error"}
+                      "memory_limit_exceeded": "run_time_error", "output_limit_exceeded": "run_time_error"}
+# (compile_error solutions stay behind: problemtools knows no such folder.)
 INPUT_VALIDATOR_MAIN = '''
 
 if __name__ == "__main__":  # the package format's protocol: exit 42 for valid input, 43 otherwise
