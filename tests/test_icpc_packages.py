@@ -143,7 +143,8 @@ def test_judge_test_verifies_every_hand_made_package():
     done = run_judge("test", *packages)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "FAIL" not in done.stdout
-    for expected in ("submission accepted/multi_cpp", "submission accepted/multi_py", "got CE",
+    for expected in ("submission accepted/multi_cpp", "submission accepted/multi_py",
+                     "submission accepted/multi_java", "submission accepted/multi_js", "got CE",
                      "got TLE", "got RE", "score 18/20", "score 70/100", "2 s (.timelimit)"):
         assert expected in done.stdout
 
