@@ -234,3 +234,11 @@ def test_pytest_plugin_collects_a_package(pytester):
                                 str(PACKAGES / "addition/submissions/wrong_answer/rounds.py"))
     result.assert_outcomes(passed=5, failed=1)
     result.stdout.fnmatch_lines(["*WA on case sample/2*"])
+
+
+def test_judge_list_finds_the_packages_of_a_folder():
+    done = run_judge("list", "--problems", str(PACKAGES))
+    assert done.returncode == 0, done.stderr
+    rows = {line.split()[0]: line for line in done.stdout.splitlines()[2:]}
+    assert set(rows) == {"addition", "closest", "doubler", "subtasks"}
+    assert "interactive" in rows["doubler"] and "2 s" in rows["addition"]

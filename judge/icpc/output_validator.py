@@ -41,7 +41,9 @@ class ValidatorWorkspace:
     def __init__(self, files: CaseFiles) -> None:
         self.scratch = Path(tempfile.mkdtemp(prefix="judge-validator-"))
         self.path = self.scratch / "work"  # the sandbox opens up the parent; this one is ours
-        self.path.mkdir()
+        # Only the validator's sandbox user (it is handed over) may read the answer: in the weaker
+        # sandbox tiers a submission running meanwhile (interactive problems) sees the host's /tmp.
+        self.path.mkdir(mode=0o700)
         shutil.copyfile(files.input_path, self.path / "input.in")
         shutil.copyfile(files.answer_path, self.path / "answer.ans")
         (self.path / "feedback").mkdir()
