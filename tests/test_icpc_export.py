@@ -36,3 +36,19 @@ def test_function_style_problems_and_non_empty_targets_are_refused(tmp_path):
     (tmp_path / "busy" / "file").write_text("x")
     done = run_judge("export", "stones", str(tmp_path / "busy"))
     assert done.returncode == 2 and "not empty" in done.stderr
+
+
+def test_problemtools_reads_an_exported_problem_back(tmp_path):
+    import shutil
+    import subprocess
+
+    import pytest
+
+    verifyproblem = shutil.which("verifyproblem")
+    if verifyproblem is None:
+        pytest.skip("problemtools' verifyproblem is not installed (pip install problemtools)")
+    target = tmp_path / "stones"
+    assert run_judge("export", "stones", str(target)).returncode == 0
+    done = subprocess.run([verifyproblem, str(target), "-p", "config", "data"], capture_output=True, text=True,
+                          timeout=600, check=False)
+    assert "tested: 0 errors" in done.stdout + done.stderr, done.stdout + done.stderr

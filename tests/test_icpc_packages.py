@@ -242,3 +242,16 @@ def test_judge_list_finds_the_packages_of_a_folder():
     rows = {line.split()[0]: line for line in done.stdout.splitlines()[2:]}
     assert set(rows) == {"addition", "closest", "doubler", "subtasks"}
     assert "interactive" in rows["doubler"] and "2 s" in rows["addition"]
+
+
+def test_legacy_grading_in_problem_yaml_applies_to_every_group(package_copy):
+    package = package_copy("addition")
+    (package / "problem.yaml").write_text("name: Addition\ntype: scoring\nvalidator_flags: float_tolerance 1e-6\n"
+                                          "grading:\n  accept_score: 2\n  on_reject: grade\n")
+    # Six cases worth 2 each, summed through the groups; on_reject: grade runs past a failure.
+    accepted = json.loads(run_judge("run", str(package), str(package / "submissions/accepted/add.py"),
+                                    "--format", "json", "--no-record").stdout)
+    assert (accepted["verdict"], accepted["score"]) == ("AC", 12)
+    rounds = json.loads(run_judge("run", str(package), str(package / "submissions/wrong_answer/rounds.py"),
+                                  "--format", "json", "--no-record").stdout)
+    assert (rounds["verdict"], rounds["score"], rounds["total"]) == ("WA", 10, 6)

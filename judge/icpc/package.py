@@ -262,7 +262,7 @@ class _Reader:
             raise self.fail(f"'limits' must be a mapping, got {limits!r:.60}")
         self.check_keys(limits, LIMIT_KEYS[version], "limits.")
         legacy_flags = split_args(self.metadata.get("validator_flags"), f"{self.yaml_path}: validator_flags")
-        data = _DataReader(self.root, version, legacy_flags)
+        data = _DataReader(self.root, version, legacy_flags, self.legacy_grading())
         cases, groups = data.read()
         output_validator = self.output_validator(custom or "interactive" in types)
         return Package(
@@ -311,6 +311,20 @@ class _Reader:
             if "interactive" in validation[1:]:
                 types.add("interactive")
         return types or {"pass-fail"}, custom
+
+    def legacy_grading(self) -> dict[str, Any]:
+        """Group settings a legacy problem.yaml's ``grading`` imposes on every group (as
+        problemtools applies them: over the groups' own files)."""
+        grading = self.metadata.get("grading") or {}
+        if not isinstance(grading, dict):
+            raise self.fail(f"'grading' must be a mapping, got {grading!r:.60}")
+        self.check_keys(grading, {"objective", "show_test_data_groups", "accept_score", "reject_score", "range",
+                                  "on_reject"}, "grading.")
+        imposed = {key: grading[key] for key in ("accept_score", "reject_score", "range") if key in grading}
+        on_reject = {"first_error": "break", "grade": "continue", "worst_error": None}
+        if grading.get("on_reject") in on_reject and on_reject[grading["on_reject"]]:
+            imposed["on_reject"] = on_reject[grading["on_reject"]]
+        return imposed
 
     def names(self) -> dict[str, str]:
         name = self.metadata.get("name")
@@ -389,11 +403,12 @@ class _Reader:
 class _DataReader:
     """Reads ``data/``: cases, group settings (inherited down the tree), sample interactions."""
 
-    def __init__(self, root: Path, version: str, legacy_flags: tuple[str, ...]) -> None:
+    def __init__(self, root: Path, version: str, legacy_flags: tuple[str, ...], imposed: dict[str, Any]) -> None:
         self.root = root
         self.data = root / "data"
         self.version = version
         self.legacy_flags = legacy_flags
+        self.imposed = imposed  # settings over every group's own (legacy grading)
         self.cases: dict[str, CaseFiles] = {}
         self.groups: dict[str, Group] = {}
         self.interactions: list[Path] = []
@@ -408,7 +423,8 @@ class _DataReader:
 
     def read_group(self, directory: Path, name: str, inherited: dict) -> None:
         own = self.own_settings(directory)
-        group = Group(name, {**inherited, **own}, own, any((directory / file).is_file() for file in GROUP_FILES))
+        group = Group(name, {**inherited, **own, **self.imposed}, own,
+                      any((directory / file).is_file() for file in GROUP_FILES))
         settings = group.settings
         self.groups[name] = group
         entries: dict[str, tuple[str, Path]] = {}
