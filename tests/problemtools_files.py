@@ -56,7 +56,7 @@ def examples_dir() -> Path:
             members = [member for member in tar.getmembers() if "/examples/" in member.name or
                        "/support/default_validator/" in member.name]
             tar.extractall(CACHE / "src", members=members, filter="data")
-        return sorted(CACHE.glob("src/problemtools-*/examples"))[0]
+        return min(CACHE.glob("src/problemtools-*/examples"))
 
 
 def default_validator_binary() -> Path:

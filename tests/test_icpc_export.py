@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from conftest import run_judge
 
-from judge.icpc.package import load_package
 from judge.catalog import load_problem
+from judge.icpc.package import load_package
 
 
 def test_exported_problem_reads_back_with_the_same_cases_and_answers(tmp_path):

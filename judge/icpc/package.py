@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from judge.icpc import PROBLEM_FILE
 from judge.errors import SuiteError
+from judge.icpc import PROBLEM_FILE
 from judge.problem import MIB, Case, Problem, ProblemFiles
 
 LEGACY, V2023, V2025 = "legacy", "2023-07-draft", "2025-09"

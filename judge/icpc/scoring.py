@@ -99,9 +99,7 @@ def _grade(children: list[tuple[str, float]], flags: list[str]) -> tuple[str, fl
     for flag in flags:
         aggregate_scores = SCORE_AGGREGATORS.get(flag, aggregate_scores)
         mode = flag if flag in ("worst_error", "no_errors", "first_error", "always_accept") else mode
-    if "accept_if_any_accepted" in flags and "AC" in verdicts:
-        verdict = "AC"
-    elif mode == "always_accept":
+    if ("accept_if_any_accepted" in flags and "AC" in verdicts) or mode == "always_accept":
         verdict = "AC"
     elif mode == "first_error":
         verdict = next((item for item in verdicts if item != "AC"), "AC")

@@ -20,8 +20,8 @@ def render_package(problem: Problem) -> str:
     lines = [f"# {problem.title} ({package.root})", "",
              f"Type: {', '.join(sorted(package.types))}; format {package.version}"
              + ("; custom output validator" if package.output_validator else ""),
-             f"Limits: {problem.time_limit:g} s CPU per case ({source}), {package.memory_mib} MiB memory, "
-             f"{package.output_mib} MiB output.", ""]
+             (f"Limits: {problem.time_limit:g} s CPU per case ({source}), {package.memory_mib} MiB memory, "
+              f"{package.output_mib} MiB output."), ""]
     if problem.statement.strip():
         lines += [problem.statement.rstrip(), ""]
     for case in problem.cases:

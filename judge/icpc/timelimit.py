@@ -9,6 +9,7 @@ import dataclasses
 import json
 import math
 import os
+
 from judge.icpc.package import PackageError, package_hash
 from judge.languages import Language
 from judge.languages.base import cache_root
@@ -40,9 +41,8 @@ def inferred_time_limit(problem: Problem) -> float:
 def slowest_accepted(problem: Problem) -> float:
     """The slowest case of any accepted submission, in CPU seconds of the problem's own limit
     (a Java or JavaScript run's time is taken back through its language's allowance)."""
-    from judge.icpc.programs import unsupported_reason
+    from judge.icpc.programs import submission_language, unsupported_reason
     from judge.icpc.verify import submissions
-    from judge.icpc.programs import submission_language
     from judge.runner import judge_submission
 
     capped = dataclasses.replace(problem, time_limit=CAP_SECONDS)
