@@ -255,3 +255,16 @@ def test_legacy_grading_in_problem_yaml_applies_to_every_group(package_copy):
     rounds = json.loads(run_judge("run", str(package), str(package / "submissions/wrong_answer/rounds.py"),
                                   "--format", "json", "--no-record").stdout)
     assert (rounds["verdict"], rounds["score"], rounds["total"]) == ("WA", 10, 6)
+
+
+def test_a_cases_own_yaml_sets_its_validator_arguments(package_copy, tmp_path):
+    package = package_copy("addition")
+    (package / "data/secret/exact/02.yaml").write_text("output_validator_args: [float_absolute_tolerance, '0.6']\n")
+    solution = tmp_path / "half_off.py"
+    solution.write_text("a, b = map(float, input().split())\nprint(a + b + 0.5)\n")
+    result = json.loads(run_judge("run", str(package), str(solution), "--format", "json", "--no-record").stdout)
+    verdicts = {case["name"]: case["verdict"] for case in result["cases"]}
+    assert verdicts["secret/exact/02"] == "AC" and verdicts["sample/1"] == "WA"
+    (package / "data/secret/exact/02.yaml").write_text("output_validator_arg: []\n")
+    with pytest.raises(PackageError, match=r"exact/02.yaml: unknown key 'output_validator_arg'"):
+        load_package(package)

@@ -45,6 +45,9 @@ GROUP_KEYS = {"max_score", "score_aggregation", "static_validation_score", "requ
               "input_validator_args", "static_validator_args", "output_validator_args", "input_visualizer_args",
               "output_visualizer_args", "full_feedback"}
 GROUP_FILES = ("testdata.yaml", "test_group.yaml")
+# A case's own <name>.yaml (2025-09): its validators' arguments over its group's.
+CASE_KEYS = {"args", "input_validator_args", "output_validator_args", "input_visualizer_args",
+             "output_visualizer_args", "full_feedback", "hint", "description"}
 DEFAULT_MEMORY_MIB, DEFAULT_OUTPUT_MIB = 1024, 8
 # Time multipliers when problem.yaml gives none: (ac_to_time_limit, time_limit_to_tle).
 DEFAULT_MULTIPLIERS = {LEGACY: (5.0, 2.0), V2023: (2.0, 1.5), V2025: (2.0, 1.5)}
@@ -474,11 +477,26 @@ class _DataReader:
             raise PackageError(f"{path}: grading: {settings['grading']!r} (custom graders) is not supported; "
                                f"use grader_flags")
 
+    def case_settings(self, path: Path) -> dict:
+        """A case's own settings file, if it has one; PackageError naming an unknown key."""
+        if not path.is_file() or path.name in GROUP_FILES:
+            return {}
+        settings = read_yaml(path) or {}
+        if not isinstance(settings, dict):
+            raise PackageError(f"{path}: expected a mapping of settings")
+        for key in settings:
+            if key not in CASE_KEYS:
+                raise PackageError(f"{path}: unknown key '{key}'; a case's settings may be: {', '.join(sorted(CASE_KEYS))}")
+        if "output_validator_args" in settings:  # the case's own replace its group's
+            settings["output_validator_flags"] = None
+        return settings
+
     def add_case(self, input_path: Path, name: str, group: str, settings: dict) -> None:
         answer = input_path.with_suffix(".ans")
         if not answer.is_file():
             raise PackageError(f"{input_path}: no answer file {answer.name}; every .in needs its .ans")
         where = f"{self.data / group}"
+        settings = {**settings, **self.case_settings(input_path.with_suffix(".yaml"))}
         output_args = split_args(settings.get("output_validator_flags"), where) + \
             split_args(settings.get("output_validator_args"), where)
         input_args = settings.get("input_validator_args", settings.get("input_validator_flags"))
