@@ -268,3 +268,14 @@ def test_a_cases_own_yaml_sets_its_validator_arguments(package_copy, tmp_path):
     (package / "data/secret/exact/02.yaml").write_text("output_validator_arg: []\n")
     with pytest.raises(PackageError, match=r"exact/02.yaml: unknown key 'output_validator_arg'"):
         load_package(package)
+
+
+def test_require_pass_scores_a_group_only_after_the_groups_it_names(package_copy, tmp_path):
+    package = package_copy("subtasks")
+    solution = tmp_path / "large_only.py"
+    solution.write_text("n = int(input())\nprint(2 * n if n >= 5 else n)\n")
+    arguments = ["run", str(package), str(solution), "--format", "json", "--no-record"]
+    assert json.loads(run_judge(*arguments).stdout)["score"] == 60  # group2 only
+    (package / "data/secret/group2/test_group.yaml").write_text(
+        "max_score: 60\nscore_aggregation: sum\nrequire_pass: secret/group1\n")
+    assert json.loads(run_judge(*arguments).stdout)["score"] == 0

@@ -6,7 +6,7 @@ accepted, else ``reject_score``; ``on_reject: break`` stops a group at its first
 ``grader_flags`` choose the verdict (``worst_error``, ``first_error``, ``always_accept``,
 ``accept_if_any_accepted``), the score (``sum``, ``avg``, ``min``, ``max``) and ``ignore_sample``.
 2025-09 packages follow that version's rules: ``score_aggregation`` (``pass-fail``, ``sum``,
-``min``) and ``max_score`` of ``secret`` and its test data groups.
+``min``), ``max_score`` and ``require_pass`` of ``secret`` and its test data groups.
 """
 
 from __future__ import annotations
@@ -138,11 +138,20 @@ def _group_score_2025(package: Package, name: str, by_name: dict) -> float:
         case_bound = bound if mode == "min" else bound / max(1, len(members))
         scores = [_case_score(by_name.get(case), case_bound) for case in members]
         passed = all(by_name.get(case) is not None and by_name[case].verdict == "AC" for case in members)
+    if not _required_passed(package, own.get("require_pass"), by_name):
+        return 0.0
     if mode == "pass-fail":
         return bound if passed and math.isfinite(bound) else 0.0
     if not scores:
         return 0.0
     return float(min(scores) if mode == "min" else sum(scores))
+
+
+def _required_passed(package: Package, required, by_name: dict) -> bool:
+    """Whether every case of the groups ``require_pass`` names (a name or a list) was accepted."""
+    names = [required] if isinstance(required, str) else list(required or [])
+    return all(by_name.get(case) is not None and by_name[case].verdict == "AC"
+               for group in names for case in package.cases if case.startswith(str(group) + "/"))
 
 
 def _case_score(result, bound: float) -> float:
