@@ -34,7 +34,8 @@ def _download(folder: str, *options: str) -> Path | None:
     found = sorted(target.glob("problemtools-*")) if target.is_dir() else []
     if found:
         return found[0]
-    done = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", *options, "problemtools",
+    done = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--timeout", "30", "--retries", "2",
+                           *options, "problemtools",
                            "-d", str(target)], capture_output=True, text=True, timeout=300, check=False)
     found = sorted(target.glob("problemtools-*")) if target.is_dir() else []
     if done.returncode != 0 or not found:
