@@ -45,7 +45,13 @@ def verify_problems(names: list[str] | None = None, jobs: int | None = None,
         try:
             problem = source.load()
         except SuiteError as error:
+            if source.format.name == "icpc":
+                raise  # a broken problem package is an error naming the file: exit 2
             checks.append(Check(source.id, "loads", False, str(error)))
+            continue
+        if problem.package is not None:  # a problem package is verified as problemtools does
+            from judge.icpc.verify import verify_package
+            checks += verify_package(problem, jobs)  # a broken package raises: exit 2
             continue
         checks.append(Check(problem.id, "loads", True, f"{len(problem.cases)} cases"))
         checks += [check_validator(problem), check_strategies(problem), check_reference(problem)]

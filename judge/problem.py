@@ -77,6 +77,7 @@ class Problem:
     group_points: dict = field(default_factory=dict)
     cases: tuple[Case, ...] = ()
     format: str = "suite"  # the loader that read it
+    package: Any = None  # a judge.icpc.package.Package, for problems read from a problem package
 
     @property
     def io(self) -> str:

@@ -2,6 +2,7 @@
 
     pytest cases/sokoban.yaml --solution my_solution.py
     pytest cases/ --solution sokoban=sok.py --solution stones=stones.c
+    pytest path/to/package/problem.yaml --solution solution.cpp   # an ICPC/Kattis problem package
 
 Each case is one item, so -k, -x, --lf, -n (pytest-xdist) and --junitxml work as usual. A failing
 item reports the verdict and the first difference, not a traceback of the judge. Without
@@ -20,6 +21,7 @@ from pathlib import Path
 import pytest
 
 SUITE_SUFFIXES = (".yaml", ".yml")
+PACKAGE_FILE = "problem.yaml"  # a problem package is collected through this file of its folder
 SUITES_SEEN = pytest.StashKey[set]()
 
 
@@ -33,7 +35,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.stash[SUITES_SEEN] = set()
     for problem, path in _solutions(config).items():
-        if not path.is_file():
+        if not path.is_file() and not path.is_dir():  # a folder: a problem package's submission
             given = f"{problem}={path}" if problem else str(path)
             raise pytest.UsageError(f"--solution {given}: no such file" if not path.exists()
                                     else f"--solution {given}: not a file; give the solution's source file")
@@ -52,13 +54,15 @@ def _solutions(config: pytest.Config) -> dict[str | None, Path]:
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
-    if file_path.suffix not in SUITE_SUFFIXES or file_path.parent.name != "cases":
+    is_package = file_path.name == PACKAGE_FILE
+    if not is_package and (file_path.suffix not in SUITE_SUFFIXES or file_path.parent.name != "cases"):
         return None
     solutions = _solutions(parent.config)
     if not solutions:
         return None
-    parent.config.stash[SUITES_SEEN].add(file_path.stem)
-    solution = solutions.get(file_path.stem) or solutions.get(None)
+    problem_id = file_path.parent.name if is_package else file_path.stem
+    parent.config.stash[SUITES_SEEN].add(problem_id)
+    solution = solutions.get(problem_id) or solutions.get(None)
     if solution is None:
         if parent.session.isinitpath(file_path):  # named on the command line, yet no solution for it
             return UnmatchedSuite.from_parent(parent, path=file_path)
@@ -119,7 +123,11 @@ class SuiteFile(pytest.File):
         from judge.formats.suite import load_suite
 
         try:
-            self.problem = load_suite(self.path)
+            if self.path.name == PACKAGE_FILE:  # the folder is the problem
+                from judge.icpc.package import load_package
+                self.problem = load_package(self.path.parent)
+            else:
+                self.problem = load_suite(self.path)
         except SuiteError as error:
             raise self.CollectError(str(error)) from None
         for case in self.problem.cases:
@@ -135,7 +143,8 @@ class SuiteFile(pytest.File):
         except JudgeError as error:  # a language the problem cannot use: the same for every case
             raise pytest.UsageError(f"{self.solution}: {error}") from None
         if not isinstance(self.prepared, PrepareFailure):
-            self._runs = executor(self.prepared.language, self.prepared.program, self.problem.io, self.prepared.limits)
+            self._runs = executor(self.prepared.language, self.prepared.program, self.problem.io, self.prepared.limits,
+                                  cold=not self.problem.task.runs_warm)
             self.execute = self._runs.__enter__()
 
     def teardown(self) -> None:

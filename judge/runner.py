@@ -38,6 +38,7 @@ class CaseResult:
     message: str = ""
     visibility: str = "hidden"
     output: str = ""  # what the submission printed (or returned), for stress and debugging
+    score: float | None = None  # a package's output validator's score.txt, for group scoring
 
 
 @dataclass
@@ -94,6 +95,8 @@ def prepare(problem: Problem, source: Path, language_name: str | None = None) ->
     """Choose the language and build the program, once, for every way of judging (run, stress,
     grade, the pytest plugin). A submission that cannot be built is a PrepareFailure value;
     UnknownLanguage and UnsupportedSubmission are raised: they are the caller's usage errors."""
+    if source.is_dir() or problem.package is not None:
+        return _prepare_package_program(problem, source)
     language = language_for(source, language_name)
     if problem.io not in language.styles:
         usable = [name for name, lang in LANGUAGES.items() if problem.io in lang.styles]
@@ -105,6 +108,22 @@ def prepare(problem: Problem, source: Path, language_name: str | None = None) ->
         return PrepareFailure(Verdict.CE, str(error), language.name)
     except LanguageUnavailable as error:
         return PrepareFailure(Verdict.IE, str(error), language.name)
+    return Prepared(language, program, language.limits(base_limits(problem)))
+
+
+def _prepare_package_program(problem: Problem, source: Path) -> Prepared | PrepareFailure:
+    """A submission to a problem package: one file, or a directory of files (see judge/icpc/programs.py)."""
+    from judge.icpc.programs import prepare_program, submission_language
+
+    language = submission_language(source)
+    try:
+        language, program = prepare_program(source)
+    except CompileError as error:
+        return PrepareFailure(Verdict.CE, str(error), language.name)
+    except LanguageUnavailable as error:
+        return PrepareFailure(Verdict.IE, str(error), language.name)
+    if language is None:
+        raise UnsupportedSubmission(f"{source}: a submission with build/run scripts is not supported")
     return Prepared(language, program, language.limits(base_limits(problem)))
 
 
@@ -144,6 +163,7 @@ def judge_submission(problem: Problem, source: Path, language_name: str | None =
     if isinstance(prepared, PrepareFailure):
         return failed_preparation(problem, source, cases, prepared)
     workers = 1 if stop_on_failure else min(jobs, len(cases))
+    cold = cold or not problem.task.runs_warm
     with executor(prepared.language, prepared.program, problem.io, prepared.limits, cold, workers) as execute:
         results = _run_cases(problem, prepared, cases, execute, jobs, on_case, stop_on_failure)
     result = summarize(problem, source, prepared.language.name, results)
@@ -177,11 +197,13 @@ def summarize(problem: Problem, source: Path, language: str, results: list[CaseR
               compile_message: str = "") -> SubmissionResult:
     """The submission's result from its case results: overall verdict and score."""
     verdicts = {result.name: result.verdict for result in results}
+    verdict, points = overall_verdict([result.verdict for result in results]), score(problem, verdicts)
+    if problem.package is not None and problem.package.scoring:
+        from judge.icpc.scoring import aggregate
+        verdict, points = aggregate(problem.package, results)
     return SubmissionResult(
-        problem=problem.id, submission=str(source), language=language,
-        verdict=overall_verdict([result.verdict for result in results]),
-        score=score(problem, verdicts), max_score=problem.total_points,
-        cases=results, compile_message=compile_message)
+        problem=problem.id, submission=str(source), language=language, verdict=verdict,
+        score=points, max_score=problem.total_points, cases=results, compile_message=compile_message)
 
 
 def failed_preparation(problem: Problem, source: Path, cases: list[Case], failure: PrepareFailure) -> SubmissionResult:
@@ -193,6 +215,9 @@ def failed_preparation(problem: Problem, source: Path, cases: list[Case], failur
 
 def run_case(problem: Problem, prepared: Prepared, case: Case, execute: Execute | None = None) -> CaseResult:
     """Run one case in the sandbox (as the problem's task type runs it) and decide its verdict."""
+    judged = problem.task.judge_case(problem, prepared, case, execute or cold_execute)
+    if judged is not None:
+        return judged
     limits = prepared.limits
     outcome = problem.task.run(execute or cold_execute, prepared.program.argv(limits), case, limits,
                                prepared.program.directory)

@@ -84,6 +84,7 @@ class Outcome:
     wall_timed_out: bool = False
     output_exceeded: bool = False
     internal_error: str | None = None
+    ended_at: float = 0.0  # time.monotonic() when the program was seen to end (who ended first?)
 
 
 
@@ -347,8 +348,14 @@ def _reap_orphans() -> None:
 
 def run_sandboxed(command: list[str], *, stdin: bytes, limits: Limits,
                   program_dir: Path | None = None, work_dir: Path | None = None,
-                  env: dict[str, str] | None = None, tier: str | None = None) -> Outcome:
+                  env: dict[str, str] | None = None, tier: str | None = None,
+                  stdio: tuple[int, int] | None = None) -> Outcome:
     """Run ``command`` under ``limits`` with ``stdin`` as its standard input.
+
+    ``stdio`` (file descriptors for standard input and output, such as pipe ends to another
+    program) replaces ``stdin`` and the captured output; the sandbox takes them over and closes
+    them once the program has them. They must be close-on-exec, so that no other program started
+    meanwhile inherits them.
 
     ``command`` may refer to ``{prog}`` (the read-only program directory) and ``{work}`` (the
     writable working directory); they are replaced by the paths the program sees. When
@@ -359,14 +366,18 @@ def run_sandboxed(command: list[str], *, stdin: bytes, limits: Limits,
     uid, slot_lock = _acquire_slot()
     owns_work_dir = work_dir is None
     scratch = _scratch_dir("run")
+    handed_over = False  # the stdio fds are _run_in_slot's to close from then on
     try:
         if owns_work_dir:
             work_dir = scratch / "work"
             work_dir.mkdir()
         _hand_over(work_dir, uid)
+        handed_over = True
         return _run_in_slot(command, stdin, limits, program_dir, work_dir, env or {}, tier, uid, scratch,
-                            scratch_in_memory=owns_work_dir)
+                            scratch_in_memory=owns_work_dir, stdio=stdio)
     finally:
+        for fd in () if handed_over else stdio or ():  # never left open when the run could not start
+            _close_quietly(fd)
         _kill_slot(uid)
         shutil.rmtree(scratch, ignore_errors=True)
         _release_slot(slot_lock)
@@ -379,8 +390,15 @@ def _hand_over(work_dir: Path, uid: int) -> None:
             os.lchown(path, uid, uid)
 
 
+def _close_quietly(fd: int) -> None:
+    try:
+        os.close(fd)
+    except OSError:
+        pass
+
+
 def _run_in_slot(command, stdin, limits, program_dir, work_dir, env, tier, uid, scratch,
-                 scratch_in_memory: bool) -> Outcome:
+                 scratch_in_memory: bool, stdio: tuple[int, int] | None = None) -> Outcome:
     inside = tier == "bwrap"
     prog = PROGRAM_DIR_INSIDE if inside else str(program_dir or "")
     work = WORK_DIR_INSIDE if inside else str(work_dir)
@@ -399,6 +417,8 @@ def _run_in_slot(command, stdin, limits, program_dir, work_dir, env, tier, uid, 
         (os.POSIX_SPAWN_OPEN, 1, str(stdout_path), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
         (os.POSIX_SPAWN_DUP2, stderr_write, 2),
     ]
+    if stdio is not None:
+        actions[:2] = [(os.POSIX_SPAWN_DUP2, stdio[0], 0), (os.POSIX_SPAWN_DUP2, stdio[1], 1)]
     started = time.monotonic()
     try:
         pid = os.posix_spawn(argv[0], argv, full_env if tier == "none" else _outer_env(full_env, tier),
@@ -408,12 +428,15 @@ def _run_in_slot(command, stdin, limits, program_dir, work_dir, env, tier, uid, 
         return Outcome(internal_error=f"could not start {argv[0]}: {error}")
     finally:
         os.close(stderr_write)
+        for fd in stdio or ():
+            _close_quietly(fd)
     _spawned_pids.add(pid)
     try:
         watch = _wait_draining(pid, stderr_read, started + limits.wall_time, limits)
         if watch.stopped:
             _kill_group(pid)
         _, status, usage = os.wait4(pid, 0)
+        ended_at = time.monotonic()
     finally:
         _spawned_pids.discard(pid)
         os.close(stderr_read)
@@ -425,8 +448,10 @@ def _run_in_slot(command, stdin, limits, program_dir, work_dir, env, tier, uid, 
     judge_peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     memory_kb = max(usage.ru_maxrss if usage.ru_maxrss > judge_peak_kb else 0, watch.memory_kb)
     cpu_time = max(usage.ru_utime + usage.ru_stime, watch.cpu)
-    return _outcome(status, cpu_time, memory_kb, wall, watch.stopped == "wall", stdout_path, watch.stderr,
-                    limits, tier)
+    outcome = _outcome(status, cpu_time, memory_kb, wall, watch.stopped == "wall", stdout_path, watch.stderr,
+                       limits, tier)
+    outcome.ended_at = ended_at
+    return outcome
 
 
 def _outer_env(program_env: dict[str, str], tier: str) -> dict[str, str]:

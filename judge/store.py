@@ -56,8 +56,12 @@ CREATE TABLE IF NOT EXISTS case_results (
 
 
 def file_hash(*paths: Path) -> str:
+    """A hash of the files' contents (a directory: the names and contents of its files)."""
     digest = hashlib.sha256()
     for path in paths:
+        if path.is_dir():
+            for member in sorted(item for item in path.rglob("*") if item.is_file()):
+                digest.update(str(member.relative_to(path)).encode() + b"\0" + member.read_bytes())
         digest.update(path.read_bytes() if path.is_file() else b"")
         digest.update(b"\0")
     return digest.hexdigest()
@@ -65,7 +69,11 @@ def file_hash(*paths: Path) -> str:
 
 def suite_hash(problem: Problem) -> str:
     """What the expected results depend on: the suite and the reference solver. Hashed once per
-    version of those files, not once per submission graded."""
+    version of those files, not once per submission graded. For a problem package: its data,
+    validators and time limit."""
+    if problem.package is not None:
+        from judge.icpc.package import package_hash
+        return package_hash(problem.package.root, problem.time_limit)
     paths = (problem.suite_path, problem.reference_path)
     return _hash_of_versions(paths, tuple(_version(path) for path in paths))
 

@@ -49,11 +49,14 @@ def add_language_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", help="language, when the file's extension does not say it")
 
 
-def readable_source(path_text: str) -> Path:
-    """The solution file, or a UsageError saying why it cannot be used."""
+def readable_source(path_text: str, directory_allowed: bool = False) -> Path:
+    """The solution file (or, when ``directory_allowed``, a directory of files: a problem
+    package's submission), or a UsageError saying why it cannot be used."""
     path = Path(path_text)
     if not path.exists():
         raise UsageError(f"solution file {path_text} does not exist")
+    if directory_allowed and path.is_dir():
+        return path
     if not path.is_file():
         raise UsageError(f"{path_text} is not a file; give the solution's source file")
     try:

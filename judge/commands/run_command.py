@@ -14,6 +14,7 @@ from judge.commands.common import (
     add_language_option,
     add_problems_option,
     open_store,
+    positive_float,
     readable_source,
 )
 from judge.errors import UsageError
@@ -26,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from judge.renderers import format_names
 
     parser.add_argument("problem", help="problem name (see `judge list`), suite file or package folder")
-    parser.add_argument("solution", help="the solution's source file")
+    parser.add_argument("solution", help="the solution's source file (for a problem package: or a folder of files)")
     parser.add_argument("--format", choices=format_names("run"), default="table")
     parser.add_argument("--case", action="append", metavar="NAME", help="run only this case (repeatable)")
     parser.add_argument("--show", metavar="CASE",
@@ -38,15 +39,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--student", default=os.environ.get("USER") or "me", help="whose run this is, in the records")
     parser.add_argument("--no-record", action="store_true", help="do not record the result")
     add_cold_option(parser)
+    parser.add_argument("--time-limit", type=positive_float, help="CPU seconds per case (default: the problem's)")
 
 
 def handle(args: argparse.Namespace) -> int:
-    from judge.catalog import load_problem
+    from judge.catalog import find_problem
     from judge.renderers import load_format
     from judge.runner import judge_submission
 
-    problem = load_problem(args.problem, args.problems)
-    source = readable_source(args.solution)
+    problem = load_with_time_limit(find_problem(args.problem, args.problems), args.time_limit)
+    source = readable_source(args.solution, directory_allowed=problem.package is not None)
     if args.show:
         return _show_case(args, problem, source)
     cases = [problem.case(name) for name in args.case] if args.case else None
@@ -74,3 +76,16 @@ def _show_case(args: argparse.Namespace, problem, source: Path) -> int:
     result = judge_submission(problem, source, args.lang, cases=[case], jobs=1)
     print(render_case_in_full(result, sample_view(problem, case, result.cases[0])))
     return EXIT_OK if result.verdict == "AC" else EXIT_FAILED
+
+
+def load_with_time_limit(source, time_limit: float | None):
+    """The problem, with ``time_limit`` (seconds) instead of its own when given (a package's limit
+    is then not inferred from its submissions)."""
+    import dataclasses
+
+    if time_limit is None:
+        return source.load()
+    if source.format.name == "icpc":
+        from judge.icpc.package import load_package
+        return load_package(source.path, time_limit=time_limit)
+    return dataclasses.replace(source.load(), time_limit=time_limit)

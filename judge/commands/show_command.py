@@ -20,6 +20,10 @@ def handle(args: argparse.Namespace) -> int:
     from judge.reference import expected_output
 
     problem = load_problem(args.problem, args.problems)
+    if problem.package is not None:
+        from judge.icpc.show import render_package
+        print(render_package(problem))
+        return EXIT_OK
     statement = problem.statement.strip()
     if not statement.startswith("#"):  # a statement with its own title heading is not given a second
         print(f"# {problem.title} ({problem.id})\n")

@@ -1,4 +1,5 @@
-"""Problem formats, each a module: the built-in YAML suites (``suite``); more are registered in
+"""Problem formats, each a module: the built-in YAML suites (``suite``) and ICPC/Kattis problem
+packages (``package``); more are registered in
 ``FORMATS`` or, by other packages, through the ``judge.formats`` entry-point group (an object
 with the ``ProblemFormat`` interface)."""
 
@@ -8,6 +9,7 @@ import functools
 from importlib.metadata import entry_points
 
 from judge.formats.base import ProblemFormat, ProblemSource
+from judge.formats.package import PackageFormat
 from judge.formats.suite import SuiteFormat
 
 __all__ = ["ProblemFormat", "ProblemSource", "formats"]
@@ -16,7 +18,7 @@ __all__ = ["ProblemFormat", "ProblemSource", "formats"]
 @functools.cache
 def formats() -> tuple[ProblemFormat, ...]:
     """Every format the judge reads, built-in ones first."""
-    found: list[ProblemFormat] = [SuiteFormat()]
+    found: list[ProblemFormat] = [SuiteFormat(), PackageFormat()]
     for entry in entry_points(group="judge.formats"):
         loaded = entry.load()
         found.append(loaded() if isinstance(loaded, type) else loaded)

@@ -147,6 +147,7 @@ def cached_build(key: str, files: dict[str, bytes], compile_command: list[str] |
     build = Path(tempfile.mkdtemp(prefix=f"{key}.", dir=cache_root()))
     try:
         for name, content in files.items():
+            (build / name).parent.mkdir(parents=True, exist_ok=True)  # names may have folders
             (build / name).write_bytes(content)
         if compile_command:
             _compile(build, compile_command, clean_message)

@@ -51,10 +51,13 @@ class Java(Language):
         command = ["javac", "-encoding", "UTF-8", "-J-Xss64m", "-d", "{work}", "{work}/" + file_name]
         key = cache_key(self.name, self.version(), " ".join(command), text)
         directory = cached_build(key, {file_name: text.encode()}, command)
-        return Program(self.name, directory, (
-            "java", "-Xss64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-            "-Dfile.encoding=UTF-8", "-Dsun.stdout.encoding=UTF-8", "-Xmx{memory_mb}m",
-            "-cp", "{prog}", main_class))
+        return Program(self.name, directory, self.run_command(main_class))
+
+    def run_command(self, main_class: str) -> tuple[str, ...]:
+        """How the JVM runs ``main_class`` from the compiled program directory."""
+        return ("java", "-Xss64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
+                "-Dfile.encoding=UTF-8", "-Dsun.stdout.encoding=UTF-8", "-Xmx{memory_mb}m",
+                "-cp", "{prog}", main_class)
 
 
 def find_classes(text: str) -> tuple[str | None, str]:

@@ -12,6 +12,7 @@ from pathlib import Path
 from judge.languages.base import HARNESS_DIR, Language, Program, cache_key, cached_build, read_source
 
 NODE_ALLOWANCE = 96 << 20
+NODE_COMMAND = ("node", "--max-old-space-size={memory_mb}", "--stack-size=32000")
 
 
 class JavaScript(Language):
@@ -33,7 +34,7 @@ class JavaScript(Language):
         # The extension stays: node reads a .mjs file as an ES module, a .js or .cjs one as CommonJS.
         name = "solution" + (source.suffix.lower() if source.suffix.lower() in self.extensions else ".js")
         files = {name: read_source(source)}
-        command = ["node", "--max-old-space-size={memory_mb}", "--stack-size=32000"]
+        command = list(NODE_COMMAND)
         if style == "function":
             files["harness.js"] = (HARNESS_DIR / "function_call.js").read_bytes()
             command += ["{prog}/harness.js", "{prog}/" + name]

@@ -52,13 +52,19 @@ class Python(Language):
         return WarmPool(program, style, limits)
 
     def prepare(self, source: Path, style: str) -> Program:
-        code = read_source(source)
-        _check_syntax(code, source.name)
+        return self.prepare_sources({}, read_source(source), source.name, style)
+
+    def prepare_sources(self, modules: dict[str, bytes], code: bytes, entry_name: str, style: str) -> Program:
+        """A program of several files: ``code`` (from ``entry_name``) runs as the main script,
+        ``modules`` (relative name: content) lie next to it for it to import."""
+        for name, text in [*modules.items(), (entry_name, code)]:
+            if name.endswith(".py"):
+                _check_syntax(text, name)
         interpreter = python_interpreter()
         if not os.path.exists(interpreter):
             raise LanguageUnavailable(f"python: interpreter {interpreter} not found; set JUDGE_PYTHON")
         # The warm-start server travels with every Python program (see judge/warm.py).
-        files = {"solution.py": code, **_server_files(interpreter)}
+        files = {**modules, "solution.py": code, **_server_files(interpreter)}
         # -I: no user site or environment; -S: skip site-packages (a slow start, and not stdlib);
         # -B: nothing written next to the (read-only) program. start.py runs the script as the
         # interpreter would, with the exit() and quit() that -S leaves out.
@@ -69,7 +75,7 @@ class Python(Language):
             command += ["{prog}/harness.py", "{prog}/solution.py"]
         else:
             command += ["{prog}/solution.py"]
-        directory = cached_build(cache_key(self.name, style, *files.values()), files, None)
+        directory = cached_build(cache_key(self.name, style, *modules, *files.values()), files, None)
         return Program(self.name, directory, tuple(command))
 
 

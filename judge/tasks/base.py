@@ -8,7 +8,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from judge.problem import Case
+    from judge.problem import Case, Problem
+    from judge.runner import CaseResult, Prepared
     from judge.sandbox import Limits, Outcome
 
 # How a prepared program is run once: (command, stdin, limits, program directory) -> Outcome.
@@ -22,6 +23,7 @@ class TaskType:
     case_field = ""  # the suite field (and JSON key) holding a case's data: "input" or "args"
     default_checker = "tokens"
     value_label = ""  # what a case's value is called when shown: "input", "arguments"
+    runs_warm = True  # whether a language's warm pool may run its cases
 
     def case_data(self, raw: dict, read: Callable[[str, type | tuple], Any]) -> dict:
         """The Case fields this task type reads from one raw suite case. ``read(key, kind[,
@@ -44,6 +46,12 @@ class TaskType:
     def run(self, execute: Execute, command: list[str], case: Case, limits: Limits, program_dir: Path) -> Outcome:
         """Run the prepared program on one case."""
         return execute(command, self.stdin(case), limits, program_dir)
+
+    def judge_case(self, problem: Problem, prepared: Prepared, case: Case, execute: Execute) -> CaseResult | None:
+        """A task type that decides a case's verdict its own way (a problem package's output
+        validator, an interactive run) returns the case's result; None: the runner runs the case
+        with ``run`` and checks the output with the problem's checker."""
+        return None
 
     def reference_answer(self, reference: ModuleType, value: Any) -> Any:
         """The trusted reference solver's answer for a case's value."""

@@ -1,0 +1,92 @@
+"""How a case of a package runs: batch (the submission's output, then the output validator) or
+interactive (submission and validator connected by pipes both ways, each in its own sandbox).
+
+Interactive verdicts follow problemtools' precedence: a validator that failed (IE), or rejected
+before the submission ended, decides; then the submission's TLE or crash; then the validator.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import threading
+
+from judge.checkers import CheckResult
+from judge.icpc.output_validator import Judgement, OutputValidator, ValidatorWorkspace
+from judge.languages import Program
+from judge.problem import Case, Problem
+from judge.sandbox import Limits, Outcome, run_sandboxed
+from judge.verdict import decide
+
+
+def run_package_case(problem: Problem, prepared, case: Case, execute, validator: OutputValidator):
+    """Run one case of a package problem and decide its verdict (a runner.CaseResult)."""
+    from judge.runner import CaseResult, error_line
+
+    program, language, limits = prepared.program, prepared.language, prepared.limits
+    files = problem.package.cases[case.name]
+    command = program.argv(limits)
+    if problem.package.interactive:
+        outcome, judgement = run_interactive(validator, files, command, program, limits)
+    else:
+        outcome = execute(command, files.input_path.read_bytes(), limits, program.directory)
+        judgement = None
+        if not outcome.internal_error and outcome.exit_code == 0 and outcome.signal is None:
+            judgement = validator.check(files, outcome.stdout)
+    if judgement is not None and judgement.verdict == "IE":
+        outcome.internal_error = judgement.message
+    check = CheckResult(judgement.verdict == "AC", judgement.message) if judgement else None
+    decision = decide(outcome, limits, check, out_of_memory=language.ran_out_of_memory(outcome.stderr),
+                      error_line=error_line(outcome.stderr))
+    return CaseResult(
+        name=case.name, group=case.group, verdict=decision.verdict, cpu_time=round(outcome.cpu_time, 4),
+        wall_time=round(outcome.wall_time, 4), memory_kb=outcome.memory_kb, exit_code=outcome.exit_code,
+        signal=outcome.signal, message=decision.message, visibility=case.visibility,
+        output=outcome.stdout.decode("utf-8", errors="replace"),
+        score=judgement.score if judgement and decision.verdict == "AC" else None)
+
+
+def run_interactive(validator: OutputValidator, files, command: list[str], program: Program,
+                    limits: Limits) -> tuple[Outcome, Judgement | None]:
+    """Run submission and validator connected by two pipes; (the submission's outcome, the
+    judgement when the validator decides — None when the submission's own failure does)."""
+    validator_program = validator.program()
+    workspace = ValidatorWorkspace(files)
+    to_validator_read, to_validator_write = os.pipe2(os.O_CLOEXEC)
+    to_submission_read, to_submission_write = os.pipe2(os.O_CLOEXEC)
+    validator_limits = validator.limits()
+    # The validator waits on the submission: its wall clock must outlast the submission's.
+    validator_limits = dataclasses.replace(validator_limits, wall_time=validator_limits.wall_time + limits.wall_time)
+    outcomes: dict[str, Outcome] = {}
+
+    def run_validator() -> None:
+        command_line = [part.replace("{memory_mb}", str(validator_limits.memory >> 20))
+                        for part in validator.command(workspace, files)]
+        outcomes["validator"] = run_sandboxed(command_line, stdin=b"", limits=validator_limits,
+                                              program_dir=validator_program.directory, work_dir=workspace.path,
+                                              stdio=(to_validator_read, to_submission_write))
+
+    thread = threading.Thread(target=run_validator, daemon=True)
+    try:
+        thread.start()
+        submission = run_sandboxed(command, stdin=b"", limits=limits, program_dir=program.directory,
+                                   stdio=(to_submission_read, to_validator_write))
+        thread.join()
+        return submission, _interactive_judgement(submission, outcomes["validator"], workspace, validator, limits)
+    finally:
+        workspace.close()
+
+
+def _interactive_judgement(submission: Outcome, validator_outcome: Outcome, workspace: ValidatorWorkspace,
+                           validator: OutputValidator, limits: Limits) -> Judgement | None:
+    judgement = workspace.judgement(validator_outcome, validator.name)
+    validator_first = validator_outcome.ended_at < submission.ended_at
+    if judgement.verdict == "IE" or (judgement.verdict == "WA" and validator_first):
+        submission.signal = None  # the submission's end afterwards (a broken pipe, say) is not its fault
+        submission.exit_code = 0
+        submission.cpu_time = min(submission.cpu_time, limits.cpu_time)
+        submission.wall_timed_out = False
+        return judgement
+    if submission.exit_code != 0 or submission.signal is not None or submission.wall_timed_out:
+        return None  # the submission's own TLE / RE / MLE decides
+    return judgement

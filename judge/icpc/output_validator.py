@@ -1,0 +1,147 @@
+"""Output validators: the default one, or the package's own program run in the sandbox as
+
+    validator input answer feedback_dir [args] < team_output
+
+Exit 42 accepts, 43 rejects, anything else is the judge's fault (IE), never the submission's.
+``judgemessage.txt`` in the feedback directory becomes the case's message, ``score.txt`` its score.
+The validator gets its own sandbox and limits; the input and answer are copied into its working
+directory (the submission never sees them).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge.icpc import default_validator
+from judge.icpc.package import CaseFiles, Package, PackageError
+from judge.languages import CompileError, LanguageUnavailable, Program, UnknownLanguage
+from judge.sandbox import Limits, Outcome, run_sandboxed
+
+ACCEPTED_EXIT, REJECTED_EXIT = 42, 43
+MESSAGE_KEEP = 2000  # characters of judgemessage.txt kept for the case's message
+MIB = 1 << 20
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What an output validator decided about one case."""
+
+    verdict: str  # "AC", "WA" or "IE"
+    message: str = ""
+    score: float | None = None
+
+
+class ValidatorWorkspace:
+    """A validator's working directory: the case's input and answer, and an empty feedback dir."""
+
+    def __init__(self, files: CaseFiles) -> None:
+        self.scratch = Path(tempfile.mkdtemp(prefix="judge-validator-"))
+        self.path = self.scratch / "work"  # the sandbox opens up the parent; this one is ours
+        # Only the validator's sandbox user (it is handed over) may read the answer: in the weaker
+        # sandbox tiers a submission running meanwhile (interactive problems) sees the host's /tmp.
+        self.path.mkdir(mode=0o700)
+        shutil.copyfile(files.input_path, self.path / "input.in")
+        shutil.copyfile(files.answer_path, self.path / "answer.ans")
+        (self.path / "feedback").mkdir()
+
+    def arguments(self, files: CaseFiles) -> list[str]:
+        return ["{work}/input.in", "{work}/answer.ans", "{work}/feedback/", *files.output_validator_args]
+
+    def judgement(self, outcome: Outcome, name: str) -> Judgement:
+        """The verdict the validator's exit status and feedback files give."""
+        # One line, as every case message is: the validator's lines joined.
+        message = " / ".join(line.strip() for line in self._read("judgemessage.txt")[:MESSAGE_KEEP].splitlines()
+                             if line.strip())
+        if outcome.internal_error:
+            return Judgement("IE", f"output validator could not run: {outcome.internal_error}")
+        if outcome.wall_timed_out or outcome.signal is not None:
+            how = "ran out of time" if outcome.wall_timed_out else f"was killed by signal {outcome.signal}"
+            return Judgement("IE", f"output validator {name} {how}")
+        if outcome.exit_code not in (ACCEPTED_EXIT, REJECTED_EXIT):
+            stderr = outcome.stderr.decode("utf-8", errors="replace").strip().splitlines()
+            return Judgement("IE", f"output validator {name} exited {outcome.exit_code}, not {ACCEPTED_EXIT} "
+                                   f"(accepted) or {REJECTED_EXIT} (wrong answer)"
+                                   + (f": {stderr[-1][:200]}" if stderr else ""))
+        score_text = self._read("score.txt").strip()
+        score = None
+        if score_text:
+            try:
+                score = float(score_text)
+            except ValueError:
+                return Judgement("IE", f"output validator {name} wrote score.txt {score_text[:40]!r}, not a number")
+        verdict = "AC" if outcome.exit_code == ACCEPTED_EXIT else "WA"
+        return Judgement(verdict, message, score if verdict == "AC" else None)
+
+    def _read(self, name: str) -> str:
+        path = self.path / "feedback" / name
+        try:
+            return path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+        except OSError:
+            return ""
+
+    def close(self) -> None:
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+class OutputValidator:
+    """The package's output validator, built once (thread-safe) and run per case."""
+
+    def __init__(self, package: Package) -> None:
+        self.package = package
+        self.path = package.output_validator
+        self._program: Program | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        return str(self.path.relative_to(self.package.root)) if self.path else "default validator"
+
+    def program(self) -> Program:
+        """The built validator; PackageError (naming it) when it does not build."""
+        from judge.icpc.programs import prepare_program
+
+        assert self.path is not None
+        with self._lock:
+            if self._program is None:
+                try:
+                    self._program = prepare_program(self.path)[1]
+                except (CompileError, UnknownLanguage, LanguageUnavailable) as error:
+                    raise PackageError(f"{self.path}: the output validator does not build: {error}") from None
+        return self._program
+
+    def limits(self) -> Limits:
+        cpu, memory, output = self.package.validation_limits
+        return Limits(cpu_time=cpu, wall_time=cpu * 2 + 5, memory=memory * MIB, output=output * MIB,
+                      processes=256, limit_address_space=False)
+
+    def command(self, workspace: ValidatorWorkspace, files: CaseFiles) -> list[str]:
+        program = self.program()
+        return [*program.command, *workspace.arguments(files)]
+
+    def check(self, files: CaseFiles, team_output: bytes) -> Judgement:
+        """Judge a submission's output for one case."""
+        if self.path is None:
+            return default_check(files, team_output)
+        program = self.program()
+        workspace = ValidatorWorkspace(files)
+        try:
+            command = [part.replace("{memory_mb}", str(self.limits().memory >> 20))
+                       for part in self.command(workspace, files)]
+            outcome = run_sandboxed(command, stdin=team_output, limits=self.limits(),
+                                    program_dir=program.directory, work_dir=workspace.path)
+            return workspace.judgement(outcome, self.name)
+        finally:
+            workspace.close()
+
+
+def default_check(files: CaseFiles, team_output: bytes) -> Judgement:
+    """The default validator on one case, with the case's validator flags."""
+    try:
+        result = default_validator.validate(team_output, files.answer_path.read_bytes(), files.output_validator_args)
+    except default_validator.FlagError as error:
+        return Judgement("IE", f"default validator: {error} (in validator_flags / output_validator_args)")
+    return Judgement("AC" if result.ok else "WA", result.message)

@@ -1,0 +1,509 @@
+"""Loading a problem package: ``problem.yaml``, the ``data/`` tree with its group settings, the
+validators and the example submissions, into a ``Problem`` whose ``package`` is a ``Package``.
+
+Every fault of a package is a ``PackageError`` naming the file and what to change.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from judge.errors import SuiteError
+from judge.icpc import PROBLEM_FILE
+from judge.problem import MIB, Case, Problem, ProblemFiles
+
+LEGACY, V2023, V2025 = "legacy", "2023-07-draft", "2025-09"
+# problem_format_version values and the version whose rules they follow.
+VERSIONS = {"legacy": LEGACY, "legacy-icpc": LEGACY, "2023-07-draft": V2023, "2023-07": V2023,
+            "2023-12-draft": V2025, "2025-09-draft": V2025, "2025-09": V2025, "draft": V2025}
+PROBLEM_KEYS = {
+    LEGACY: {"problem_format_version", "type", "name", "uuid", "author", "source", "source_url", "license",
+             "rights_owner", "limits", "validation", "validator_flags", "grading", "keywords", "languages",
+             "libraries"},
+    V2023: {"problem_format_version", "type", "name", "uuid", "version", "credits", "source", "license",
+            "rights_owner", "embargo_until", "limits", "keywords", "languages", "allow_file_writing", "constants"},
+}
+PROBLEM_KEYS[V2025] = PROBLEM_KEYS[V2023]
+LIMIT_KEYS = {
+    LEGACY: {"time_multiplier", "time_safety_margin", "memory", "output", "code", "compilation_time",
+             "compilation_memory", "validation_time", "validation_memory", "validation_output", "time_limit"},
+    V2023: {"time_multipliers", "time_limit", "time_resolution", "memory", "output", "code", "compilation_time",
+            "compilation_memory", "validation_time", "validation_memory", "validation_output", "validation_passes"},
+}
+LIMIT_KEYS[V2025] = LIMIT_KEYS[V2023]
+TYPES = {"pass-fail", "scoring", "interactive", "multi-pass", "submit-answer"}
+SUPPORTED_TYPES = {"pass-fail", "scoring", "interactive"}
+# Group settings: testdata.yaml (legacy, 2023-07-draft) and test_group.yaml (2025-09).
+LEGACY_GROUP_KEYS = {"on_reject", "grading", "grader_flags", "accept_score", "reject_score", "range",
+                     "input_validator_flags", "output_validator_flags"}
+GROUP_KEYS = {"max_score", "score_aggregation", "static_validation_score", "require_pass", "args",
+              "input_validator_args", "static_validator_args", "output_validator_args", "input_visualizer_args",
+              "output_visualizer_args", "full_feedback"}
+GROUP_FILES = ("testdata.yaml", "test_group.yaml")
+# A case's own <name>.yaml (2025-09): its validators' arguments over its group's.
+CASE_KEYS = {"args", "input_validator_args", "output_validator_args", "input_visualizer_args",
+             "output_visualizer_args", "full_feedback", "hint", "description"}
+DEFAULT_MEMORY_MIB, DEFAULT_OUTPUT_MIB = 1024, 8
+# Time multipliers when problem.yaml gives none: (ac_to_time_limit, time_limit_to_tle).
+DEFAULT_MULTIPLIERS = {LEGACY: (5.0, 2.0), V2023: (2.0, 1.5), V2025: (2.0, 1.5)}
+TIMELIMIT_FILE = ".timelimit"
+
+
+class PackageError(SuiteError):
+    """A problem package is malformed; the message names the file and how to fix it."""
+
+
+@dataclass(frozen=True)
+class CaseFiles:
+    """Where one test case's files are, and the arguments its validators get."""
+
+    name: str  # path under data/ without extension, e.g. secret/group1/01
+    input_path: Path
+    answer_path: Path
+    group: str  # the directory under data/ holding it, e.g. secret/group1
+    output_validator_args: tuple[str, ...] = ()
+    input_validator_args: tuple[str, ...] | dict[str, tuple[str, ...]] = ()
+    interaction: Path | None = None
+
+
+@dataclass
+class Group:
+    """One directory of ``data/`` with its settings (its own file over its parent's) and its
+    children (cases and sub-directories) in lexicographic order."""
+
+    path: str  # "" for data/ itself
+    settings: dict[str, Any]  # its own settings over those inherited from its parent
+    own: dict[str, Any] = field(default_factory=dict)  # its own file's settings ({} without a file)
+    has_file: bool = False
+    children: list[tuple[str, str]] = field(default_factory=list)  # ("case" | "group", name)
+
+
+@dataclass(frozen=True)
+class TimeLimits:
+    """The package's timing rules (seconds) and where the time limit came from."""
+
+    time_limit: float | None  # from problem.yaml or .timelimit; None = inferred from submissions
+    source: str  # "problem.yaml", ".timelimit" or "inferred"
+    ac_to_time_limit: float
+    time_limit_to_tle: float
+    resolution: float = 1.0
+
+
+@dataclass
+class Package:
+    """Everything a package has that a built-in problem has not."""
+
+    root: Path
+    version: str
+    types: frozenset[str]
+    names: dict[str, str]
+    custom_validation: bool
+    timing: TimeLimits
+    memory_mib: int
+    output_mib: int
+    validation_limits: tuple[float, int, int]  # CPU seconds, memory MiB, output MiB
+    cases: dict[str, CaseFiles]
+    groups: dict[str, Group]
+    output_validator: Path | None
+    input_validators: list[Path]
+    samples: list[str]  # names of the sample cases
+    interactions: list[Path]  # sample .interaction files without a case of their own
+
+    @property
+    def interactive(self) -> bool:
+        return "interactive" in self.types
+
+    @property
+    def scoring(self) -> bool:
+        return "scoring" in self.types
+
+    @property
+    def name(self) -> str:
+        return self.names.get("en") or next(iter(self.names.values()), self.root.name)
+
+
+# ---------------------------------------------------------------------------------------------
+
+def load_package(root: Path, time_limit: float | None = None) -> Problem:
+    """Load the package at ``root``. ``time_limit`` (seconds) overrides the package's; without
+    either, the limit is inferred from the accepted submissions (once, cached)."""
+    root = root.resolve()
+    check_symlinks(root)
+    metadata = read_yaml(root / PROBLEM_FILE) or {}
+    if not isinstance(metadata, dict):
+        raise PackageError(f"{root / PROBLEM_FILE}: expected a mapping of keys (name, type, limits, ...)")
+    package = _Reader(root, metadata).package()
+    problem = as_problem(package, time_limit or package.timing.time_limit or 1.0)
+    if time_limit is None and package.timing.time_limit is None:
+        from judge.icpc.timelimit import inferred_time_limit
+
+        problem = as_problem(package, inferred_time_limit(problem))
+    return problem
+
+
+def as_problem(package: Package, time_limit: float) -> Problem:
+    """The package as the ``Problem`` every command judges, with a time limit of ``time_limit``."""
+    cases = tuple(package_cases(package))
+    max_score = 100.0
+    if package.scoring:
+        from judge.icpc.scoring import max_score as package_max_score
+        max_score = package_max_score(package)
+    from judge.icpc.tasks import PackageBatch, PackageInteractive
+
+    task = (PackageInteractive if package.interactive else PackageBatch)(package)
+    return Problem(
+        id=package.root.name, title=package.name, statement=statement_text(package.root), task=task,
+        time_limit=time_limit, memory_limit=package.memory_mib * MIB, output_limit=package.output_mib * MIB,
+        files=ProblemFiles(root=package.root, suite=package.root / PROBLEM_FILE), checker="package",
+        total_points=max_score, cases=cases, format="icpc", package=package)
+
+
+def package_cases(package: Package):
+    """The cases in judging order (lexicographic through the tree), as ``Case`` values."""
+    for name in ordered_case_names(package):
+        files = package.cases[name]
+        yield Case(name=name, input=files.input_path.read_text(encoding="utf-8", errors="replace"),
+                   expected=files.answer_path.read_text(encoding="utf-8", errors="replace"),
+                   group=files.group, visibility="sample" if name.startswith("sample/") else "hidden",
+                   origin=str(files.input_path.relative_to(package.root)))
+
+
+def ordered_case_names(package: Package, group: str = "") -> list[str]:
+    names = []
+    for kind, name in package.groups[group].children:
+        names += [name] if kind == "case" else ordered_case_names(package, name)
+    return names
+
+
+def statement_text(root: Path) -> str:
+    """The English (or first) statement's text, as written (Markdown or LaTeX)."""
+    for folder in ("statement", "problem_statement"):
+        candidates = sorted((root / folder).glob("problem.*")) if (root / folder).is_dir() else []
+        texts = [path for path in candidates if path.suffix in (".md", ".tex")]
+        english = [path for path in texts if ".en." in path.name or path.name in ("problem.md", "problem.tex")]
+        for path in english or texts:
+            return path.read_text(encoding="utf-8", errors="replace")
+    return ""
+
+
+def read_yaml(path: Path) -> Any:
+    """A YAML file's content (safe loader); SuiteError naming the file when it is not YAML."""
+    from judge.formats.suite import read_yaml as read_yaml_file
+
+    return read_yaml_file(path)
+
+
+@functools.lru_cache(maxsize=32)
+def _hash_of_tree(root: Path, stamp: tuple) -> str:
+    from judge.languages.base import cache_key
+
+    parts: list[bytes | str] = []
+    for path in _judged_files(root):
+        parts += [str(path.relative_to(root)), path.read_bytes()]
+    return cache_key("icpc-package", *parts)
+
+
+def _judged_files(root: Path) -> list[Path]:
+    """The files results depend on: problem.yaml, .timelimit, data, validators and submissions."""
+    found = [root / name for name in (PROBLEM_FILE, TIMELIMIT_FILE) if (root / name).is_file()]
+    for folder in ("data", "submissions", "input_validators", "output_validator", "output_validators"):
+        found += sorted(path for path in (root / folder).rglob("*") if path.is_file())
+    return found
+
+
+def package_hash(root: Path, *extra: object) -> str:
+    """A key of the package's content (hashed again only when a file changes) and ``extra``."""
+    stamp = tuple((str(path), path.stat().st_mtime_ns, path.stat().st_size) for path in _judged_files(root))
+    return _hash_of_tree(root, stamp) + "".join(f"-{item}" for item in extra)
+
+
+def check_symlinks(root: Path) -> None:
+    """Refuse a package with a symbolic link that leads outside it (or nowhere)."""
+    for path in sorted(root.rglob("*")):
+        if path.is_symlink():
+            target = path.resolve()
+            if not target.is_relative_to(root):
+                raise PackageError(f"{path}: symbolic link to {target}, outside the package; "
+                                   f"copy the file into the package instead")
+            if not target.exists():
+                raise PackageError(f"{path}: symbolic link to {target}, which does not exist")
+
+
+def split_args(value: Any, where: str) -> tuple[str, ...]:
+    """Validator arguments given as a string (legacy flags) or a sequence of strings."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return tuple(value.split())
+    if isinstance(value, list) and all(isinstance(item, (str, int, float)) for item in value):
+        return tuple(str(item) for item in value)
+    raise PackageError(f"{where}: expected a string or a list of strings, got {value!r:.60}")
+
+
+# ---------------------------------------------------------------------------------------------
+
+class _Reader:
+    def __init__(self, root: Path, metadata: dict) -> None:
+        self.root = root
+        self.metadata = metadata
+        self.yaml_path = root / PROBLEM_FILE
+
+    def fail(self, message: str) -> PackageError:
+        return PackageError(f"{self.yaml_path}: {message}")
+
+    def package(self) -> Package:
+        version = self.version()
+        self.check_keys(self.metadata, PROBLEM_KEYS[version], "")
+        types, custom = self.types(version)
+        limits = self.metadata.get("limits") or {}
+        if not isinstance(limits, dict):
+            raise self.fail(f"'limits' must be a mapping, got {limits!r:.60}")
+        self.check_keys(limits, LIMIT_KEYS[version], "limits.")
+        legacy_flags = split_args(self.metadata.get("validator_flags"), f"{self.yaml_path}: validator_flags")
+        data = _DataReader(self.root, version, legacy_flags, self.legacy_grading())
+        cases, groups = data.read()
+        output_validator = self.output_validator(custom or "interactive" in types)
+        return Package(
+            root=self.root, version=version, types=frozenset(types), names=self.names(), custom_validation=custom,
+            timing=self.timing(version, limits), memory_mib=self.mib(limits, "memory", DEFAULT_MEMORY_MIB),
+            output_mib=self.mib(limits, "output", DEFAULT_OUTPUT_MIB),
+            validation_limits=(self.number(limits, "validation_time", 60),
+                               self.mib(limits, "validation_memory", DEFAULT_MEMORY_MIB),
+                               self.mib(limits, "validation_output", DEFAULT_OUTPUT_MIB)),
+            cases=cases, groups=groups, output_validator=output_validator,
+            input_validators=self.programs_in("input_validators", "input_format_validators"),
+            samples=[name for name in cases if name.startswith("sample/")],
+            interactions=sorted(path for path in data.interactions if path.parent.name == "sample"))
+
+    def version(self) -> str:
+        declared = str(self.metadata.get("problem_format_version", "legacy"))
+        if declared not in VERSIONS:
+            raise self.fail(f"problem_format_version {declared!r} is not one this judge reads; "
+                            f"use one of {', '.join(VERSIONS)}")
+        return VERSIONS[declared]
+
+    def check_keys(self, data: dict, allowed: set[str], prefix: str) -> None:
+        for key in data:
+            if key not in allowed:
+                raise self.fail(f"unknown key '{prefix}{key}'; the keys this format version allows are: "
+                                f"{', '.join(sorted(allowed))}")
+
+    def types(self, version: str) -> tuple[set[str], bool]:
+        """The problem's types, and whether its output is checked by its own validator."""
+        declared = self.metadata.get("type", "pass-fail")
+        values = [declared] if isinstance(declared, str) else declared
+        if not isinstance(values, list) or not values or not all(isinstance(value, str) for value in values):
+            raise self.fail(f"'type' must be a string or a list of strings, got {declared!r:.60}")
+        types = {part for value in values for part in value.split()}
+        for value in types - TYPES:
+            raise self.fail(f"unknown type {value!r}; use {', '.join(sorted(TYPES))}")
+        for value in types - SUPPORTED_TYPES:
+            raise self.fail(f"type {value!r} is not supported by this judge (it runs pass-fail, scoring "
+                            f"and interactive problems)")
+        custom = any((self.root / folder).is_dir() for folder in ("output_validator", "output_validators"))
+        validation = str(self.metadata.get("validation", "default")).split()
+        if version == LEGACY:
+            if validation[0] not in ("default", "custom"):
+                raise self.fail(f"'validation' must be 'default' or 'custom [interactive] [score]', got {validation!r}")
+            custom = validation[0] == "custom"
+            if "interactive" in validation[1:]:
+                types.add("interactive")
+        return types or {"pass-fail"}, custom
+
+    def legacy_grading(self) -> dict[str, Any]:
+        """Group settings a legacy problem.yaml's ``grading`` imposes on every group (as
+        problemtools applies them: over the groups' own files)."""
+        grading = self.metadata.get("grading") or {}
+        if not isinstance(grading, dict):
+            raise self.fail(f"'grading' must be a mapping, got {grading!r:.60}")
+        self.check_keys(grading, {"objective", "show_test_data_groups", "accept_score", "reject_score", "range",
+                                  "on_reject"}, "grading.")
+        imposed = {key: grading[key] for key in ("accept_score", "reject_score", "range") if key in grading}
+        on_reject = {"first_error": "break", "grade": "continue", "worst_error": None}
+        if grading.get("on_reject") in on_reject and on_reject[grading["on_reject"]]:
+            imposed["on_reject"] = on_reject[grading["on_reject"]]
+        return imposed
+
+    def names(self) -> dict[str, str]:
+        name = self.metadata.get("name")
+        if name is None:
+            return {"en": self.root.name}
+        if isinstance(name, str):
+            return {"en": name}
+        if isinstance(name, dict) and all(isinstance(value, str) for value in name.values()):
+            return {str(key): value for key, value in name.items()}
+        raise self.fail(f"'name' must be a string or a map from language codes to names, got {name!r:.60}")
+
+    def number(self, limits: dict, key: str, default: float) -> float:
+        value = limits.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+            raise self.fail(f"'limits.{key}' must be a positive number, got {value!r:.60}")
+        return float(value)
+
+    def mib(self, limits: dict, key: str, default: int) -> int:
+        return int(self.number(limits, key, default))
+
+    def timing(self, version: str, limits: dict) -> TimeLimits:
+        ac_factor, tle_factor = DEFAULT_MULTIPLIERS[version]
+        if version == LEGACY:
+            ac_factor = self.number(limits, "time_multiplier", ac_factor)
+            tle_factor = self.number(limits, "time_safety_margin", tle_factor)
+        else:
+            multipliers = limits.get("time_multipliers") or {}
+            if not isinstance(multipliers, dict):
+                raise self.fail("'limits.time_multipliers' must be a mapping")
+            self.check_keys(multipliers, {"ac_to_time_limit", "time_limit_to_tle"}, "limits.time_multipliers.")
+            ac_factor = self.number(multipliers, "ac_to_time_limit", ac_factor)
+            tle_factor = self.number(multipliers, "time_limit_to_tle", tle_factor)
+        resolution = self.number(limits, "time_resolution", 1.0)
+        if "time_limit" in limits:
+            return TimeLimits(self.number(limits, "time_limit", 1), PROBLEM_FILE, ac_factor, tle_factor, resolution)
+        timelimit_file = self.root / TIMELIMIT_FILE
+        if timelimit_file.is_file():
+            text = timelimit_file.read_text(encoding="utf-8", errors="replace").strip()
+            try:
+                seconds = float(text)
+            except ValueError:
+                seconds = -1.0
+            if not seconds > 0 or math.isinf(seconds):
+                raise PackageError(f"{timelimit_file}: expected a positive number of seconds, got {text!r:.40}")
+            return TimeLimits(seconds, TIMELIMIT_FILE, ac_factor, tle_factor, resolution)
+        return TimeLimits(None, "inferred", ac_factor, tle_factor, resolution)
+
+    def output_validator(self, custom: bool) -> Path | None:
+        """The custom output validator (a file or a directory program), when the problem has one."""
+        programs = self.programs_in("output_validator", "output_validators")
+        if (self.root / "output_validator").is_dir() and not programs:
+            # 2023-07 and later: output_validator/ is itself the program directory.
+            programs = [self.root / "output_validator"]
+        if not custom:
+            return None
+        if not programs:
+            raise self.fail("the problem asks for a custom output validator, but output_validator/ "
+                            "(or output_validators/) holds no program")
+        if len(programs) > 1:
+            names = ", ".join(str(path.relative_to(self.root)) for path in programs)
+            raise PackageError(f"{self.root}: more than one output validator ({names}); keep one")
+        return programs[0]
+
+    def programs_in(self, *folders: str) -> list[Path]:
+        """The programs (files, or directories of files) directly inside the first folder that exists."""
+        for folder in folders:
+            directory = self.root / folder
+            if directory.is_dir():
+                entries = sorted(path for path in directory.iterdir() if not path.name.startswith("."))
+                if folder == "output_validator" and any(path.is_file() for path in entries):
+                    return [directory]  # the folder itself is one program
+                return entries
+        return []
+
+
+class _DataReader:
+    """Reads ``data/``: cases, group settings (inherited down the tree), sample interactions."""
+
+    def __init__(self, root: Path, version: str, legacy_flags: tuple[str, ...], imposed: dict[str, Any]) -> None:
+        self.root = root
+        self.data = root / "data"
+        self.version = version
+        self.legacy_flags = legacy_flags
+        self.imposed = imposed  # settings over every group's own (legacy grading)
+        self.cases: dict[str, CaseFiles] = {}
+        self.groups: dict[str, Group] = {}
+        self.interactions: list[Path] = []
+
+    def read(self) -> tuple[dict[str, CaseFiles], dict[str, Group]]:
+        if not self.data.is_dir():
+            raise PackageError(f"{self.root}: no data/ directory; test cases go in data/sample and data/secret")
+        self.read_group(self.data, "", {})
+        if not any(name.startswith("secret/") for name in self.cases):
+            raise PackageError(f"{self.data / 'secret'}: no test cases; add .in/.ans pairs")
+        return self.cases, self.groups
+
+    def read_group(self, directory: Path, name: str, inherited: dict) -> None:
+        own = self.own_settings(directory)
+        group = Group(name, {**inherited, **own, **self.imposed}, own,
+                      any((directory / file).is_file() for file in GROUP_FILES))
+        settings = group.settings
+        self.groups[name] = group
+        entries: dict[str, tuple[str, Path]] = {}
+        for path in directory.iterdir():
+            if path.is_dir():
+                if name or path.name in ("sample", "secret"):
+                    entries[path.name] = ("group", path)
+            elif path.suffix == ".in":
+                entries[path.stem] = ("case", path)
+            elif path.suffix == ".ans" and not path.with_suffix(".in").exists():
+                raise PackageError(f"{path}: answer file without an input file {path.with_suffix('.in').name}")
+            elif path.suffix == ".interaction" and not path.with_suffix(".in").exists():
+                self.interactions.append(path)  # shown by `judge show`; judged only with .in/.ans
+        for key in sorted(entries):
+            kind, path = entries[key]
+            child = f"{name}/{key}" if name else key
+            if kind == "group":
+                self.read_group(path, child, settings)
+            else:
+                self.add_case(path, child, name, settings)
+            group.children.append((kind, child))
+
+    def own_settings(self, directory: Path) -> dict:
+        for file_name in GROUP_FILES:
+            path = directory / file_name
+            if path.is_file():
+                settings = read_yaml(path) or {}
+                if not isinstance(settings, dict):
+                    raise PackageError(f"{path}: expected a mapping of settings")
+                for key in settings:
+                    if key not in LEGACY_GROUP_KEYS | GROUP_KEYS:
+                        allowed = ", ".join(sorted(LEGACY_GROUP_KEYS | GROUP_KEYS))
+                        raise PackageError(f"{path}: unknown key '{key}'; the keys allowed are: {allowed}")
+                self.check_settings(path, settings)
+                return settings
+        return {}
+
+    def check_settings(self, path: Path, settings: dict) -> None:
+        if "on_reject" in settings and settings["on_reject"] not in ("break", "continue"):
+            raise PackageError(f"{path}: on_reject must be break or continue, got {settings['on_reject']!r}")
+        if "score_aggregation" in settings and settings["score_aggregation"] not in ("pass-fail", "sum", "min"):
+            raise PackageError(f"{path}: score_aggregation must be pass-fail, sum or min, "
+                               f"got {settings['score_aggregation']!r}")
+        if "range" in settings and not re.fullmatch(r"\s*\S+\s+\S+\s*", str(settings["range"])):
+            raise PackageError(f"{path}: range must be two numbers 'low high', got {settings['range']!r}")
+        if "grading" in settings and settings["grading"] != "default":
+            raise PackageError(f"{path}: grading: {settings['grading']!r} (custom graders) is not supported; "
+                               f"use grader_flags")
+
+    def case_settings(self, path: Path) -> dict:
+        """A case's own settings file, if it has one; PackageError naming an unknown key."""
+        if not path.is_file() or path.name in GROUP_FILES:
+            return {}
+        settings = read_yaml(path) or {}
+        if not isinstance(settings, dict):
+            raise PackageError(f"{path}: expected a mapping of settings")
+        for key in settings:
+            if key not in CASE_KEYS:
+                raise PackageError(f"{path}: unknown key '{key}'; a case's settings may be: {', '.join(sorted(CASE_KEYS))}")
+        if "output_validator_args" in settings:  # the case's own replace its group's
+            settings["output_validator_flags"] = None
+        return settings
+
+    def add_case(self, input_path: Path, name: str, group: str, settings: dict) -> None:
+        answer = input_path.with_suffix(".ans")
+        if not answer.is_file():
+            raise PackageError(f"{input_path}: no answer file {answer.name}; every .in needs its .ans")
+        where = f"{self.data / group}"
+        settings = {**settings, **self.case_settings(input_path.with_suffix(".yaml"))}
+        output_args = split_args(settings.get("output_validator_flags"), where) + \
+            split_args(settings.get("output_validator_args"), where)
+        input_args = settings.get("input_validator_args", settings.get("input_validator_flags"))
+        if isinstance(input_args, dict):
+            input_args = {str(key): split_args(value, where) for key, value in input_args.items()}
+        else:
+            input_args = split_args(input_args, where)
+        interaction = input_path.with_suffix(".interaction")
+        self.cases[name] = CaseFiles(name, input_path, answer, group, self.legacy_flags + output_args, input_args,
+                                     interaction if interaction.is_file() else None)

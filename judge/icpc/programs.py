@@ -1,0 +1,170 @@
+"""Programs of a package — submissions and validators — given as one file or as a directory.
+
+A directory holds either ``build``/``run`` scripts (``build`` runs once in a copy of the directory,
+then ``run`` is the program), or the sources of one language: every C/C++ source is compiled
+together; Java's main class is ``Main`` or else the class declaring ``main``; Python's entry file is
+``__main__.py``, else ``main.py``, else the only ``.py`` file; JavaScript's is ``main.js`` or else
+the only ``.js`` file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from judge.languages import LANGUAGES, CompileError, Language, Program, UnknownLanguage, language_for
+from judge.languages.base import cache_key, cached_build
+
+HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx")
+SCRIPT_NAMES = ("build", "run")
+
+
+def unsupported_reason(path: Path) -> str | None:
+    """Why this judge cannot run the program at ``path`` (its language), or None if it can."""
+    try:
+        if path.is_dir():
+            _directory_language(_source_files(path))
+            return None
+        language = language_for(path)
+    except UnknownLanguage:
+        return f"no supported language has the extension {path.suffix or '(none)'}"
+    except CompileError as error:
+        return str(error)
+    if language.name == "python" and _is_python2(path.read_bytes()):
+        return f"{path.name} is Python 2 (its first line says so); only Python 3 runs here"
+    return None
+
+
+def _is_python2(code: bytes) -> bool:
+    first = code.split(b"\n", 1)[0]
+    return first.startswith(b"#!") and b"python2" in first
+
+
+def prepare_program(path: Path) -> tuple[Language | None, Program]:
+    """Build the program at ``path`` (cached). CompileError / UnknownLanguage / LanguageUnavailable
+    pass through. The language is None for a build/run-script directory."""
+    if path.is_file():
+        language = language_for(path)
+        return language, language.prepare(path, "stdio")
+    if any((path / name).is_file() for name in SCRIPT_NAMES):
+        return None, _script_program(path)
+    files = _source_files(path)
+    language = _directory_language(files)
+    contents = {name: (path / name).read_bytes() for name in files}
+    builder = {"c": _compiled, "cpp": _compiled, "java": _java, "python": _python,
+               "javascript": _javascript}[language.name]
+    return language, builder(language, contents, path)
+
+
+def _source_files(directory: Path) -> list[str]:
+    """Relative names of the files under ``directory`` (hidden ones left out), sorted."""
+    return sorted(str(path.relative_to(directory)) for path in directory.rglob("*")
+                  if path.is_file() and not any(part.startswith(".") for part in path.relative_to(directory).parts))
+
+
+def submission_language(source: Path) -> Language:
+    """The language of a submission file, or of a directory submission's sources; UnknownLanguage
+    when there is none (or several)."""
+    if source.is_file():
+        return language_for(source)
+    try:
+        return _directory_language(_source_files(source))
+    except CompileError as error:
+        raise UnknownLanguage(str(error)) from None
+
+
+def _directory_language(files: list[str]) -> Language:
+    found = set()
+    for name in files:
+        if name.endswith(HEADER_SUFFIXES):
+            continue
+        try:
+            found.add(language_for(Path(name)).name)
+        except UnknownLanguage:
+            continue
+    if found == {"c", "cpp"}:
+        found = {"cpp"}  # C sources compile as C++ next to C++ ones
+    if len(found) != 1:
+        what = f"sources of {', '.join(sorted(found))}" if found else "no source file of a supported language"
+        raise CompileError(f"cannot tell the program's language: {what} "
+                           f"(a directory program holds the sources of one language)")
+    return LANGUAGES[found.pop()]
+
+
+def _script_program(path: Path) -> Program:
+    """A directory with ``build``/``run``: build once in a copy of it, then ``run`` is the program."""
+    files = {name: (path / name).read_bytes() for name in _source_files(path)}
+    steps = "chmod +x {work}/build {work}/run 2>/dev/null; "
+    if "build" in files:
+        steps += "cd {work} && ./build && "
+    steps += "test -f {work}/run && chmod +x {work}/run"
+    directory = cached_build(cache_key("package-script", *files, *files.values()), files,
+                             ["/bin/sh", "-c", steps])
+    return Program("script", directory, ("{prog}/run",))
+
+
+def _compiled(language: Language, files: dict[str, bytes], path: Path) -> Program:
+    sources = [name for name in files if not name.endswith(HEADER_SUFFIXES)
+               and Path(name).suffix.lower() in LANGUAGES["c"].extensions + LANGUAGES["cpp"].extensions]
+    command = [language.compiler, *language.flags, "-o", "{work}/program",  # type: ignore[attr-defined]
+               *("{work}/" + name for name in sources), "-lm"]
+    key = cache_key(language.name, language.version(), " ".join(command), *files, *files.values())
+    return Program(language.name, cached_build(key, files, command), ("{prog}/program",))
+
+
+def _java(language: Language, files: dict[str, bytes], path: Path) -> Program:
+    from judge.languages.java import find_classes
+
+    sources = [name for name in files if name.endswith(".java")]
+    main_class = None
+    for name in sources:
+        text = files[name].decode("utf-8", errors="replace")
+        try:
+            _public, owner = find_classes(text)
+        except CompileError:
+            continue
+        if main_class is None or owner == "Main":
+            main_class = owner
+    if main_class is None:
+        raise CompileError("no class with `public static void main(String[] args)` in any .java file")
+    command = ["javac", "-encoding", "UTF-8", "-J-Xss64m", "-d", "{work}", *("{work}/" + name for name in sources)]
+    key = cache_key(language.name, language.version(), " ".join(command), *files, *files.values())
+    directory = cached_build(key, files, command)
+    return Program(language.name, directory, language.run_command(main_class))  # type: ignore[attr-defined]
+
+
+def _entry(files: dict[str, bytes], suffix: str, preferred: tuple[str, ...], path: Path) -> str:
+    for name in preferred:
+        if name in files:
+            return name
+    candidates = [name for name in files if name.endswith(suffix)]
+    if len(candidates) == 1:
+        return candidates[0]
+    raise CompileError(f"{path.name}: cannot tell the entry file among {', '.join(candidates)}; "
+                       f"name it {' or '.join(preferred)}")
+
+
+# python -I keeps the script's directory off sys.path: the launcher puts it back, then runs the
+# entry file as the main script (under its own name, for tracebacks).
+PYTHON_LAUNCHER = """import sys
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+del sys
+__file__ = __file__.rsplit("/", 1)[0] + "/{entry}"
+exec(compile(open(__file__, "rb").read(), __file__, "exec"))
+"""
+
+
+def _python(language: Language, files: dict[str, bytes], path: Path) -> Program:
+    entry = _entry(files, ".py", ("__main__.py", "main.py"), path)
+    if entry == "solution.py":
+        raise CompileError(f"{path.name}: rename solution.py (the judge runs its launcher under that name)")
+    launcher = PYTHON_LAUNCHER.format(entry=entry).encode()
+    return language.prepare_sources(files, launcher, "solution.py", "stdio")  # type: ignore[attr-defined]
+
+
+def _javascript(language: Language, files: dict[str, bytes], path: Path) -> Program:
+    from judge.languages.javascript import NODE_COMMAND
+
+    entry = _entry(files, ".js", ("main.js",), path)
+    check = ["node", "--check", "{work}/" + entry]
+    key = cache_key(language.name, language.version(), *files, *files.values())
+    return Program(language.name, cached_build(key, files, check), (*NODE_COMMAND, "{prog}/" + entry))

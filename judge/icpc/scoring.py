@@ -1,0 +1,162 @@
+"""Scores of scoring problems, aggregated through the test data groups.
+
+Legacy and 2023-07-draft packages follow problemtools' default grader: every directory of
+``data/`` is a group; a case scores ``accept_score`` (or its validator's ``score.txt``) when
+accepted, else ``reject_score``; ``on_reject: break`` stops a group at its first rejected case;
+``grader_flags`` choose the verdict (``worst_error``, ``first_error``, ``always_accept``,
+``accept_if_any_accepted``), the score (``sum``, ``avg``, ``min``, ``max``) and ``ignore_sample``.
+2025-09 packages follow that version's rules: ``score_aggregation`` (``pass-fail``, ``sum``,
+``min``), ``max_score`` and ``require_pass`` of ``secret`` and its test data groups.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+from judge.icpc.package import V2025, Package
+
+# problemtools' order of verdicts, worst first (ours mapped onto its names).
+WORST_FIRST = ("CE", "IE", "RE", "MLE", "TLE", "OLE", "WA", "AC")
+SCORE_AGGREGATORS: dict[str, Callable[[Sequence[float]], float]] = {
+    "sum": sum, "avg": lambda scores: sum(scores) / len(scores), "min": min, "max": max}
+DEFAULT_MAX_SCORE = 100.0
+
+
+def max_score(package: Package) -> float:
+    """The best score a submission can get."""
+    if package.version == V2025:
+        declared = package.groups["secret"].own.get("max_score", DEFAULT_MAX_SCORE)
+        return float(declared) if declared != "unbounded" else DEFAULT_MAX_SCORE
+    for group in ("", "secret"):
+        high = _range(package.groups[group].settings)[1]
+        if math.isfinite(high):
+            return high
+    return DEFAULT_MAX_SCORE
+
+
+def _range(settings: dict) -> tuple[float, float]:
+    try:
+        low, high = (float(part) for part in str(settings["range"]).split())
+        return low, high
+    except (KeyError, ValueError):
+        return -math.inf, math.inf
+
+
+def aggregate(package: Package, results) -> tuple[str, float]:
+    """(verdict, score) of a submission from its case results (runner.CaseResult; cases not run
+    are left out, as a break leaves them)."""
+    from judge.verdict import Verdict
+
+    by_name = {result.name: result for result in results}
+    if package.version == V2025:
+        return Verdict(_verdict_of(results)), round(_group_score_2025(package, "secret", by_name), 6)
+    verdict, points = _legacy_group(package, "", by_name)
+    return Verdict(verdict or "AC"), round(points, 6)
+
+
+def _verdict_of(results) -> str:
+    return next((result.verdict for result in results if result.verdict != "AC"), "AC")
+
+
+# ---------------------------------------------------------------------------------------------
+# Legacy / 2023-07-draft: problemtools' default grader
+
+def _legacy_group(package: Package, name: str, by_name: dict) -> tuple[str | None, float]:
+    """(verdict, score) of one group, or (None, 0) when none of its cases ran."""
+    group = package.groups[name]
+    settings = group.settings
+    children: list[tuple[str, float]] = []
+    for kind, child in group.children:
+        if kind == "group":
+            verdict, points = _legacy_group(package, child, by_name)
+            if verdict is None:
+                continue
+        elif child in by_name:
+            result = by_name[child]
+            verdict = result.verdict
+            if result.score is not None:
+                points = result.score
+            else:
+                points = float(settings.get("accept_score", 1.0) if verdict == "AC" else settings.get("reject_score", 0.0))
+        else:
+            continue
+        children.append((verdict, points))
+        if verdict != "AC" and settings.get("on_reject", "break") == "break":
+            break
+    if not children:
+        return None, 0.0
+    return _grade(children, str(settings.get("grader_flags", "")).split())
+
+
+def _grade(children: list[tuple[str, float]], flags: list[str]) -> tuple[str, float]:
+    verdicts = [verdict for verdict, _ in children]
+    scores = [points for _, points in children]
+    if "ignore_sample" in flags:
+        verdicts, scores = verdicts[-1:], scores[-1:]
+    aggregate_scores = SCORE_AGGREGATORS["sum"]
+    mode = "worst_error"
+    for flag in flags:
+        aggregate_scores = SCORE_AGGREGATORS.get(flag, aggregate_scores)
+        mode = flag if flag in ("worst_error", "no_errors", "first_error", "always_accept") else mode
+    if ("accept_if_any_accepted" in flags and "AC" in verdicts) or mode == "always_accept":
+        verdict = "AC"
+    elif mode == "first_error":
+        verdict = next((item for item in verdicts if item != "AC"), "AC")
+    else:
+        verdict = min(verdicts, key=lambda item: WORST_FIRST.index(item) if item in WORST_FIRST else 0)
+    return verdict, float(aggregate_scores(scores))
+
+
+# ---------------------------------------------------------------------------------------------
+# 2025-09: score_aggregation and max_score
+
+def _scoring_group(package: Package, directory: str) -> str:
+    """The test data group a directory's cases count for: the nearest one with a test_group.yaml
+    below ``secret``, else ``secret``."""
+    while directory.count("/") >= 1:
+        if package.groups[directory].has_file:
+            return directory
+        directory = directory.rsplit("/", 1)[0]
+    return "secret"
+
+
+def _group_score_2025(package: Package, name: str, by_name: dict) -> float:
+    own = package.groups[name].own
+    mode = own.get("score_aggregation", "sum" if name == "secret" else "pass-fail")
+    declared = own.get("max_score", DEFAULT_MAX_SCORE if name == "secret" else "unbounded")
+    bound = math.inf if declared == "unbounded" else float(declared)
+    members = [case for case in package.cases if case.startswith("secret/")
+               and _scoring_group(package, package.cases[case].group) == name]
+    subgroups = sorted({_scoring_group(package, package.cases[case].group) for case in package.cases
+                        if case.startswith(name + "/")} - {name})
+    if subgroups:
+        scores = [_group_score_2025(package, group, by_name) for group in subgroups]
+        passed = all(by_name.get(case) is not None and by_name[case].verdict == "AC"
+                     for case in package.cases if case.startswith(name + "/"))
+    else:
+        case_bound = bound if mode == "min" else bound / max(1, len(members))
+        scores = [_case_score(by_name.get(case), case_bound) for case in members]
+        passed = all(by_name.get(case) is not None and by_name[case].verdict == "AC" for case in members)
+    if not _required_passed(package, own.get("require_pass"), by_name):
+        return 0.0
+    if mode == "pass-fail":
+        return bound if passed and math.isfinite(bound) else 0.0
+    if not scores:
+        return 0.0
+    return float(min(scores) if mode == "min" else sum(scores))
+
+
+def _required_passed(package: Package, required, by_name: dict) -> bool:
+    """Whether every case of the groups ``require_pass`` names (a name or a list) was accepted."""
+    names = [required] if isinstance(required, str) else list(required or [])
+    return all(by_name.get(case) is not None and by_name[case].verdict == "AC"
+               for group in names for case in package.cases if case.startswith(str(group) + "/"))
+
+
+def _case_score(result, bound: float) -> float:
+    if result is None or result.verdict != "AC":
+        return 0.0
+    if result.score is not None:
+        return result.score
+    return bound if math.isfinite(bound) else 0.0

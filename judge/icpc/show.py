@@ -1,0 +1,50 @@
+"""`judge show PKG`: a package's name, limits (and where the time limit came from), statement and
+samples (``.in``/``.ans`` pairs, and ``.interaction`` transcripts of interactive problems)."""
+
+from __future__ import annotations
+
+from judge.problem import Problem
+
+TIME_SOURCES = {
+    "problem.yaml": "from problem.yaml",
+    ".timelimit": "from .timelimit",
+    "inferred": "inferred from the slowest accepted submission x {factor:g}",
+}
+
+
+def render_package(problem: Problem) -> str:
+    """The text `judge show` prints for a problem package."""
+    package = problem.package
+    timing = package.timing
+    source = TIME_SOURCES[timing.source].format(factor=timing.ac_to_time_limit)
+    lines = [f"# {problem.title} ({package.root})", "",
+             f"Type: {', '.join(sorted(package.types))}; format {package.version}"
+             + ("; custom output validator" if package.output_validator else ""),
+             (f"Limits: {problem.time_limit:g} s CPU per case ({source}), {package.memory_mib} MiB memory, "
+              f"{package.output_mib} MiB output."), ""]
+    if problem.statement.strip():
+        lines += [problem.statement.rstrip(), ""]
+    for case in problem.cases:
+        if case.visibility == "sample":
+            files = package.cases[case.name]
+            if files.interaction is not None:
+                lines += [f"## {case.name} (interaction)", _interaction(files.interaction.read_text()), ""]
+            else:
+                lines += [f"## {case.name}", "input:", case.input.rstrip(), "output:", str(case.expected).rstrip(), ""]
+    for path in package.interactions:
+        name = str(path.relative_to(package.root / "data").with_suffix(""))
+        lines += [f"## {name} (interaction)", _interaction(path.read_text(encoding="utf-8", errors="replace")), ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _interaction(text: str) -> str:
+    """A transcript: ``<`` lines are the judge's output, ``>`` lines the submission's."""
+    shown = []
+    for line in text.splitlines():
+        if line.startswith("<"):
+            shown.append(f"judge:      {line[1:]}")
+        elif line.startswith(">"):
+            shown.append(f"submission: {line[1:]}")
+        else:
+            shown.append(line)
+    return "\n".join(shown)

@@ -1,0 +1,69 @@
+"""A package's time limit when neither ``problem.yaml`` nor ``.timelimit`` gives one: inferred from
+the slowest accepted submission as problemtools does, ``max(1, ceil(T_ac * ac_to_time_limit /
+resolution)) * resolution``, and cached by the package's content.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import os
+
+from judge.icpc.package import PackageError, package_hash
+from judge.languages import Language
+from judge.languages.base import cache_root
+from judge.problem import Problem
+from judge.sandbox import Limits
+
+CAP_SECONDS = 20.0  # CPU seconds an accepted submission may take while the limit is unknown
+ACCEPTED = "accepted"
+
+
+def inferred_time_limit(problem: Problem) -> float:
+    """The inferred limit in seconds (from the cache when the package has not changed)."""
+    package = problem.package
+    path = cache_root() / f"icpc-timelimit-{package_hash(package.root)}.json"
+    try:
+        return float(json.loads(path.read_text())["time_limit"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    slowest = slowest_accepted(problem)
+    timing = package.timing
+    steps = max(1, math.ceil(slowest * timing.ac_to_time_limit / timing.resolution - 1e-9))
+    limit = round(steps * timing.resolution, 6)
+    temporary = path.with_suffix(f".{os.getpid()}.tmp")
+    temporary.write_text(json.dumps({"time_limit": limit, "slowest_accepted": slowest}))
+    temporary.replace(path)
+    return limit
+
+
+def slowest_accepted(problem: Problem) -> float:
+    """The slowest case of any accepted submission, in CPU seconds of the problem's own limit
+    (a Java or JavaScript run's time is taken back through its language's allowance)."""
+    from judge.icpc.programs import submission_language, unsupported_reason
+    from judge.icpc.verify import submissions
+    from judge.runner import judge_submission
+
+    capped = dataclasses.replace(problem, time_limit=CAP_SECONDS)
+    times = []
+    for path, folder in submissions(problem.package):
+        if folder != ACCEPTED or unsupported_reason(path):
+            continue
+        result = judge_submission(capped, path, jobs=os.cpu_count() or 1)
+        if result.verdict == "AC" and result.cases:
+            language = submission_language(path)
+            times.append(max(base_seconds(language, case.cpu_time) for case in result.cases))
+    if not times:
+        raise PackageError(f"{problem.package.root}: no time limit: problem.yaml gives none (limits.time_limit), "
+                           f"there is no .timelimit file, and no accepted submission runs here to infer it "
+                           f"from; add one of these, or pass --time-limit")
+    return max(times)
+
+
+def base_seconds(language: Language, seconds: float) -> float:
+    """The problem limit under which ``language`` would allow exactly ``seconds``."""
+    def allowed(base: float) -> float:
+        return language.limits(Limits(cpu_time=base, wall_time=base * 3 + 1, memory=1 << 30, output=1 << 20)).cpu_time
+    factor = allowed(2.0) - allowed(1.0)
+    return max(0.0, (seconds - (allowed(1.0) - factor)) / factor)

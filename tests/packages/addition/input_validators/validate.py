@@ -1,0 +1,6 @@
+"""Valid input: one line with two decimal numbers."""
+import re
+import sys
+
+text = sys.stdin.read()
+sys.exit(42 if re.fullmatch(r"-?\d+(\.\d+)? -?\d+(\.\d+)?\n", text) else 43)

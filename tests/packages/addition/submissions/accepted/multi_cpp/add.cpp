@@ -1,0 +1,2 @@
+#include "add.h"
+double add(double a, double b) { return a + b; }

@@ -1,0 +1,3 @@
+from arithmetic import add
+
+print(add(*map(float, input().split())))

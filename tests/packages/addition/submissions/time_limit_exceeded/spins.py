@@ -1,0 +1,3 @@
+a, b = map(float, input().split())
+while True:
+    a += 1

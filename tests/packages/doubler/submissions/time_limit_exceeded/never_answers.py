@@ -1,0 +1,3 @@
+import time
+input()
+time.sleep(60)

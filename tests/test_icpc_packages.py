@@ -1,0 +1,281 @@
+"""Problem packages in the ICPC/Kattis format: loading, bad packages, `judge run/show/test/grade`
+and the pytest plugin on the hand-made packages in tests/packages/."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml  # noqa: F401 - loaded before pytester runs (see test_pytest_plugin.py)
+from conftest import ROOT, run_judge
+
+from judge.icpc.package import PackageError, load_package
+
+PACKAGES = ROOT / "tests" / "packages"
+
+
+@pytest.fixture
+def package_copy(tmp_path):
+    """A fresh copy of a hand-made package, to break in one way."""
+    def copy(name: str) -> Path:
+        target = tmp_path / name
+        shutil.copytree(PACKAGES / name, target)
+        return target
+    return copy
+
+
+def names(problem) -> list[str]:
+    return [case.name for case in problem.cases]
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading
+
+def test_cases_come_in_lexicographic_order_through_nested_groups():
+    problem = load_package(PACKAGES / "addition")
+    assert names(problem) == ["sample/1", "sample/2", "secret/exact/01", "secret/exact/02",
+                              "secret/loose/01", "secret/loose/nested/01"]
+    assert [case.visibility for case in problem.cases][:3] == ["sample", "sample", "hidden"]
+    assert problem.cases[2].expected == "3000000\n"
+
+
+def test_group_settings_are_inherited_down_the_tree_after_the_legacy_flags():
+    package = load_package(PACKAGES / "addition").package
+    assert package.cases["secret/exact/01"].output_validator_args == ("float_tolerance", "1e-6")
+    assert package.cases["secret/loose/nested/01"].output_validator_args == (
+        "float_tolerance", "1e-6", "float_absolute_tolerance", "0.6")
+
+
+def test_time_limit_sources_problem_yaml_timelimit_file_and_override():
+    assert load_package(PACKAGES / "closest").time_limit == 2
+    addition = load_package(PACKAGES / "addition")
+    assert addition.time_limit == 2 and addition.package.timing.source == ".timelimit"
+    assert load_package(PACKAGES / "addition", time_limit=0.5).time_limit == 0.5
+
+
+def test_name_per_language_memory_and_types():
+    problem = load_package(PACKAGES / "closest")
+    assert problem.title == "Closest Number"
+    assert problem.package.names["sv"] == "Närmaste talet"
+    assert problem.package.scoring and not problem.package.interactive
+    assert load_package(PACKAGES / "addition").memory_limit == 256 << 20
+    assert load_package(PACKAGES / "doubler").package.interactive
+
+
+def test_an_unknown_key_in_problem_yaml_is_named(package_copy):
+    package = package_copy("addition")
+    with open(package / "problem.yaml", "a") as file:
+        file.write("time_limt: 3\n")
+    done = run_judge("show", str(package))
+    assert done.returncode == 2
+    assert "problem.yaml: unknown key 'time_limt'" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_an_unknown_key_in_limits_and_in_a_group_file_is_named(package_copy):
+    package = package_copy("subtasks")
+    text = (package / "problem.yaml").read_text().replace("time_limit: 1", "time_limit: 1\n  time_multiplier: 5")
+    (package / "problem.yaml").write_text(text)
+    with pytest.raises(PackageError, match=r"unknown key 'limits.time_multiplier'"):
+        load_package(package)
+    (package / "problem.yaml").write_text(text.replace("\n  time_multiplier: 5", ""))
+    (package / "data/secret/group1/test_group.yaml").write_text("max_score: 40\nmax_scroe: 3\n")
+    with pytest.raises(PackageError, match=r"group1/test_group.yaml: unknown key 'max_scroe'"):
+        load_package(package)
+
+
+def test_a_missing_answer_file_is_named(package_copy):
+    package = package_copy("addition")
+    (package / "data/secret/exact/02.ans").unlink()
+    done = run_judge("run", str(package), str(package / "submissions/accepted/add.py"))
+    assert done.returncode == 2
+    assert "exact/02.in: no answer file 02.ans" in done.stderr
+
+
+def test_a_symlink_leading_outside_the_package_is_refused(package_copy, tmp_path):
+    package = package_copy("addition")
+    secret = tmp_path / "elsewhere.txt"
+    secret.write_text("1 2\n")
+    (package / "data/secret/exact/03.in").symlink_to(secret)
+    done = run_judge("test", str(package))
+    assert done.returncode == 2
+    assert "03.in: symbolic link to" in done.stderr and "outside the package" in done.stderr
+
+
+def test_legacy_versions_and_unsupported_types_are_clear(package_copy):
+    package = package_copy("addition")
+    (package / "problem.yaml").write_text("name: Addition\ntype: multi-pass\n")
+    with pytest.raises(PackageError, match="type 'multi-pass' is not supported"):
+        load_package(package)
+    (package / "problem.yaml").write_text("problem_format_version: 1999-01\nname: x\n")
+    with pytest.raises(PackageError, match="problem_format_version '1999-01'"):
+        load_package(package)
+
+
+def test_time_limit_is_inferred_from_the_slowest_accepted_submission_and_cached(package_copy):
+    package = package_copy("subtasks")
+    text = (package / "problem.yaml").read_text().replace("limits:\n  time_limit: 1\n", "")
+    (package / "problem.yaml").write_text(text)
+    shown = run_judge("show", str(package))
+    assert shown.returncode == 0, shown.stderr
+    # A Python program this small takes far less than half a second: 2 x that rounds up to 1 s.
+    assert "1 s CPU per case (inferred from the slowest accepted submission x 2)" in shown.stdout
+    cached = list(Path(os.environ.get("JUDGE_CACHE") or f"/tmp/judge-cache-{os.geteuid()}").glob("icpc-timelimit-*"))
+    assert cached
+
+
+def test_no_time_limit_and_no_accepted_submission_is_a_clear_error(package_copy):
+    package = package_copy("subtasks")
+    (package / "problem.yaml").write_text((package / "problem.yaml").read_text().replace("limits:\n  time_limit: 1\n", ""))
+    shutil.rmtree(package / "submissions" / "accepted")
+    done = run_judge("show", str(package))
+    assert done.returncode == 2
+    assert "no time limit" in done.stderr and "--time-limit" in done.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# Commands
+
+def test_judge_test_verifies_every_hand_made_package():
+    packages = [str(PACKAGES / name) for name in ("addition", "closest", "subtasks")]
+    done = run_judge("test", *packages)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "FAIL" not in done.stdout
+    for expected in ("submission accepted/multi_cpp", "submission accepted/multi_py",
+                     "submission accepted/multi_java", "submission accepted/multi_js", "got CE",
+                     "got TLE", "got RE", "score 18/20", "score 70/100", "2 s (.timelimit)"):
+        assert expected in done.stdout
+
+
+def test_judge_test_exits_1_on_a_submission_in_the_wrong_folder(package_copy):
+    package = package_copy("subtasks")
+    shutil.move(package / "submissions/wrong_answer/once.py", package / "submissions/accepted/once.py")
+    done = run_judge("test", str(package))
+    assert done.returncode == 1
+    assert "expected AC, got WA" in done.stdout
+
+
+def test_judge_run_on_a_package_with_a_directory_solution_as_json():
+    done = run_judge("run", str(PACKAGES / "addition"), str(PACKAGES / "addition/submissions/accepted/multi_cpp"),
+                     "--format", "json", "--no-record")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["verdict"] == "AC" and result["language"] == "cpp" and result["total"] == 6
+    assert result["cases"][4]["group"] == "secret/loose"
+
+
+def test_inherited_tolerance_accepts_only_where_it_applies(tmp_path):
+    solution = tmp_path / "half_off.py"
+    solution.write_text("a, b = map(float, input().split())\nprint(a + b + 0.5)\n")
+    result = json.loads(run_judge("run", str(PACKAGES / "addition"), str(solution), "--format", "json",
+                                  "--no-record").stdout)
+    verdicts = {case["name"]: case["verdict"] for case in result["cases"]}
+    # exact/01 (3000000) is within the relative tolerance 1e-6 everywhere: either tolerance suffices.
+    assert verdicts == {"sample/1": "WA", "sample/2": "WA", "secret/exact/01": "AC", "secret/exact/02": "WA",
+                        "secret/loose/01": "AC", "secret/loose/nested/01": "AC"}
+
+
+def test_time_limit_option_overrides_the_package(tmp_path):
+    solution = tmp_path / "slow.py"
+    solution.write_text("import time\nt = time.process_time()\nwhile time.process_time() - t < 0.4:\n    pass\n"
+                        "a, b = map(float, input().split())\nprint(a + b)\n")
+    arguments = ["run", str(PACKAGES / "addition"), str(solution), "--case", "sample/1", "--format", "json"]
+    assert json.loads(run_judge(*arguments).stdout)["verdict"] == "AC"
+    assert json.loads(run_judge(*arguments, "--time-limit", "0.2").stdout)["verdict"] == "TLE"
+
+
+def test_judge_show_prints_limits_samples_and_interactions():
+    shown = run_judge("show", str(PACKAGES / "doubler"))
+    assert shown.returncode == 0, shown.stderr
+    assert "# Doubler" in shown.stdout and "1 s CPU per case (from problem.yaml)" in shown.stdout
+    assert "judge:      3\nsubmission: 6" in shown.stdout
+    addition = run_judge("show", str(PACKAGES / "addition")).stdout
+    assert "## sample/2\ninput:\n0.5 0.25\noutput:\n0.75" in addition
+
+
+def test_a_directory_without_problem_yaml_is_a_usage_error(tmp_path):
+    done = run_judge("show", str(tmp_path))
+    assert done.returncode == 2 and "problem package folder (with problem.yaml)" in done.stderr
+
+
+def test_grade_against_a_folder_of_packages(tmp_path):
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    for name in ("addition", "subtasks"):
+        shutil.copytree(PACKAGES / name, problems / name)
+    submissions = tmp_path / "subs"
+    (submissions / "ann").mkdir(parents=True)
+    (submissions / "bob").mkdir()
+    shutil.copy(PACKAGES / "addition/submissions/accepted/add.py", submissions / "ann/addition.py")
+    shutil.copy(PACKAGES / "subtasks/submissions/partially_accepted/small_only.py", submissions / "ann/subtasks.py")
+    shutil.copy(PACKAGES / "subtasks/submissions/accepted/twice.py", submissions / "bob/subtasks.py")
+    shutil.copy(PACKAGES / "subtasks/submissions/accepted/twice.py", submissions / "bob/unknown.py")
+    done = run_judge("grade", str(submissions), "--problems", str(problems), "--format", "json",
+                     "--db", str(tmp_path / "results.db"))
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    students = {student["student"]: student for student in report["students"]}
+    assert students["ann"]["problems"]["addition"]["score"] == 100
+    assert students["ann"]["problems"]["subtasks"]["score"] == 70
+    assert students["ann"]["total"] == 170 and students["bob"]["total"] == 100
+    assert any("unknown" in issue for issue in report["issues"])
+
+
+def test_stress_on_a_package_says_what_is_missing():
+    done = run_judge("stress", str(PACKAGES / "addition"), str(PACKAGES / "addition/submissions/accepted/add.py"))
+    assert done.returncode == 2 and "no input strategies" in done.stderr
+
+
+def test_pytest_plugin_collects_a_package(pytester):
+    shutil.copytree(PACKAGES / "addition", pytester.path / "addition")
+    result = pytester.runpytest("addition/problem.yaml", "--solution",
+                                str(PACKAGES / "addition/submissions/wrong_answer/rounds.py"))
+    result.assert_outcomes(passed=5, failed=1)
+    result.stdout.fnmatch_lines(["*WA on case sample/2*"])
+
+
+def test_judge_list_finds_the_packages_of_a_folder():
+    done = run_judge("list", "--problems", str(PACKAGES))
+    assert done.returncode == 0, done.stderr
+    rows = {line.split()[0]: line for line in done.stdout.splitlines()[2:]}
+    assert set(rows) == {"addition", "closest", "doubler", "subtasks"}
+    assert "interactive" in rows["doubler"] and "2 s" in rows["addition"]
+
+
+def test_legacy_grading_in_problem_yaml_applies_to_every_group(package_copy):
+    package = package_copy("addition")
+    (package / "problem.yaml").write_text("name: Addition\ntype: scoring\nvalidator_flags: float_tolerance 1e-6\n"
+                                          "grading:\n  accept_score: 2\n  on_reject: grade\n")
+    # Six cases worth 2 each, summed through the groups; on_reject: grade runs past a failure.
+    accepted = json.loads(run_judge("run", str(package), str(package / "submissions/accepted/add.py"),
+                                    "--format", "json", "--no-record").stdout)
+    assert (accepted["verdict"], accepted["score"]) == ("AC", 12)
+    rounds = json.loads(run_judge("run", str(package), str(package / "submissions/wrong_answer/rounds.py"),
+                                  "--format", "json", "--no-record").stdout)
+    assert (rounds["verdict"], rounds["score"], rounds["total"]) == ("WA", 10, 6)
+
+
+def test_a_cases_own_yaml_sets_its_validator_arguments(package_copy, tmp_path):
+    package = package_copy("addition")
+    (package / "data/secret/exact/02.yaml").write_text("output_validator_args: [float_absolute_tolerance, '0.6']\n")
+    solution = tmp_path / "half_off.py"
+    solution.write_text("a, b = map(float, input().split())\nprint(a + b + 0.5)\n")
+    result = json.loads(run_judge("run", str(package), str(solution), "--format", "json", "--no-record").stdout)
+    verdicts = {case["name"]: case["verdict"] for case in result["cases"]}
+    assert verdicts["secret/exact/02"] == "AC" and verdicts["sample/1"] == "WA"
+    (package / "data/secret/exact/02.yaml").write_text("output_validator_arg: []\n")
+    with pytest.raises(PackageError, match=r"exact/02.yaml: unknown key 'output_validator_arg'"):
+        load_package(package)
+
+
+def test_require_pass_scores_a_group_only_after_the_groups_it_names(package_copy, tmp_path):
+    package = package_copy("subtasks")
+    solution = tmp_path / "large_only.py"
+    solution.write_text("n = int(input())\nprint(2 * n if n >= 5 else n)\n")
+    arguments = ["run", str(package), str(solution), "--format", "json", "--no-record"]
+    assert json.loads(run_judge(*arguments).stdout)["score"] == 60  # group2 only
+    (package / "data/secret/group2/test_group.yaml").write_text(
+        "max_score: 60\nscore_aggregation: sum\nrequire_pass: secret/group1\n")
+    assert json.loads(run_judge(*arguments).stdout)["score"] == 0

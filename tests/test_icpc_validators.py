@@ -1,0 +1,165 @@
+"""Input and output validators of packages, and interactive problems: exit codes, feedback files,
+scores, verdict precedence, and broken validators as clear errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, run_judge
+
+PACKAGES = ROOT / "tests" / "packages"
+
+
+@pytest.fixture
+def package_copy(tmp_path):
+    def copy(name: str) -> Path:
+        shutil.copytree(PACKAGES / name, tmp_path / name)
+        return tmp_path / name
+    return copy
+
+
+def run_json(package: Path, solution: Path, *extra: str) -> dict:
+    done = run_judge("run", str(package), str(solution), "--format", "json", "--no-record", *extra)
+    assert done.stdout, done.stderr
+    return json.loads(done.stdout)
+
+
+# ---------------------------------------------------------------------------------------------
+# Output validators
+
+def test_score_txt_and_judgemessage_txt_become_score_and_message():
+    result = run_json(PACKAGES / "closest", PACKAGES / "closest/submissions/partially_accepted/off_by_one.py")
+    assert result["verdict"] == "AC" and (result["score"], result["max_score"]) == (18, 20)
+    assert [case["message"] for case in result["cases"]] == ["off by 1"] * 3
+
+
+def test_exit_43_is_wrong_answer_with_the_validators_message():
+    result = run_json(PACKAGES / "closest", PACKAGES / "closest/submissions/wrong_answer/words.py")
+    assert result["cases"][0]["verdict"] == "WA" and result["cases"][0]["message"] == "not an integer"
+
+
+def test_a_validator_exiting_otherwise_is_the_judges_fault(package_copy):
+    package = package_copy("closest")
+    (package / "output_validator/validator.py").write_text("import sys\nsys.stdin.read()\nsys.exit(0)\n")
+    result = run_json(package, package / "submissions/accepted/exact.py")
+    assert {case["verdict"] for case in result["cases"]} == {"IE"}
+    assert "exited 0, not 42 (accepted) or 43 (wrong answer)" in result["cases"][0]["message"]
+    done = run_judge("test", str(package))
+    assert done.returncode == 2
+    assert "output_validator: output validator output_validator exited 0" in done.stderr
+
+
+def test_a_validator_that_does_not_build_is_a_package_error(package_copy):
+    package = package_copy("closest")
+    (package / "output_validator/validator.py").write_text("def broken(:\n")
+    for command in (["test", str(package)], ["run", str(package), str(package / "submissions/accepted/exact.py")]):
+        done = run_judge(*command)
+        assert done.returncode == 2, done.stdout
+        assert "output_validator: the output validator does not build" in done.stderr
+        assert "Traceback" not in done.stderr
+
+
+def test_a_compiled_validator_directory_is_built_once_and_sandboxed(package_copy):
+    package = package_copy("closest")
+    shutil.rmtree(package / "output_validator")
+    (package / "output_validator").mkdir()
+    # A C++ validator of two files that also tries to write outside its feedback directory.
+    (package / "output_validator/score.h").write_text("int score(long a, long b);\n")
+    (package / "output_validator/score.cpp").write_text(
+        '#include "score.h"\nint score(long a, long b) { long d = a > b ? a - b : b - a; return d > 10 ? 0 : 10 - d; }\n')
+    (package / "output_validator/validate.cpp").write_text(r'''
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include "score.h"
+int main(int argc, char **argv) {
+    std::ifstream answer(argv[2]);
+    long a, b;
+    answer >> a;
+    std::string feedback = argv[3];
+    bool escaped = std::fopen("/usr/escaped.txt", "w") != nullptr;
+    if (std::scanf("%ld", &b) != 1) return 43;
+    std::FILE *out = std::fopen((feedback + "score.txt").c_str(), "w");
+    std::fprintf(out, "%d", score(a, b));
+    std::fclose(out);
+    std::FILE *message = std::fopen((feedback + "judgemessage.txt").c_str(), "w");
+    std::fprintf(message, escaped ? "escaped" : "contained");
+    std::fclose(message);
+    return 42;
+}
+''')
+    result = run_json(package, package / "submissions/partially_accepted/off_by_one.py")
+    assert result["score"] == 18
+    assert {case["message"] for case in result["cases"]} == {"contained"}
+
+
+def test_a_build_and_run_script_validator(package_copy):
+    package = package_copy("closest")
+    validator = package / "output_validator"
+    (validator / "validator.py").rename(validator / "check.py")
+    (validator / "build").write_text("#!/bin/sh\nprintf '#!/bin/sh\\nexec python3 \"$(dirname \"$0\")/check.py\" \"$@\"\\n' > run\n")
+    result = run_json(package, package / "submissions/accepted/exact.py")
+    assert result["score"] == 20, result
+
+
+# ---------------------------------------------------------------------------------------------
+# Input validators
+
+def test_an_input_validator_rejecting_a_case_fails_judge_test(package_copy):
+    package = package_copy("addition")
+    (package / "data/secret/exact/02.in").write_text("seven 7\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 1
+    assert "rejects secret/exact/02 (exit 43)" in done.stdout
+
+
+def test_an_input_validator_exiting_0_is_a_package_error(package_copy):
+    package = package_copy("addition")
+    (package / "input_validators/validate.py").write_text("import sys\nsys.stdin.read()\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 2
+    assert "validate.py: the input validator exited 0" in done.stderr
+
+
+def test_input_validator_flags_come_from_the_group(package_copy):
+    package = package_copy("addition")
+    (package / "input_validators/validate.py").write_text(
+        "import sys\nsys.stdin.read()\nsys.exit(43 if sys.argv[1:] == ['strict'] else 42)\n")
+    (package / "data/secret/exact/testdata.yaml").write_text("input_validator_flags: strict\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 1 and "rejects secret/exact/01" in done.stdout
+
+
+# ---------------------------------------------------------------------------------------------
+# Interactive problems
+
+def test_interactive_package_verifies():
+    done = run_judge("test", str(PACKAGES / "doubler"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "got TLE" in done.stdout and "got RE" in done.stdout and "sent 3, got 9" in done.stdout
+
+
+def test_a_validator_that_rejects_first_wins_over_the_crash_that_follows(tmp_path):
+    # The submission answers wrongly, then dies on the closed pipe (EOFError): WA, not RE.
+    solution = tmp_path / "wrong_then_crash.py"
+    solution.write_text("while True:\n    print(int(input()) + 1, flush=True)\n")
+    result = run_json(PACKAGES / "doubler", solution)
+    assert [case["verdict"] for case in result["cases"]] == ["WA", "WA"]
+
+
+def test_a_crash_after_the_validator_accepted_is_still_a_crash(tmp_path):
+    solution = tmp_path / "crash_after.py"
+    solution.write_text("while True:\n    n = int(input())\n    if n == 0:\n        break\n"
+                        "    print(2 * n, flush=True)\nraise SystemExit(5)\n")
+    result = run_json(PACKAGES / "doubler", solution)
+    assert [case["verdict"] for case in result["cases"]] == ["RE", "RE"]
+
+
+def test_an_interactive_validator_failure_is_the_judges_fault(package_copy):
+    package = package_copy("doubler")
+    (package / "output_validator/validator.py").write_text("raise SystemExit(1)\n")
+    result = run_json(package, package / "submissions/accepted/doubles.py")
+    assert {case["verdict"] for case in result["cases"]} == {"IE"}
