@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from judge.errors import SuiteError
 
 if TYPE_CHECKING:
+    from judge.signature import Signature
     from judge.tasks import TaskType
     from judge.verdict import Verdict
 
@@ -78,6 +79,7 @@ class Problem:
     cases: tuple[Case, ...] = ()
     format: str = "suite"  # the loader that read it
     package: Any = None  # a judge.icpc.package.Package, for problems read from a problem package
+    signature: Signature | None = None  # function style: the typed function submissions define
 
     @property
     def io(self) -> str:

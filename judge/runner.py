@@ -102,8 +102,11 @@ def prepare(problem: Problem, source: Path, language_name: str | None = None) ->
         usable = [name for name, lang in LANGUAGES.items() if problem.io in lang.styles]
         raise UnsupportedSubmission(f"{problem.id} is graded by calling a function; submit it in "
                                     f"{' or '.join(usable)}, not {language.name}")
+    unusable = problem.task.unusable_by(problem, language)
+    if unusable:
+        raise UnsupportedSubmission(unusable)
     try:
-        program = language.prepare(source, problem.io)
+        program = language.prepare(source, problem.io, **_signature_for(language, problem))
     except CompileError as error:
         return PrepareFailure(Verdict.CE, str(error), language.name)
     except LanguageUnavailable as error:
@@ -125,6 +128,13 @@ def _prepare_package_program(problem: Problem, source: Path) -> Prepared | Prepa
     if language is None:
         raise UnsupportedSubmission(f"{source}: a submission with build/run scripts is not supported")
     return Prepared(language, program, language.limits(base_limits(problem)))
+
+
+def _signature_for(language: Language, problem: Problem) -> dict:
+    """The signature, for a language that builds its function call from one; nothing for the
+    others (a language from another package may take only ``source`` and ``style``)."""
+    style = language.function_style
+    return {"signature": problem.signature} if style is not None and style.needs_signature else {}
 
 
 def cold_execute(command: list[str], stdin: bytes, limits: Limits, program_dir: Path) -> Outcome:

@@ -29,7 +29,18 @@ def handle(args: argparse.Namespace) -> int:
         print(f"# {problem.title} ({problem.id})\n")
     print((statement or "(no statement)") + "\n")
     print(f"Limits: {problem.time_limit:g} s CPU per case, {problem.memory_limit >> 20} MiB memory.\n")
+    if problem.signature:
+        print(render_declarations(problem.signature) + "\n")
     for case in problem.cases:
         if case.visibility == "sample":
             print(problem.task.show_sample(case.name, problem.task.value(case), expected_output(problem, case)))
     return EXIT_OK
+
+
+def render_declarations(signature) -> str:
+    """What a submission declares, in every language that can call a function."""
+    from judge.languages import declarations
+
+    lines = [f"Declaration ({signature}):"]
+    lines += [f"  {language:<11} {declaration}" for language, declaration in declarations(signature).items()]
+    return "\n".join(lines)

@@ -22,10 +22,12 @@ from typing import Any
 from judge.errors import SuiteError
 from judge.formats.base import ProblemFormat, ProblemSource
 from judge.problem import MIB, SCORING_MODES, VISIBILITIES, Case, Problem, ProblemFiles
+from judge.signature import Signature, SignatureError, check_arguments, parse_signature, value_problem
 from judge.tasks import TASK_TYPES, task_type
 
 SUITES_FOLDER = "cases"
-HEADER_KEYS = ("id", "title", "statement", "io", "limits", "checker", "points", "scoring", "groups", "cases")
+HEADER_KEYS = ("id", "title", "statement", "io", "limits", "checker", "points", "scoring", "groups", "signature",
+               "cases")
 LIMIT_KEYS = ("time", "memory", "output")
 CHECKER_KEYS = ("name", "options")
 CASE_KEYS = ("name", "group", "points", "visibility", "origin")
@@ -144,10 +146,13 @@ class _SuiteReader:
         problem_id = self.field(data, "id", str, where)
         if problem_id != self.path.stem:
             raise self.fail(where, f"id {problem_id!r} must match the file name {self.path.stem!r}")
+        signature = self.signature(data, io)
         raw_cases = self.field(data, "cases", list, where)
         if not raw_cases:
             raise self.fail(where, "field 'cases' is empty; a suite needs at least one case")
         cases = tuple(self.case(raw, index, io) for index, raw in enumerate(raw_cases, 1))
+        if signature:
+            self.check_against(signature, cases)
         self.check_unique(cases)
         group_points = self.field(data, "groups", dict, where, {})
         if scoring == "groups":
@@ -168,7 +173,29 @@ class _SuiteReader:
             cases=cases,
             files=self.files,
             format=SuiteFormat.name,
+            signature=signature,
         )
+
+    def signature(self, data: dict, io: str) -> Signature | None:
+        if "signature" not in data:
+            return None
+        if io != "function":
+            raise self.fail("signature", "a signature is for function-style problems (io: function)")
+        try:
+            return parse_signature(data["signature"])
+        except SignatureError as error:
+            raise self.fail("signature", str(error)) from None
+
+    def check_against(self, signature: Signature, cases: tuple[Case, ...]) -> None:
+        """Every case's arguments (and stored expected value) must fit the signature's types."""
+        for case in cases:
+            try:
+                check_arguments(signature, case.args or ())
+            except SignatureError as error:
+                raise self.fail(f"case {case.name}", f"{error}; the signature is {signature}") from None
+            problem = None if case.expected is None else value_problem(signature.returns, case.expected)
+            if problem:
+                raise self.fail(f"case {case.name}", f"expected ({signature.returns}): {problem}")
 
     def checker(self, spec: Any) -> tuple[str, dict]:
         if isinstance(spec, str):

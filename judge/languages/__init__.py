@@ -16,12 +16,13 @@ from judge.languages.compiled import C, Cpp
 from judge.languages.java import Java
 from judge.languages.javascript import JavaScript
 from judge.languages.python import Python
+from judge.signature import Signature
 
 ENTRY_POINT_GROUP = "judge.languages"
 ALIASES = {"py": "python", "python3": "python", "c++": "cpp", "js": "javascript", "node": "javascript"}
 
 __all__ = ["LANGUAGES", "CompileError", "Language", "LanguageUnavailable", "Program",
-           "UnknownLanguage", "language_for"]
+           "UnknownLanguage", "declarations", "language_for"]
 
 
 def _discover() -> dict[str, Language]:
@@ -56,3 +57,10 @@ def language_for(source: Path, name: str | None = None) -> Language:
 def runtime_paths() -> tuple[str, ...]:
     """Every host path some language's programs need in the sandbox."""
     return tuple(dict.fromkeys(path for language in LANGUAGES.values() for path in language.runtime_paths))
+
+
+def declarations(signature: Signature) -> dict[str, str]:
+    """{language: the declaration a submission in it defines}, for every language that can be
+    judged on a function-style problem with this signature."""
+    return {language.name: language.function_style.declaration(signature)
+            for language in LANGUAGES.values() if language.function_style is not None}

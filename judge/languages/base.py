@@ -11,9 +11,14 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from judge.errors import CompileError, LanguageUnavailable
-from judge.sandbox import Limits, run_sandboxed
+from judge.sandbox import WORK_DIR_INSIDE, Limits, run_sandboxed
+
+if TYPE_CHECKING:
+    from judge.languages.functions import FunctionStyle
+    from judge.signature import Signature
 
 HARNESS_DIR = Path(__file__).resolve().parent.parent / "harness"
 COMPILE_LIMITS = Limits(cpu_time=30, wall_time=60, memory=2048 << 20, output=1 << 20,
@@ -51,6 +56,8 @@ class Language:
     name = ""
     extensions: tuple[str, ...] = ()
     styles: tuple[str, ...] = ("stdio",)  # the task types (by name) it can be judged in
+    # How it declares and calls a function-style problem's function (judge/languages/functions/).
+    function_style: FunctionStyle | None = None
     memory_markers: tuple[bytes, ...] = ()  # what the runtime prints when it runs out of memory
     toolchain: tuple[str, ...] = ()  # executables that must exist
     apt_packages: tuple[str, ...] = ()  # Debian packages that provide the toolchain
@@ -77,8 +84,9 @@ class Language:
         """The toolchain's version line; LanguageUnavailable naming what to install if missing."""
         return _version_line(self.name, self.toolchain, self.install_hint)
 
-    def prepare(self, source: Path, style: str) -> Program:
-        """Turn a source file into a runnable Program (compiling it once, cached)."""
+    def prepare(self, source: Path, style: str, signature: Signature | None = None) -> Program:
+        """Turn a source file into a runnable Program (compiling it once, cached). For a
+        function-style problem, ``signature`` is its typed signature, if the suite gives one."""
         raise NotImplementedError
 
     def limits(self, base: Limits) -> Limits:
@@ -170,7 +178,7 @@ def _compile(build: Path, command: list[str], clean_message) -> None:
         raise CompileError(f"compilation took longer than {COMPILE_LIMITS.cpu_time:g} s")
     if outcome.exit_code != 0 or outcome.signal is not None:
         text = (outcome.stderr or outcome.stdout).decode("utf-8", errors="replace")
-        text = text.replace(f"{build}/", "")
+        text = text.replace(f"{build}/", "").replace(f"{WORK_DIR_INSIDE}/", "")
         raise CompileError(trim_message(clean_message(text)) or "the compiler failed without a message")
 
 

@@ -1,17 +1,26 @@
-"""C and C++: compiled once with gcc/g++ (cached by source and command), run natively."""
+"""C and C++: compiled once with gcc/g++ (cached by source and command), run natively.
+
+Function-style problems are compiled together with a harness generated from the problem's
+signature (``judge/languages/functions/c.py`` and ``cpp.py``), in the same single compile step.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from judge.languages.base import Language, Program, cache_key, cached_build, read_source
+from judge.languages.functions.c import CFunction
+from judge.languages.functions.cpp import CppFunction
+from judge.signature import Signature
 
 
 class CompiledLanguage(Language):
     compiler = ""
     source_name = ""
     flags: tuple[str, ...] = ()
+    styles = ("stdio", "function")
     memory_markers = (b"std::bad_alloc",)
+    function_style: CFunction | CppFunction
 
     @property
     def toolchain(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -20,13 +29,32 @@ class CompiledLanguage(Language):
     def compile_command(self) -> list[str]:
         return [self.compiler, *self.flags, "-o", "{work}/program", "{work}/" + self.source_name, "-lm"]
 
-    def prepare(self, source: Path, style: str) -> Program:
+    def prepare(self, source: Path, style: str, signature: Signature | None = None) -> Program:
         self.version()
-        command = self.compile_command()
         code = read_source(source)
+        if style == "function":
+            directory = build_function_call(self, self.function_style, code, signature)
+            return Program(self.name, directory, ("{prog}/program",))
+        command = self.compile_command()
         key = cache_key(self.name, self.version(), " ".join(command), code)
         directory = cached_build(key, {self.source_name: code}, command)
         return Program(self.name, directory, ("{prog}/program",))
+
+
+def build_function_call(language: CompiledLanguage, style: CFunction | CppFunction, code: bytes,
+                        signature: Signature | None) -> Path:
+    """The student's file (unchanged) and the harness for ``signature``, compiled in one step."""
+    if signature is None:
+        raise ValueError(f"{language.name} needs the problem's typed signature to call a function")
+    files = {style.source_name: code, **style.harness_files(signature)}
+    command = [language.compiler, *language.flags, *style.compile_arguments("{work}")]
+    key = cache_key(language.name, language.version(), " ".join(command), *_named(files))
+    return cached_build(key, files, command, clean_message=lambda text: style.compile_message(text, signature))
+
+
+def _named(files: dict[str, bytes]) -> list[bytes | str]:
+    """Each file's name and content, for a cache key that tells renamed files apart."""
+    return [part for name, content in sorted(files.items()) for part in (name, content)]
 
 
 class C(CompiledLanguage):
@@ -38,6 +66,7 @@ class C(CompiledLanguage):
     apt_packages = ("gcc",)
     self_test_file = "sum.c"
     self_test_source = '#include <stdio.h>\nint main(void) { long a, b; scanf("%ld %ld", &a, &b); printf("%ld\\n", a + b); }\n'
+    function_style = CFunction()
 
 
 class Cpp(CompiledLanguage):
@@ -49,3 +78,4 @@ class Cpp(CompiledLanguage):
     apt_packages = ("g++",)
     self_test_file = "sum.cpp"
     self_test_source = "#include <iostream>\nint main() { long a, b; std::cin >> a >> b; std::cout << a + b << '\\n'; }\n"
+    function_style = CppFunction()

@@ -12,6 +12,8 @@ from pathlib import Path
 
 from judge.errors import CompileError
 from judge.languages.base import Language, Program, cache_key, cached_build, read_source
+from judge.languages.functions.java import CLASS_NAME, HARNESS_CLASS, JavaFunction
+from judge.signature import Signature
 
 JVM_ALLOWANCE = 160 << 20
 PACKAGE_LINE = re.compile(r"^\s*package\s+[\w.]+\s*;", re.MULTILINE)
@@ -30,6 +32,8 @@ class Java(Language):
     memory_slack = JVM_ALLOWANCE
     limit_address_space = False
     min_processes = 256
+    styles = ("stdio", "function")
+    function_style = JavaFunction()
     self_test_file = "Sum.java"
     self_test_source = ("import java.util.Scanner;\npublic class Sum { public static void main(String[] a) {"
                         " Scanner in = new Scanner(System.in); System.out.println(in.nextLong() + in.nextLong()); } }\n")
@@ -39,25 +43,48 @@ class Java(Language):
         # The JDK's configuration lives under /etc, linked from /usr/lib/jvm.
         return tuple(sorted(str(path) for path in Path("/etc").glob("java-*-openjdk")))
 
-    def prepare(self, source: Path, style: str) -> Program:
+    def prepare(self, source: Path, style: str, signature: Signature | None = None) -> Program:
         self.version()
         try:
             text = read_source(source).decode("utf-8")
         except UnicodeDecodeError:
             raise CompileError(f"{source.name} is not UTF-8 text; save it as UTF-8") from None
         text = PACKAGE_LINE.sub("", text, count=1)  # a stray package line would hide the class
+        if style == "function":
+            return self._prepare_function_call(text, signature)
         public_class, main_class = find_classes(text)
-        file_name = f"{public_class or main_class}.java"
-        command = ["javac", "-encoding", "UTF-8", "-J-Xss64m", "-d", "{work}", "{work}/" + file_name]
-        key = cache_key(self.name, self.version(), " ".join(command), text)
-        directory = cached_build(key, {file_name: text.encode()}, command)
+        directory = self._compile({f"{public_class or main_class}.java": text.encode()})
         return Program(self.name, directory, self.run_command(main_class))
+
+    def _prepare_function_call(self, text: str, signature: Signature | None) -> Program:
+        """The student's class and the generated harness, compiled together; the harness is the
+        entry point, so a ``main`` of the student's would never run: it is refused up front."""
+        if signature is None:
+            raise ValueError("java needs the problem's typed signature to call a function")
+        style = self.function_style
+        if MAIN_METHOD.search(COMMENTS.sub("", text)):
+            raise CompileError(style.compile_message("", signature, kind="main"))
+        file_name = f"{public_class(text) or CLASS_NAME}.java"
+        files = {file_name: text.encode(), **style.harness_files(signature)}
+        directory = self._compile(files, lambda message: style.compile_message(message, signature))
+        return Program(self.name, directory, self.run_command(HARNESS_CLASS))
+
+    def _compile(self, files: dict[str, bytes], clean_message=lambda text: text) -> Path:
+        command = ["javac", "-encoding", "UTF-8", "-J-Xss64m", "-d", "{work}", *(f"{{work}}/{name}" for name in files)]
+        key = cache_key(self.name, self.version(), " ".join(command), *files.values())
+        return cached_build(key, files, command, clean_message)
 
     def run_command(self, main_class: str) -> tuple[str, ...]:
         """How the JVM runs ``main_class`` from the compiled program directory."""
         return ("java", "-Xss64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
                 "-Dfile.encoding=UTF-8", "-Dsun.stdout.encoding=UTF-8", "-Xmx{memory_mb}m",
                 "-cp", "{prog}", main_class)
+
+
+def public_class(text: str) -> str | None:
+    """The public class of a Java source (its file must be named after it), if there is one."""
+    declarations = CLASS_DECLARATION.finditer(COMMENTS.sub("", text))
+    return next((match.group(2) for match in declarations if match.group(1)), None)
 
 
 def find_classes(text: str) -> tuple[str | None, str]:
@@ -67,7 +94,7 @@ def find_classes(text: str) -> tuple[str | None, str]:
     if not declarations:
         raise CompileError("no class found; a Java submission needs a class with "
                            "`public static void main(String[] args)`")
-    public = next((match.group(2) for match in declarations if match.group(1)), None)
+    public = public_class(code)
     main = MAIN_METHOD.search(code)
     if main is None:
         raise CompileError("no `public static void main(String[] args)` method found")

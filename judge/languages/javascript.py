@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from judge.languages.base import HARNESS_DIR, Language, Program, cache_key, cached_build, read_source
+from judge.languages.functions.javascript import JavaScriptFunction
+from judge.signature import Signature
 
 NODE_ALLOWANCE = 96 << 20
 NODE_COMMAND = ("node", "--max-old-space-size={memory_mb}", "--stack-size=32000")
@@ -19,6 +21,7 @@ class JavaScript(Language):
     name = "javascript"
     extensions = (".js", ".mjs", ".cjs")
     styles = ("stdio", "function")
+    function_style = JavaScriptFunction()  # today's harness calls solution(*args), typed or not
     toolchain = ("node",)
     memory_markers = (b"JavaScript heap out of memory", b"Allocation failed")
     apt_packages = ("nodejs",)
@@ -29,7 +32,7 @@ class JavaScript(Language):
     self_test_source = ("const [a, b] = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/).map(Number);\n"
                         "console.log(a + b);\n")
 
-    def prepare(self, source: Path, style: str) -> Program:
+    def prepare(self, source: Path, style: str, signature: Signature | None = None) -> Program:
         self.version()
         # The extension stays: node reads a .mjs file as an ES module, a .js or .cjs one as CommonJS.
         name = "solution" + (source.suffix.lower() if source.suffix.lower() in self.extensions else ".js")

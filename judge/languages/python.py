@@ -8,9 +8,8 @@ import shutil
 import sys
 from pathlib import Path
 
-from judge.harness import SERVER_BYTECODE, SERVER_FILE, START_BYTECODE, START_FILE
-from judge.sandbox import Limits
 from judge.errors import CompileError, LanguageUnavailable
+from judge.harness import SERVER_BYTECODE, SERVER_FILE, START_BYTECODE, START_FILE
 from judge.languages.base import (
     HARNESS_DIR,
     Language,
@@ -19,6 +18,9 @@ from judge.languages.base import (
     cached_build,
     read_source,
 )
+from judge.languages.functions.python import PythonFunction
+from judge.sandbox import Limits
+from judge.signature import Signature
 
 
 def python_interpreter() -> str:
@@ -32,6 +34,7 @@ class Python(Language):
     name = "python"
     extensions = (".py",)
     styles = ("stdio", "function")
+    function_style = PythonFunction()  # today's harness calls solution(*args), typed or not
     memory_markers = (b"MemoryError",)
     apt_packages = ("python3",)
     self_test_file = "sum.py"
@@ -51,7 +54,7 @@ class Python(Language):
         from judge.warm import WarmPool
         return WarmPool(program, style, limits)
 
-    def prepare(self, source: Path, style: str) -> Program:
+    def prepare(self, source: Path, style: str, signature: Signature | None = None) -> Program:
         return self.prepare_sources({}, read_source(source), source.name, style)
 
     def prepare_sources(self, modules: dict[str, bytes], code: bytes, entry_name: str, style: str) -> Program:

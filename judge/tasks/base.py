@@ -8,6 +8,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from judge.languages import Language
     from judge.problem import Case, Problem
     from judge.runner import CaseResult, Prepared
     from judge.sandbox import Limits, Outcome
@@ -38,6 +39,10 @@ class TaskType:
     def make_case(self, value: Any, name: str, visibility: str = "sample") -> Case:
         """A case made from a value of the kind ``value`` returns (stress testing makes these)."""
         raise NotImplementedError
+
+    def unusable_by(self, problem: Problem, language: Language) -> str | None:
+        """Why ``language`` cannot be judged on ``problem`` (a usage error), or None."""
+        return None
 
     def stdin(self, case: Case) -> bytes:
         """What the program is given on standard input."""

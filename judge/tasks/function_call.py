@@ -1,5 +1,6 @@
 """Function call: the submission defines ``solution(...)``; a harness in the sandbox calls it
-with the case's arguments (sent as JSON on stdin) and prints the return value as JSON."""
+with the case's arguments (sent as JSON on stdin) and prints the return value as JSON. Typed
+languages build their harness from the problem's signature (``judge/signature.py``)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,17 @@ class FunctionCall(TaskType):
 
     def case_data(self, raw, read) -> dict:
         return {"args": tuple(read("args", list)), "expected": raw.get("expected")}
+
+    def unusable_by(self, problem, language) -> str | None:
+        from judge.languages import LANGUAGES
+
+        style = language.function_style
+        if problem.signature is None and style is not None and style.needs_signature:
+            usable = [name for name, lang in LANGUAGES.items()
+                      if lang.function_style is not None and not lang.function_style.needs_signature]
+            return (f"{problem.id} gives no typed signature, which {language.name} needs to call its function; "
+                    f"submit it in {' or '.join(usable)}, or add `signature:` to its suite")
+        return None
 
     def value(self, case: Case) -> list:
         return list(case.args or ())
