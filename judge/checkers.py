@@ -118,13 +118,31 @@ def check_data(got: str, expected: Any, *, reveal: bool = True, **_: Any) -> Che
         value = json.loads(got)
     except ValueError:
         return CheckResult(False, f"the returned value could not be read: {_short(got)!r}")
-    if value == expected and type(value) is type(expected):
-        return CheckResult(True)
-    if isinstance(value, float) and isinstance(expected, int) and value == expected:
+    if same_data(value, expected):
         return CheckResult(True)
     if reveal:
         return CheckResult(False, f"returned {_short(json.dumps(value))}, expected {_short(json.dumps(expected))}")
     return CheckResult(False, f"returned {_short(json.dumps(value))}, which is not the expected value")
+
+
+def same_data(value: Any, expected: Any) -> bool:
+    """Equal JSON values, lists element by element. A number equals a number of the other kind
+    when they are the same double (5.0 for 5; JavaScript has one number type and writes 1e16 as
+    10000000000000000); a boolean equals only a boolean."""
+    if isinstance(expected, list):
+        return isinstance(value, list) and len(value) == len(expected) and all(map(same_data, value, expected))
+    if isinstance(expected, dict):
+        return value == expected and type(value) is type(expected)
+    if _is_number(value) and _is_number(expected) and type(value) is not type(expected):
+        try:
+            return float(value) == float(expected)
+        except OverflowError:
+            return False
+    return value == expected and type(value) is type(expected)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 BUILTIN_CHECKERS: dict[str, Callable[..., CheckResult]] = {

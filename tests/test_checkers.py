@@ -57,6 +57,14 @@ def test_data_compares_values():
     assert "could not be read" in check_data("oops", 5).message
 
 
+def test_data_numbers_of_either_kind_are_the_same_double():
+    assert check_data("5.0", 5).ok and check_data("5", 5.0).ok and not check_data("6", 5.0).ok
+    assert check_data("[[49860778810378150], [0]]", [[4.986077881037815e16], [0.0]]).ok  # as JavaScript writes it
+    assert not check_data("[true]", [1]).ok and not check_data("[1]", [True]).ok
+    assert not check_data("[1, 2]", [1, 2, 3]).ok and not check_data("{\"a\": 1}", [1]).ok
+    assert check_data('{"a": [1]}', {"a": [1]}).ok
+
+
 def test_custom_checker_from_a_file(tmp_path):
     (tmp_path / "mine.py").write_text("def check(got, expected, **options):\n"
                                       "    return got.strip().lower() == expected.strip().lower(), 'case differs'\n")
