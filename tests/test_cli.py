@@ -55,10 +55,14 @@ def test_usage_errors_exit_2_with_one_clear_line(tmp_path):
     assert language.returncode == 2 and "cannot tell the language" in language.stderr and "--lang" in language.stderr
     case = run_judge("run", "stones", ACCEPTED, "--case", "nope")
     assert case.returncode == 2 and "no case 'nope'" in case.stderr
-    function_style = run_judge("run", "footholds", str(ROOT / "solutions/stones/accepted/parity.c"))
-    assert function_style.returncode == 2 and "python or javascript" in function_style.stderr
-    for done in (unknown, missing, language, case, function_style):
+    for done in (unknown, missing, language, case):
         assert "Traceback" not in done.stderr
+
+
+def test_a_program_given_to_a_function_style_problem_is_told_the_declaration():
+    done = run_judge("run", "footholds", str(ROOT / "solutions/stones/accepted/parity.c"))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "remove `main` from the file" in done.stdout and "int solution(int** board, size_t board_rows" in done.stdout
 
 
 def test_lang_overrides_the_extension(tmp_path):
