@@ -40,25 +40,26 @@ def verify_problems(names: list[str] | None = None, jobs: int | None = None,
     found = catalog(problems_dir)
     sources = [found.find(name) for name in names] if names else list(found.require_some().values())
     checks: list[Check] = []
-    solution_jobs = []
     for source in sources:
         try:
             problem = source.load()
         except SuiteError as error:
-            if source.format.name == "icpc":
-                raise  # a broken problem package is an error naming the file: exit 2
+            if not source.format.reports_broken_problems:
+                raise  # a format whose broken problem is an error naming the file: exit 2
             checks.append(Check(source.id, "loads", False, str(error)))
             continue
-        if problem.package is not None:  # a problem package is verified as problemtools does
-            from judge.icpc.verify import verify_package
-            checks += verify_package(problem, jobs)  # a broken package raises: exit 2
-            continue
-        checks.append(Check(problem.id, "loads", True, f"{len(problem.cases)} cases"))
-        checks += [check_validator(problem), check_strategies(problem), check_reference(problem)]
-        solution_jobs += [(problem, path, verdict) for path, verdict in problem.example_solutions()]
-    with ThreadPoolExecutor(max_workers=jobs or _default_jobs()) as pool:
-        checks += list(pool.map(lambda job: check_solution(*job), solution_jobs))
+        checks += source.format.verify(problem, jobs)
     return [check for check in checks if check is not None]
+
+
+def verify_suite_problem(problem: Problem, jobs: int | None = None) -> list[Check]:
+    """The checks of a problem written as a suite: validator, strategies, reference, and every
+    example solution (judged in parallel)."""
+    checks = [Check(problem.id, "loads", True, f"{len(problem.cases)} cases"),
+              check_validator(problem), check_strategies(problem), check_reference(problem)]
+    with ThreadPoolExecutor(max_workers=jobs or _default_jobs()) as pool:
+        checks += list(pool.map(lambda job: check_solution(problem, *job), problem.example_solutions()))
+    return checks
 
 
 def _default_jobs() -> int:

@@ -47,7 +47,7 @@ def handle(args: argparse.Namespace) -> int:
     from judge.renderers import load_format
     from judge.runner import judge_submission
 
-    problem = load_with_time_limit(find_problem(args.problem, args.problems), args.time_limit)
+    problem = find_problem(args.problem, args.problems).load(args.time_limit)
     source = readable_source(args.solution, directory_allowed=problem.package is not None)
     if args.show:
         return _show_case(args, problem, source)
@@ -76,16 +76,3 @@ def _show_case(args: argparse.Namespace, problem, source: Path) -> int:
     result = judge_submission(problem, source, args.lang, cases=[case], jobs=1)
     print(render_case_in_full(result, sample_view(problem, case, result.cases[0])))
     return EXIT_OK if result.verdict == "AC" else EXIT_FAILED
-
-
-def load_with_time_limit(source, time_limit: float | None):
-    """The problem, with ``time_limit`` (seconds) instead of its own when given (a package's limit
-    is then not inferred from its submissions)."""
-    import dataclasses
-
-    if time_limit is None:
-        return source.load()
-    if source.format.name == "icpc":
-        from judge.icpc.package import load_package
-        return load_package(source.path, time_limit=time_limit)
-    return dataclasses.replace(source.load(), time_limit=time_limit)

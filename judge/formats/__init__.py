@@ -11,8 +11,9 @@ from importlib.metadata import entry_points
 from judge.formats.base import ProblemFormat, ProblemSource
 from judge.formats.package import PackageFormat
 from judge.formats.suite import SuiteFormat
+from judge.problem import Problem
 
-__all__ = ["ProblemFormat", "ProblemSource", "formats"]
+__all__ = ["ProblemFormat", "ProblemSource", "format_of", "formats"]
 
 
 @functools.cache
@@ -23,3 +24,8 @@ def formats() -> tuple[ProblemFormat, ...]:
         loaded = entry.load()
         found.append(loaded() if isinstance(loaded, type) else loaded)
     return tuple(found)
+
+
+def format_of(problem: Problem) -> ProblemFormat:
+    """The format ``problem`` was read in."""
+    return next(found for found in formats() if found.name == problem.format)

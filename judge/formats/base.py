@@ -18,9 +18,10 @@ class ProblemSource:
     path: Path  # the file or folder the problem is (a suite file, a package folder)
     format: ProblemFormat
 
-    def load(self) -> Problem:
-        """Read and check the whole problem; SuiteError naming the file and the fix."""
-        return self.format.load(self)
+    def load(self, time_limit: float | None = None) -> Problem:
+        """Read and check the whole problem; SuiteError naming the file and the fix. ``time_limit``
+        (CPU seconds) replaces the problem's own."""
+        return self.format.load(self, time_limit)
 
     def strategy_path(self) -> Path | None:
         """The Hypothesis strategies for `judge stress`, found without loading the problem (so
@@ -32,6 +33,9 @@ class ProblemFormat:
     """One way of writing problems down (the built-in YAML suites, ICPC packages, ...)."""
 
     name = ""
+    # `judge test` lists a problem that does not load as a failed check (and tests the others);
+    # a format that says False makes it an error (exit 2), as its own tools do.
+    reports_broken_problems = True
 
     def sources_in(self, folder: Path) -> list[ProblemSource]:
         """The problems of this format that ``folder`` holds (none: an empty list)."""
@@ -41,8 +45,17 @@ class ProblemFormat:
         """``path`` itself as a problem of this format, or None if it is not one."""
         raise NotImplementedError
 
-    def load(self, source: ProblemSource) -> Problem:
+    def load(self, source: ProblemSource, time_limit: float | None = None) -> Problem:
+        """The problem, with ``time_limit`` (CPU seconds) instead of its own when given."""
         raise NotImplementedError
 
     def strategy_path(self, source: ProblemSource) -> Path | None:
         return None
+
+    def verify(self, problem: Problem, jobs: int | None) -> list:
+        """`judge test`'s checks of a problem of this format (``judge.packages.Check`` values)."""
+        raise NotImplementedError
+
+    def describe(self, problem: Problem) -> str:
+        """What `judge show` prints: statement, limits and samples."""
+        raise NotImplementedError

@@ -11,6 +11,7 @@ from judge.problem import Problem
 
 class PackageFormat(ProblemFormat):
     name = "icpc"
+    reports_broken_problems = False  # problemtools stops at a broken package: so does judge test
 
     def sources_in(self, folder: Path) -> list[ProblemSource]:
         from judge.icpc import is_package_dir
@@ -24,7 +25,17 @@ class PackageFormat(ProblemFormat):
 
         return ProblemSource(path.resolve().name, path, self) if is_package_dir(path) else None
 
-    def load(self, source: ProblemSource) -> Problem:
+    def load(self, source: ProblemSource, time_limit: float | None = None) -> Problem:
         from judge.icpc.package import load_package
 
-        return load_package(source.path)
+        return load_package(source.path, time_limit=time_limit)
+
+    def verify(self, problem: Problem, jobs: int | None) -> list:
+        from judge.icpc.verify import verify_package
+
+        return verify_package(problem, jobs)  # a broken package raises: exit 2
+
+    def describe(self, problem: Problem) -> str:
+        from judge.icpc.show import render_package
+
+        return render_package(problem)

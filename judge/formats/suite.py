@@ -13,6 +13,7 @@ an error with the nearest known key, never silently ignored.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import functools
 import math
@@ -49,8 +50,16 @@ class SuiteFormat(ProblemFormat):
             return ProblemSource(path.stem, path, self)
         return None
 
-    def load(self, source: ProblemSource) -> Problem:
-        return load_suite(source.path)
+    def load(self, source: ProblemSource, time_limit: float | None = None) -> Problem:
+        problem = load_suite(source.path)
+        return problem if time_limit is None else dataclasses.replace(problem, time_limit=time_limit)
+
+    def verify(self, problem: Problem, jobs: int | None) -> list:
+        from judge.packages import verify_suite_problem
+        return verify_suite_problem(problem, jobs)
+
+    def describe(self, problem: Problem) -> str:
+        return describe_suite_problem(problem)
 
     def strategy_path(self, source: ProblemSource) -> Path | None:
         return parts_of(source.path).strategies
@@ -239,6 +248,34 @@ class _SuiteReader:
         for case in cases:
             if case.group not in group_points:
                 raise self.fail(f"case {case.name}", f"group {case.group!r} has no points in 'groups'")
+
+
+def describe_suite_problem(problem: Problem) -> str:
+    """`judge show`: the statement (with a title heading unless it has its own), the limits, the
+    declaration in every language for function style, and the sample cases with their answers."""
+    from judge.reference import expected_output
+
+    parts = []
+    statement = problem.statement.strip()
+    if not statement.startswith("#"):
+        parts.append(f"# {problem.title} ({problem.id})\n")
+    parts.append((statement or "(no statement)") + "\n")
+    parts.append(f"Limits: {problem.time_limit:g} s CPU per case, {problem.memory_limit >> 20} MiB memory.\n")
+    if problem.signature:
+        parts.append(render_declarations(problem.signature) + "\n")
+    for case in problem.cases:
+        if case.visibility == "sample":
+            parts.append(problem.task.show_sample(case.name, problem.task.value(case), expected_output(problem, case)))
+    return "\n".join(parts)
+
+
+def render_declarations(signature) -> str:
+    """What a submission declares, in every language that can call a function."""
+    from judge.languages import declarations
+
+    lines = [f"Declaration ({signature}):"]
+    lines += [f"  {language:<11} {declaration}" for language, declaration in declarations(signature).items()]
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------------------------
