@@ -50,3 +50,7 @@ class CompileError(JudgeError):
 
 class JudgeFault(JudgeError):
     """The judge's own side (reference, checker, validator) failed while judging a case: IE."""
+
+
+class ClusterError(JudgeError):
+    """The Dask cluster cannot be used for grading (unreachable, no usable worker, bad options)."""

@@ -7,14 +7,18 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from judge.languages import UnknownLanguage, language_for
 from judge.catalog import catalog
 from judge.errors import SuiteError
-from judge.problem import Problem
-from judge.runner import SubmissionResult, judge_submission, summarize
+from judge.problem import Case, Problem
+from judge.runner import CaseResult, SubmissionResult, judge_submission, summarize
 from judge.scoring import rank
 from judge.store import Store
+
+if TYPE_CHECKING:
+    from judge.cluster import Cluster
 
 
 @dataclass(frozen=True)
@@ -95,9 +99,11 @@ def _readable(path: Path) -> bool:
 
 
 def grade_folder(folder: Path, store: Store, jobs: int = 1, on_start: Callable[[int], None] | None = None,
-                 on_done: Callable[[Entry], None] | None = None, problems_dir: Path | None = None) -> ClassReport:
+                 on_done: Callable[[Entry], None] | None = None, problems_dir: Path | None = None,
+                 cluster: Cluster | None = None) -> ClassReport:
     """Judge every submission in ``folder`` (reusing complete results from ``store``) against the
-    problems in force (``problems_dir``, else the usual places: see judge/catalog.py)."""
+    problems in force (``problems_dir``, else the usual places: see judge/catalog.py), here or,
+    with ``cluster``, on its workers."""
     sources = catalog(problems_dir).require_some()
     entries, issues = discover(folder, list(sources))
     problems = {}
@@ -107,6 +113,8 @@ def grade_folder(folder: Path, store: Store, jobs: int = 1, on_start: Callable[[
         except SuiteError as error:
             issues.append(str(error))
     entries = [entry for entry in entries if entry.problem in problems]
+    if cluster is not None:
+        entries = cluster.usable(entries, issues)
     if on_start:
         on_start(len(entries))
 
@@ -116,13 +124,17 @@ def grade_folder(folder: Path, store: Store, jobs: int = 1, on_start: Callable[[
             on_done(entry)
         return result
 
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        results = list(pool.map(grade, entries))
+    if cluster is not None:
+        results = cluster.grade(entries, problems, store, on_done, issues)
+    else:
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            results = list(pool.map(grade, entries))
     students: dict[str, StudentReport] = {}
     for student_dir in sorted(path.name for path in folder.iterdir() if path.is_dir()):
         students[student_dir] = StudentReport(student_dir)
     for entry, result in zip(entries, results):
-        students[entry.student].results[entry.problem] = result
+        if result is not None:  # None: the cluster gave up on it (an issue says so)
+            students[entry.student].results[entry.problem] = result
     ordered = list(students.values())
     for report, place in zip(ordered, rank([report.total for report in ordered])):
         report.rank = place
@@ -131,24 +143,56 @@ def grade_folder(folder: Path, store: Store, jobs: int = 1, on_start: Callable[[
                        {problem_id: problem.total_points for problem_id, problem in problems.items()}, problems)
 
 
-def grade_entry(entry: Entry, problem: Problem, store: Store) -> SubmissionResult:
-    """One submission's result: from the store if complete, else judged (resuming if begun)."""
+@dataclass
+class Resumption:
+    """Where a submission stands in the store: its row, what is recorded, which cases remain."""
+
+    submission_id: int
+    complete: bool
+    language: str
+    recorded: dict[str, CaseResult]
+    compile_message: str
+    remaining: list[Case]
+
+    @property
+    def needs_judging(self) -> bool:
+        return bool(self.remaining) and not self.complete
+
+
+def resume_entry(entry: Entry, problem: Problem, store: Store) -> Resumption:
+    """The submission's row in the store (made if new) and what is left to judge."""
     language = language_for(entry.path).name
     submission_id, complete = store.submission(entry.student, problem, entry.path, language)
     recorded = {result.name: result for result in store.recorded_cases(submission_id)}
-    positions = {case.name: index for index, case in enumerate(problem.cases)}
     remaining = [case for case in problem.cases if case.name not in recorded]
-    compile_message = store.compile_message(submission_id)
-    if remaining and not complete:
-        fresh = judge_submission(problem, entry.path, cases=remaining,
-                                 on_case=lambda result: store.record_case(submission_id, positions[result.name], result))
+    return Resumption(submission_id, complete, language, recorded, store.compile_message(submission_id), remaining)
+
+
+def finish_entry(entry: Entry, problem: Problem, store: Store, resumption: Resumption,
+                 fresh: SubmissionResult | None) -> SubmissionResult:
+    """Record the ``fresh`` case results (if any judging was done) and the submission's summary."""
+    recorded = dict(resumption.recorded)
+    compile_message = resumption.compile_message
+    if fresh is not None:
+        positions = {case.name: index for index, case in enumerate(problem.cases)}
         compile_message = fresh.compile_message
         for result in fresh.cases:
             if result.name not in recorded:  # CE and IE results arrive without on_case
-                store.record_case(submission_id, positions[result.name], result)
+                store.record_case(resumption.submission_id, positions[result.name], result)
             recorded[result.name] = result
     ordered = [recorded[case.name] for case in problem.cases if case.name in recorded]
-    result = summarize(problem, entry.path, language, ordered, compile_message)
-    if not complete:
-        store.complete(submission_id, result.verdict, result.score, result.max_score, compile_message)
+    result = summarize(problem, entry.path, resumption.language, ordered, compile_message)
+    if not resumption.complete:
+        store.complete(resumption.submission_id, result.verdict, result.score, result.max_score, compile_message)
     return result
+
+
+def grade_entry(entry: Entry, problem: Problem, store: Store) -> SubmissionResult:
+    """One submission's result: from the store if complete, else judged (resuming if begun)."""
+    resumption = resume_entry(entry, problem, store)
+    fresh = None
+    if resumption.needs_judging:
+        positions = {case.name: index for index, case in enumerate(problem.cases)}
+        fresh = judge_submission(problem, entry.path, cases=resumption.remaining, on_case=lambda result:
+                                 store.record_case(resumption.submission_id, positions[result.name], result))
+    return finish_entry(entry, problem, store, resumption, fresh)

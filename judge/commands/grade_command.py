@@ -22,6 +22,7 @@ HELP = "judge a folder of submissions: SUBMISSIONS/<student>/<problem>.<ext>"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from judge.cluster import add_cluster_arguments  # Dask itself is imported only with --cluster
     from judge.renderers import format_names
 
     parser.add_argument("submissions", type=Path)
@@ -33,6 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fail-under", type=float, metavar="SCORE", help="exit 1 if any student's total is below SCORE")
     add_problems_option(parser)
     add_cold_option(parser)
+    add_cluster_arguments(parser)
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -42,15 +44,18 @@ def handle(args: argparse.Namespace) -> int:
     if not args.submissions.is_dir():
         raise UsageError(f"{args.submissions} is not a folder; expected SUBMISSIONS/<student>/<problem>.<ext>")
     output_format = load_format("grade", args.format)
+    cluster = open_cluster(args)
     store = open_store(args.db)
     bar = progress_bar(args.format == "table" and args.out is None, "submission")
     try:
-        report = grade_folder(args.submissions, store, jobs=args.jobs, problems_dir=args.problems,
+        report = grade_folder(args.submissions, store, jobs=args.jobs, problems_dir=args.problems, cluster=cluster,
                               on_start=bar.start if bar else None, on_done=bar.advance if bar else None)
     finally:
         if bar:
             bar.close()
         store.close()
+        if cluster:
+            cluster.close()
     _write_report(output_format, report, args.out)
     if args.fail_under is not None and any(student.total < args.fail_under for student in report.students):
         below = [s.student for s in report.students if s.total < args.fail_under]
@@ -73,3 +78,11 @@ def _write_report(output_format, report, out: Path | None) -> None:
         print(f"wrote {out}", file=sys.stderr)
     else:
         print(text)
+
+
+def open_cluster(args: argparse.Namespace):
+    """The Dask cluster to judge on (--cluster), or None to judge here."""
+    from judge.cluster import Cluster, options_from
+
+    options = options_from(args)
+    return Cluster(options, cold=args.cold) if options else None

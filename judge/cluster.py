@@ -1,0 +1,241 @@
+"""`judge grade --cluster ADDRESS`: a class's submissions judged on Dask distributed workers.
+
+This process stays the one that reads the submissions, keeps the results store and renders the
+reports. It sends each submission's source bytes and each problem's files (a ``ProblemBundle``,
+once per worker, named by its content hash) to the workers, which judge with their own sandbox
+and toolchains (``judge.cluster_worker``), and it records each submission's results once, as
+they come back. A task lost with a worker is run again elsewhere by the scheduler; as nothing is
+recorded before a task's result arrives, nothing is recorded twice.
+
+Dask is imported only here and only when ``--cluster`` is given: a local grade never loads it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from judge.errors import ClusterError
+
+if TYPE_CHECKING:
+    from judge.grading import Entry
+    from judge.problem import Problem
+    from judge.runner import SubmissionResult
+    from judge.store import Store
+
+CONNECT_TIMEOUT = 5.0  # seconds: an unreachable scheduler is an error within seconds, not a hang
+WORKER_WAIT = 30.0  # seconds to wait for a first worker to join a scheduler that has none
+LOCAL_PREFIX = "local:"
+INSTALL_HINT = "install the cluster extra: python3 -m pip install -e '.[cluster]'"
+
+
+@dataclass(frozen=True)
+class ClusterOptions:
+    """How to reach the cluster and what its workers must offer."""
+
+    address: str
+    min_sandbox: str = "bwrap"
+    tls_ca_file: Path | None = None
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
+
+
+def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
+    """`judge grade`'s options for grading on a Dask cluster."""
+    group = parser.add_argument_group("grading on a Dask cluster (needs the `cluster` extra)")
+    group.add_argument("--cluster", metavar="ADDRESS",
+                       help="judge on the Dask scheduler at ADDRESS (tcp://host:8786, tls://host:8786), "
+                            "or on local:N, a Dask cluster of N worker processes on this machine")
+    group.add_argument("--min-sandbox", metavar="TIER",
+                       help="weakest sandbox tier a worker may have: bwrap (default), unshare or none; "
+                            "weaker workers are refused")
+    group.add_argument("--tls-ca-file", type=Path, help="CA certificate the scheduler's and workers' are signed by")
+    group.add_argument("--tls-cert", type=Path, help="this client's TLS certificate")
+    group.add_argument("--tls-key", type=Path, help="this client's TLS private key")
+
+
+def options_from(args: argparse.Namespace) -> ClusterOptions | None:
+    """The cluster options given on the command line (None without --cluster)."""
+    tls = {"tls_ca_file": args.tls_ca_file, "tls_cert": args.tls_cert, "tls_key": args.tls_key}
+    if not args.cluster:
+        given = [f"--{name.replace('_', '-')}" for name, value in tls.items() if value is not None]
+        given += ["--min-sandbox"] if args.min_sandbox else []
+        if given:
+            raise ClusterError(f"{', '.join(given)}: for grading on a cluster; add --cluster ADDRESS")
+        return None
+    from judge.sandbox import TIERS  # not at the top: `judge --help` does not load the sandbox
+
+    if args.min_sandbox and args.min_sandbox not in TIERS:
+        raise ClusterError(f"--min-sandbox {args.min_sandbox}: not a sandbox tier; use one of {', '.join(TIERS)}")
+    for name, path in tls.items():
+        if path is not None and not path.is_file():
+            raise ClusterError(f"--{name.replace('_', '-')} {path}: no such file")
+    if args.cluster.startswith("tls://") and not all(tls.values()):
+        raise ClusterError("a tls:// scheduler needs --tls-ca-file, --tls-cert and --tls-key")
+    return ClusterOptions(args.cluster, args.min_sandbox or "bwrap", **tls)
+
+
+def _local_workers(address: str) -> int:
+    count = address[len(LOCAL_PREFIX):]
+    if not count.isdigit() or int(count) < 1:
+        raise ClusterError(f"--cluster {address}: give local:N with N a positive whole number of workers")
+    return int(count)
+
+
+class Cluster:
+    """A connection to a Dask cluster whose workers judge for this process."""
+
+    def __init__(self, options: ClusterOptions, cold: bool = False) -> None:
+        try:
+            import distributed
+        except ImportError:
+            raise ClusterError(f"--cluster needs Dask distributed, which is not installed; {INSTALL_HINT}") from None
+        # Dask's own log lines (a worker lost, a task rescheduled) are for the cluster's operator;
+        # this command reports what matters to the grader itself.
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)
+        self.options = options
+        self.cold = cold
+        self.run_token = uuid.uuid4().hex[:8]  # keeps this run's task keys apart from other clients'
+        self.local_cluster = None
+        self._bundles: dict[str, object] = {}  # problem id -> the future holding its bundle
+        self.client = self._connect(distributed)
+        try:
+            self.statuses = self._admit_workers()
+        except BaseException:
+            self.close()
+            raise
+        self.languages = {language for status in self.statuses.values() if not status["refusal"]
+                          for language in status["languages"]}
+
+    def _connect(self, distributed):
+        address = self.options.address
+        if address.startswith(LOCAL_PREFIX):
+            self.local_cluster = distributed.LocalCluster(
+                n_workers=_local_workers(address), threads_per_worker=1, processes=True,
+                dashboard_address=None, silence_logs=logging.CRITICAL)
+            return distributed.Client(self.local_cluster, timeout=CONNECT_TIMEOUT)
+        try:
+            return distributed.Client(address, timeout=CONNECT_TIMEOUT, security=self._security(distributed))
+        except (OSError, TimeoutError, ValueError) as error:
+            raise ClusterError(f"cannot reach the Dask scheduler at {address}: {_reason(error)}; is "
+                               f"`dask scheduler` running there, and the address right?") from None
+
+    def _security(self, distributed):
+        if not self.options.tls_ca_file:
+            return None
+        return distributed.Security(tls_ca_file=str(self.options.tls_ca_file),
+                                    tls_client_cert=str(self.options.tls_cert),
+                                    tls_client_key=str(self.options.tls_key), require_encryption=True)
+
+    def _admit_workers(self) -> dict[str, dict]:
+        """Register the plugin on every worker (and every later one); print why any is refused."""
+        from judge.cluster_worker import JudgeWorkerPlugin, WorkerRefused, worker_status
+
+        try:
+            self.client.wait_for_workers(1, timeout=WORKER_WAIT)
+        except TimeoutError:
+            raise ClusterError(f"no worker joined the scheduler at {self.options.address} within "
+                               f"{WORKER_WAIT:g} s; start some with `dask worker {self.options.address}`") from None
+        try:
+            self.client.register_plugin(JudgeWorkerPlugin(self.options.min_sandbox))
+        except WorkerRefused:
+            pass  # every worker's status, refused or not, is read just below
+        statuses = {address: status for address, status in self.client.run(worker_status).items() if status}
+        refused = {address: status["refusal"] for address, status in statuses.items() if status["refusal"]}
+        for address, reason in sorted(refused.items()):
+            print(f"judge: worker {address} refused: {reason}", file=sys.stderr)
+        if len(refused) == len(statuses):
+            raise ClusterError(f"no worker of {self.options.address} can judge here (this grade requires the "
+                               f"{self.options.min_sandbox!r} sandbox tier)")
+        return statuses
+
+    def usable(self, entries: list[Entry], issues: list[str]) -> list[Entry]:
+        """The entries some admitted worker has the language for; the others become issues."""
+        from judge.languages import language_for
+
+        kept = []
+        for entry in entries:
+            language = language_for(entry.path).name
+            if language in self.languages:
+                kept.append(entry)
+            else:
+                issues.append(f"{entry.student}/{entry.path.name}: no worker of the cluster has {language} "
+                              f"(workers offer: {', '.join(sorted(self.languages))}); skipped")
+        return kept
+
+    def grade(self, entries: list[Entry], problems: dict[str, Problem], store: Store,
+              on_done: Callable[[Entry], None] | None, issues: list[str]) -> list[SubmissionResult | None]:
+        """Each entry's result, in order: from the store when complete, else judged on the cluster
+        and recorded here as it arrives. None for a submission the cluster could not judge."""
+        from distributed import as_completed
+
+        from judge.grading import finish_entry, resume_entry
+
+        results: list[SubmissionResult | None] = [None] * len(entries)
+        pending = {}
+        for index, entry in enumerate(entries):
+            resumption = resume_entry(entry, problems[entry.problem], store)
+            if resumption.needs_judging:
+                pending[self._submit(entry, problems[entry.problem], resumption)] = (index, entry, resumption)
+                continue
+            results[index] = finish_entry(entry, problems[entry.problem], store, resumption, None)
+            if on_done:
+                on_done(entry)
+        for future in as_completed(list(pending)):
+            index, entry, resumption = pending.pop(future)
+            fresh = self._result(future, entry, issues)
+            if fresh is not None:
+                results[index] = finish_entry(entry, problems[entry.problem], store, resumption, fresh)
+            if on_done:
+                on_done(entry)
+        return results
+
+    def _submit(self, entry: Entry, problem: Problem, resumption):
+        from judge.cluster_worker import judge_remotely, resource_name
+
+        return self.client.submit(
+            judge_remotely, self._bundle(problem), entry.path.name, entry.path.read_bytes(),
+            resumption.language, [case.name for case in resumption.remaining], self.cold,
+            key=f"judge-{entry.student}-{entry.problem}-{resumption.submission_id}-{self.run_token}",
+            resources={resource_name(resumption.language, self.options.min_sandbox): 1}, pure=False)
+
+    def _bundle(self, problem: Problem):
+        """The future holding the problem's files on the cluster, keyed by their content hash."""
+        from judge.cluster_worker import ProblemBundle, bundle_value
+
+        if problem.id not in self._bundles:
+            bundle = ProblemBundle.of(problem)
+            self._bundles[problem.id] = self.client.submit(bundle_value, bundle, key=f"judge-problem-{bundle.digest}")
+        return self._bundles[problem.id]
+
+    @staticmethod
+    def _result(future, entry: Entry, issues: list[str]):
+        """The task's result; None (and an issue) when the cluster gave up on it."""
+        from distributed import KilledWorker
+
+        try:
+            return future.result()
+        except KilledWorker:
+            issues.append(f"{entry.student}/{entry.path.name}: not graded: every worker that ran it died; "
+                          f"nothing was recorded, so a rerun tries again")
+            return None
+
+    def close(self) -> None:
+        """Disconnect (and stop the local cluster, if this process started one)."""
+        if getattr(self, "client", None) is not None:
+            self.client.close()
+        if self.local_cluster is not None:
+            self.local_cluster.close()
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, (OSError, TimeoutError)) and "Timed out" in str(error):
+        return f"no answer within {CONNECT_TIMEOUT:g} s"
+    text = str(error).strip() or type(error).__name__
+    return text.splitlines()[0]

@@ -1,0 +1,198 @@
+"""What runs on a Dask worker for `judge grade --cluster`.
+
+Two parts: ``JudgeWorkerPlugin``, which checks the worker's sandbox tier and toolchains when it
+joins and advertises them as Dask resources (``judge-<language>-<tier>``), and
+``judge_remotely``, the task that judges one submission from the bytes the client sent, with
+this machine's sandbox and toolchains and the same functions a local run uses.
+
+A problem arrives as a ``ProblemBundle`` (its files' bytes, keyed by their content hash) and is
+written once per worker process to a private temporary directory: the reference solver runs in
+this judging process, as locally, and its answers never enter the sandbox.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import hashlib
+import logging
+import shutil
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from distributed import WorkerPlugin
+
+from judge.problem import Problem, load_problem
+from judge.runner import SubmissionResult, judge_submission
+from judge.sandbox import TIERS
+
+PLUGIN_NAME = "judge"
+logger = logging.getLogger("judge.cluster")
+
+
+class WorkerRefused(Exception):
+    """This worker cannot judge for the client: its sandbox is weaker than required."""
+
+
+def resource_name(language: str, tier: str) -> str:
+    """The Dask resource a task asks for: a worker with ``language`` and a sandbox at least ``tier``."""
+    return f"judge-{language}-{tier}"
+
+
+def tiers_up_to(tier: str) -> tuple[str, ...]:
+    """``tier`` and every weaker one (``TIERS`` runs strongest first): what a worker of ``tier`` satisfies."""
+    return TIERS[TIERS.index(tier):]
+
+
+def weaker(tier: str, than: str) -> bool:
+    return TIERS.index(tier) > TIERS.index(than)
+
+
+# ---------------------------------------------------------------------------------------------
+# What travels: a problem's files
+
+@dataclass(frozen=True)
+class ProblemBundle:
+    """A problem's files (suite, reference, validator, custom checker) as bytes, by path relative
+    to the project root, and the hash of them all, which names the bundle on the cluster."""
+
+    problem_id: str
+    files: tuple[tuple[str, bytes], ...]
+    digest: str
+
+    @classmethod
+    def of(cls, problem: Problem) -> ProblemBundle:
+        root = problem.project_root
+        paths = [problem.suite_path, problem.reference_path, root / "validators" / f"{problem.id}.py"]
+        if problem.checker == "custom":
+            paths.append(root / str(problem.checker_options.get("function", "")).partition(":")[0])
+        files = tuple(sorted((str(path.relative_to(root)), path.read_bytes())
+                             for path in paths if path is not None and path.is_file()))
+        digest = hashlib.sha256()
+        for name, content in files:
+            digest.update(name.encode() + b"\0" + content + b"\0")
+        return cls(problem.id, files, digest.hexdigest())
+
+
+def bundle_value(bundle: ProblemBundle) -> ProblemBundle:
+    """The task that holds a bundle on the cluster: if the worker keeping it dies, the scheduler
+    runs it again from the graph (data scattered from the client would be lost instead)."""
+    return bundle
+
+
+_materialized: dict[str, tuple[Path, Problem]] = {}
+_materialize_lock = threading.Lock()
+
+
+def materialized_problem(bundle: ProblemBundle) -> Problem:
+    """The bundle's problem, loaded from files written once per worker process (mode 0700, so no
+    sandboxed program of any tier can read the expected answers)."""
+    with _materialize_lock:
+        if bundle.digest not in _materialized:
+            root = Path(tempfile.mkdtemp(prefix=f"judge-problem-{bundle.problem_id}-"))
+            for name, content in bundle.files:
+                target = root / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(content)
+            _materialized[bundle.digest] = (root, load_problem(bundle.problem_id, root=root))
+        return _materialized[bundle.digest][1]
+
+
+def forget_materialized() -> None:
+    """Remove the problem files this worker process wrote."""
+    with _materialize_lock:
+        for root, _ in _materialized.values():
+            shutil.rmtree(root, ignore_errors=True)
+        _materialized.clear()
+
+
+# ---------------------------------------------------------------------------------------------
+# The task
+
+def judge_remotely(bundle: ProblemBundle, source_name: str, source: bytes, language: str,
+                   case_names: list[str], cold: bool) -> SubmissionResult:
+    """Judge one submission (its file name and bytes) on the named cases of the bundle's problem.
+
+    Pure in effect: it writes only temporary files and returns the results, so the scheduler may
+    run it again on another worker when one dies; the client records the results once."""
+    problem = materialized_problem(bundle)
+    cases = [problem.case(name) for name in case_names]
+    with tempfile.TemporaryDirectory(prefix="judge-submission-") as folder:
+        path = Path(folder) / source_name
+        path.write_bytes(source)
+        result = judge_submission(problem, path, language, cases=cases, cold=cold)
+    # What the program printed is not recorded or reported by `grade`; it need not cross the network.
+    result.cases = [dataclasses.replace(case, output="") for case in result.cases]
+    return result
+
+
+# ---------------------------------------------------------------------------------------------
+# The plugin
+
+@dataclass(frozen=True)
+class WorkerStatus:
+    """What a worker found when it joined: its sandbox tier, its languages, and why it refused."""
+
+    tier: str
+    languages: tuple[str, ...]
+    missing: tuple[str, ...]  # one sentence per unavailable language
+    refusal: str = ""
+
+
+_status: WorkerStatus | None = None
+
+
+def probe_worker(required_tier: str) -> WorkerStatus:
+    """This machine's sandbox tier and usable languages, checked as `judge doctor` checks them."""
+    from judge.languages import LANGUAGES, LanguageUnavailable
+    from judge.sandbox import SandboxError, sandbox_tier
+
+    try:
+        tier = sandbox_tier()
+    except SandboxError as error:
+        return WorkerStatus("none", (), (), f"its sandbox cannot be used: {error}")
+    languages, missing = [], []
+    for language in LANGUAGES.values():
+        try:
+            language.version()
+            languages.append(language.name)
+        except LanguageUnavailable as error:
+            missing.append(str(error))
+    refusal = ""
+    if weaker(tier, required_tier):
+        refusal = (f"its sandbox tier is {tier!r}, weaker than the {required_tier!r} this grade requires "
+                   f"(install bubblewrap on it, or grade with --min-sandbox {tier})")
+    return WorkerStatus(tier, tuple(languages), tuple(missing), refusal)
+
+
+class JudgeWorkerPlugin(WorkerPlugin):
+    """Checks a joining worker and advertises ``judge-<language>-<tier>`` resources for each of its
+    languages and for its tier and every weaker one (a task asks for the tier the client requires).
+    A worker whose sandbox is weaker than ``required_tier`` is refused: its setup raises, saying why,
+    and it takes no task that needs the stronger tier."""
+
+    name = PLUGIN_NAME
+
+    def __init__(self, required_tier: str) -> None:
+        self.required_tier = required_tier
+
+    async def setup(self, worker) -> None:
+        global _status
+        status = await asyncio.get_running_loop().run_in_executor(None, probe_worker, self.required_tier)
+        _status = status
+        slots = worker.state.nthreads
+        await worker.set_resources(**{resource_name(language, tier): slots
+                                      for language in status.languages for tier in tiers_up_to(status.tier)})
+        if status.refusal:
+            logger.error("judge: this worker is refused: %s", status.refusal)
+            raise WorkerRefused(status.refusal)
+
+    def teardown(self, worker) -> None:
+        forget_materialized()
+
+
+def worker_status() -> dict | None:
+    """This worker's status as the plugin found it (run on every worker by the client)."""
+    return dataclasses.asdict(_status) if _status else None
