@@ -4,12 +4,15 @@ machines are noisy); run it on its own:
 
     python3 benchmarks/run.py            # everything (a few minutes)
     python3 benchmarks/run.py --students 20 --quick
+    python3 benchmarks/run.py --only 6 7 # some items only
 
 1. per-case overhead: `judge run` on a 1,000-case trivial suite vs 1,000 bare `python3 -I -S -c pass`
 2. parallel cases: `judge run -j 2` vs `-j 1` on CPU-bound cases
 3. stress: `judge stress stones <accepted> --examples 1000`, examples per second (median of 5 runs)
 4. start-up: `judge --help` vs `python3 -c pass` (same interpreter)
 5. grading: N students x 5 problems with `judge grade`; total time and cost per case
+6. cluster: a class in every language with `judge grade --cluster local:2` vs `-j 2`, throughput ratio
+7. per-case cost of a typical Python and C submission (omok, 45 cases), for sizing a cluster
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from judge.catalog import known_problems, load_problem  # noqa: E402 - the judge of this checkout
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the judge measured is this checkout's, in-process as in its commands
 SUBMISSION_PYTHON = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.executable
 JUDGE = [sys.executable, "-m", "judge"]
 # The judge runs as installed on a user's machine: with Python's bytecode cache, which some CI
@@ -37,9 +41,9 @@ JUDGE = [sys.executable, "-m", "judge"]
 JUDGE_ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 
 
-def timed(command: list[str], **kwargs) -> float:
+def timed(command: list[str], env: dict[str, str] | None = None, **kwargs) -> float:
     started = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, check=False, env=JUDGE_ENV, **kwargs)
+    done = subprocess.run(command, capture_output=True, check=False, env={**JUDGE_ENV, **(env or {})}, **kwargs)
     elapsed = time.perf_counter() - started
     if done.returncode not in (0, 1):
         raise SystemExit(f"benchmark command failed: {' '.join(command)}\n{done.stderr.decode()[-2000:]}")
@@ -124,6 +128,66 @@ def grading(work: Path, students: int) -> list:
             elapsed / cases * 1000, "(ms per case; report only)", True]
 
 
+# Accepted example solutions in every language, by problem: a student's file is one of these.
+CLASS_SOLUTIONS = {
+    "stones": ["game_dp.py", "parity.c", "game_dp.cpp", "Parity.java", "game_dp.js"],
+    "omok": ["count_both_ways.py", "omok.c", "omok.cpp", "Omok.java"],
+    "footholds": ["minimax.py", "memo.js"],
+}
+COMMENT = {".py": "#", ".c": "//", ".cpp": "//", ".java": "//", ".js": "//"}
+
+
+def make_mixed_class(folder: Path, students: int, problems: dict[str, list[str]]) -> int:
+    """``students`` students, each with one file per problem, the languages taking turns; returns
+    the number of cases the class has."""
+    for index in range(students):
+        for problem, names in problems.items():
+            source = ROOT / "solutions" / problem / "accepted" / names[index % len(names)]
+            target = folder / f"student{index:03d}" / f"{problem}{source.suffix}"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            # A comment makes each file distinct, so each is compiled, as real submissions are.
+            target.write_text(f"{COMMENT[source.suffix]} student {index}\n" + source.read_text())
+    return students * sum(_case_count(problem) for problem in problems)
+
+
+def cluster_throughput(work: Path, students: int, repeats: int) -> list:
+    """`--cluster local:2` (two Dask worker processes, started by the command) against `-j 2`, each
+    with a compile cache of its own, alternating; the best run of each."""
+    from judge.sandbox import sandbox_tier
+
+    folder = work / "mixed"
+    cases = make_mixed_class(folder, students, CLASS_SOLUTIONS)
+    local, cluster, reports = [], [], {}
+    for round_ in range(repeats):
+        for kind, extra, times in (("local", ["-j", "2"], local),
+                                   ("cluster", ["--cluster", "local:2", "--min-sandbox", sandbox_tier()], cluster)):
+            run = work / f"{kind}-{round_}"
+            out = run / "report.json"
+            times.append(timed(JUDGE + ["grade", str(folder), "--db", str(run / "grade.db"), "--format", "json",
+                                        "--out", str(out), *extra], env={"JUDGE_CACHE": str(run / "cache")}, cwd=ROOT))
+            reports[kind] = out.read_text()
+    if reports["local"] != reports["cluster"]:
+        raise SystemExit("benchmark 6: the cluster's report differs from the local one")
+    ratio = min(local) / min(cluster)
+    return [f"6. `judge grade --cluster local:2` vs `-j 2`, {students} students, every language",
+            f"{min(cluster):.1f} s", f"{min(local):.1f} s ({cases} cases)", ratio, ">= 0.9 (throughput)", ratio >= 0.9]
+
+
+def per_case_cost(work: Path, students: int) -> list:
+    """Each of ``students`` distinct submissions judged on omok's 45 cases, one at a time (-j 1,
+    so about one core busy): wall time per case, compilation included."""
+    costs = {}
+    for name in ("count_both_ways.py", "omok.c"):
+        folder = work / f"cost-{name}"
+        cases = make_mixed_class(folder, students, {"omok": [name]})
+        elapsed = timed(JUDGE + ["grade", str(folder), "--db", str(folder / "grade.db"), "-j", "1", "--format", "json"],
+                        env={"JUDGE_CACHE": str(folder / "cache")}, cwd=ROOT)
+        costs[name] = elapsed / cases * 1000
+    python, c = costs.values()
+    return [f"7. cost per case, omok, {students} submissions, -j 1", f"Python {python:.1f} ms",
+            f"C {c:.1f} ms", python / c, "(Python / C; report only)", True]
+
+
 def _case_count(problem: str) -> int:
     return len(load_problem(problem, ROOT).cases)
 
@@ -132,17 +196,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--students", type=int, default=100)
     parser.add_argument("--quick", action="store_true", help="smaller runs, for a rough look")
+    parser.add_argument("--only", type=int, nargs="+", metavar="N", help="run only these items (numbers above)")
     args = parser.parse_args()
+    items = {
+        1: lambda: per_case_overhead(work, 200 if args.quick else 1000),
+        2: lambda: parallel_cases(work, 8 if args.quick else 20),
+        3: lambda: stress_speed(200 if args.quick else 1000, 1 if args.quick else 5),
+        4: lambda: start_up(5 if args.quick else 15),
+        5: lambda: grading(work, args.students),
+        6: lambda: cluster_throughput(work, 10 if args.quick else 40, 1 if args.quick else 2),
+        7: lambda: per_case_cost(work, 3 if args.quick else 10),
+    }
+    unknown = set(args.only or ()) - set(items)
+    if unknown:
+        parser.error(f"no benchmark item {', '.join(map(str, sorted(unknown)))}; items are 1 to {len(items)}")
     work = Path(tempfile.mkdtemp(prefix="judge-bench-"))
     try:
         warm_up()
-        rows = [
-            per_case_overhead(work, 200 if args.quick else 1000),
-            parallel_cases(work, 8 if args.quick else 20),
-            stress_speed(200 if args.quick else 1000, 1 if args.quick else 5),
-            start_up(5 if args.quick else 15),
-            grading(work, args.students),
-        ]
+        rows = [items[number]() for number in sorted(args.only or items)]
     finally:
         shutil.rmtree(work, ignore_errors=True)
     table = [[name, measured, baseline, f"{ratio:.2f}", target, "met" if met else "NOT met"]

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from distributed import WorkerPlugin
 
+from judge import __version__
 from judge.problem import Problem, load_problem
 from judge.runner import SubmissionResult, judge_submission
 from judge.sandbox import TIERS
@@ -33,7 +34,8 @@ logger = logging.getLogger("judge.cluster")
 
 
 class WorkerRefused(Exception):
-    """This worker cannot judge for the client: its sandbox is weaker than required."""
+    """This worker cannot judge for the client: its sandbox is weaker than required, or its judge
+    is another version (whose verdicts the client's store would file under the wrong version)."""
 
 
 def resource_name(language: str, tier: str) -> str:
@@ -144,7 +146,7 @@ class WorkerStatus:
 _status: WorkerStatus | None = None
 
 
-def probe_worker(required_tier: str) -> WorkerStatus:
+def probe_worker(required_tier: str, client_version: str) -> WorkerStatus:
     """This machine's sandbox tier and usable languages, checked as `judge doctor` checks them."""
     from judge.languages import LANGUAGES, LanguageUnavailable
     from judge.sandbox import SandboxError, sandbox_tier
@@ -161,7 +163,10 @@ def probe_worker(required_tier: str) -> WorkerStatus:
         except LanguageUnavailable as error:
             missing.append(str(error))
     refusal = ""
-    if weaker(tier, required_tier):
+    if client_version != __version__:
+        refusal = (f"it runs judge {__version__}, the client judge {client_version}; install the same "
+                   f"version on both")
+    elif weaker(tier, required_tier):
         refusal = (f"its sandbox tier is {tier!r}, weaker than the {required_tier!r} this grade requires "
                    f"(install bubblewrap on it, or grade with --min-sandbox {tier})")
     return WorkerStatus(tier, tuple(languages), tuple(missing), refusal)
@@ -177,10 +182,12 @@ class JudgeWorkerPlugin(WorkerPlugin):
 
     def __init__(self, required_tier: str) -> None:
         self.required_tier = required_tier
+        self.client_version = __version__  # pickled here, compared there
 
     async def setup(self, worker) -> None:
         global _status
-        status = await asyncio.get_running_loop().run_in_executor(None, probe_worker, self.required_tier)
+        status = await asyncio.get_running_loop().run_in_executor(None, probe_worker, self.required_tier,
+                                                                    self.client_version)
         _status = status
         slots = worker.state.nthreads
         await worker.set_resources(**{resource_name(language, tier): slots

@@ -1,0 +1,230 @@
+"""`judge grade --cluster`: a real `dask scheduler` and two `dask worker` processes on 127.0.0.1
+grade a class in every language exactly as a local run does, survive a worker killed mid-task,
+refuse weak workers, and fail fast on an unreachable scheduler. A local grade never loads Dask."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, run_judge
+from test_grading import SOLUTIONS, make_class
+
+from judge.sandbox import sandbox_tier
+
+distributed = pytest.importorskip("distributed", reason="the cluster extra is not installed: pip install -e '.[cluster]'")
+
+EVERY_LANGUAGE = {
+    "ana/stones.py": SOLUTIONS / "stones/accepted/game_dp.py",
+    "ana/footholds.js": SOLUTIONS / "footholds/wrong_answer/vanish_ignored.js",
+    "ben/stones.c": SOLUTIONS / "stones/accepted/parity.c",
+    "ben/omok.cpp": SOLUTIONS / "omok/wrong_answer/six_wins.cpp",
+    "cy/stones.java": SOLUTIONS / "stones/accepted/Parity.java",
+    "cy/omok.py": SOLUTIONS / "omok/runtime_error/no_bounds_check.py",
+    "dee/stones.cpp": SOLUTIONS / "stones/compile_error/type_error.cpp",
+}
+# Right on every case, but a quarter of a second late to each: a task long enough to kill a worker in.
+SLOW_STONES = "import time\ntime.sleep(0.25)\nn = int(input())\nprint('SK' if n % 2 else 'CY')\n"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class DaskProcesses:
+    """A `dask scheduler` and `dask worker` processes, started as a user would start them."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.workdir = workdir
+        self.address = f"tcp://127.0.0.1:{free_port()}"
+        # The workers import the judge from this checkout, as an installed judge would be imported.
+        self.env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+        self.scheduler = self._start("scheduler", "--host", "127.0.0.1", "--port", self.address.rsplit(":", 1)[1],
+                                     "--no-dashboard")
+        self.workers: dict[str, subprocess.Popen] = {}
+
+    def _start(self, *args: str) -> subprocess.Popen:
+        log = open(self.workdir / f"{args[0]}-{len(list(self.workdir.iterdir()))}.log", "wb")
+        return subprocess.Popen([sys.executable, "-m", "dask", *args], cwd=self.workdir, env=self.env,
+                                stdout=log, stderr=subprocess.STDOUT)
+
+    def start_worker(self, name: str) -> None:
+        self.workers[name] = self._start("worker", self.address, "--name", name, "--host", "127.0.0.1",
+                                         "--nworkers", "1", "--nthreads", "1", "--no-nanny", "--no-dashboard")
+
+    def client(self):
+        return distributed.Client(self.address, timeout=30)
+
+    def wait_for_workers(self, count: int) -> None:
+        with self.client() as client:
+            client.wait_for_workers(count, timeout=120)
+
+    def replace_dead_workers(self) -> None:
+        for name, process in list(self.workers.items()):
+            if process.poll() is not None:
+                self.start_worker(name)
+        self.wait_for_workers(len(self.workers))
+
+    def stop(self) -> None:
+        for process in [*self.workers.values(), self.scheduler]:
+            process.terminate()
+        for process in [*self.workers.values(), self.scheduler]:
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+@pytest.fixture(scope="module")
+def dask_cluster(tmp_path_factory):
+    processes = DaskProcesses(tmp_path_factory.mktemp("dask"))
+    try:
+        for name in ("w0", "w1"):
+            processes.start_worker(name)
+        processes.wait_for_workers(2)
+        yield processes
+    finally:
+        processes.stop()
+
+
+def grade(folder: Path, db: Path, *extra: str) -> subprocess.CompletedProcess:
+    return run_judge("grade", str(folder), "--db", str(db), "--format", "json", *extra)
+
+
+def cluster_args(address: str) -> tuple[str, ...]:
+    # The machine's own tier: the tests run wherever the judge does, bubblewrap or not.
+    return ("--cluster", address, "--min-sandbox", sandbox_tier())
+
+
+def recorded(db: Path) -> list[tuple]:
+    """Every recorded case result, without times and memory (which vary run to run)."""
+    with sqlite3.connect(db) as connection:
+        return connection.execute(
+            "SELECT s.student, s.problem, s.language, s.complete, s.verdict, s.score, s.compile_message, "
+            "c.position, c.case_name, c.case_group, c.verdict, c.message, c.visibility "
+            "FROM submissions s JOIN case_results c ON c.submission_id = s.id ORDER BY 1, 2, 8").fetchall()
+
+
+def counts(db: Path) -> tuple[int, int]:
+    with sqlite3.connect(db) as connection:
+        return (connection.execute("SELECT COUNT(*) FROM submissions").fetchone()[0],
+                connection.execute("SELECT COUNT(*) FROM case_results").fetchone()[0])
+
+
+def suite_size(problem: str) -> int:
+    from judge.problem import load_problem
+    return len(load_problem(problem, root=ROOT).cases)
+
+
+def test_cluster_grades_every_language_as_a_local_run_does(dask_cluster, tmp_path):
+    folder = make_class(tmp_path / "subs", EVERY_LANGUAGE)
+    local = grade(folder, tmp_path / "local.db", "-j", "2")
+    assert local.returncode == 0, local.stderr
+    remote = grade(folder, tmp_path / "cluster.db", *cluster_args(dask_cluster.address))
+    assert remote.returncode == 0, remote.stderr
+    assert json.loads(remote.stdout) == json.loads(local.stdout), remote.stderr
+    assert recorded(tmp_path / "cluster.db") == recorded(tmp_path / "local.db")
+    verdicts = {(s["student"], p): r["verdict"] for s in json.loads(remote.stdout)["students"]
+                for p, r in s["problems"].items()}
+    assert verdicts == {("ana", "stones"): "AC", ("ana", "footholds"): "WA", ("ben", "stones"): "AC",
+                        ("ben", "omok"): "WA", ("cy", "stones"): "AC", ("cy", "omok"): "RE",
+                        ("dee", "stones"): "CE"}
+    # A rerun on the cluster finds everything complete in the store and judges nothing again.
+    before = recorded(tmp_path / "cluster.db")
+    again = grade(folder, tmp_path / "cluster.db", *cluster_args(dask_cluster.address))
+    assert json.loads(again.stdout) == json.loads(local.stdout)
+    assert recorded(tmp_path / "cluster.db") == before and counts(tmp_path / "cluster.db") == counts(tmp_path / "local.db")
+
+
+def test_a_worker_killed_mid_task_loses_and_duplicates_nothing(dask_cluster, tmp_path):
+    folder = make_class(tmp_path / "subs", {
+        "slowpoke/stones.py": SLOW_STONES,
+        "ana/stones.c": SOLUTIONS / "stones/accepted/parity.c",
+        "ben/stones.py": SOLUTIONS / "stones/wrong_answer/multiple_of_four.py",
+    })
+    db = tmp_path / "cluster.db"
+    command = [sys.executable, "-m", "judge", "grade", str(folder), "--db", str(db), "--format", "json",
+               *cluster_args(dask_cluster.address)]
+    judge = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        victim = _worker_running(dask_cluster, "slowpoke", judge)
+        time.sleep(1.0)  # a few of its cases are judged; then its worker dies under it
+        os.kill(victim, signal.SIGKILL)
+        out, err = judge.communicate(timeout=240)
+    finally:
+        judge.kill()
+        dask_cluster.replace_dead_workers()
+    assert judge.returncode == 0, err
+    students = {s["student"]: s for s in json.loads(out)["students"]}
+    assert students["slowpoke"]["problems"]["stones"] == {"score": 100.0, "verdict": "AC"}
+    assert students["ana"]["problems"]["stones"]["verdict"] == "AC"
+    assert students["ben"]["problems"]["stones"]["verdict"] == "WA"
+    assert counts(db) == (3, 3 * suite_size("stones"))  # one row per submission and per case: nothing twice
+    local = grade(folder, tmp_path / "local.db", "-j", "2")
+    assert json.loads(out) == json.loads(local.stdout)
+    assert recorded(db) == recorded(tmp_path / "local.db")
+
+
+def _worker_running(cluster: DaskProcesses, student: str, judge: subprocess.Popen, timeout: float = 120) -> int:
+    """The pid of the worker executing ``student``'s task, once one is."""
+    deadline = time.monotonic() + timeout
+    with cluster.client() as client:
+        while time.monotonic() < deadline:
+            if judge.poll() is not None:
+                raise AssertionError(f"the grade ended before {student}'s task ran: {judge.communicate()}")
+            running = client.run(lambda dask_worker: (__import__("os").getpid(),
+                                                      [str(task.key) for task in dask_worker.state.executing]))
+            for pid, keys in running.values():
+                if any(f"judge-{student}-" in key for key in keys):
+                    return pid
+            time.sleep(0.1)
+    raise AssertionError(f"no worker started {student}'s task within {timeout} s")
+
+
+def test_a_worker_with_a_weaker_sandbox_is_refused(tmp_path):
+    folder = make_class(tmp_path / "subs", {"ana/stones.py": SOLUTIONS / "stones/accepted/game_dp.py"})
+    done = run_judge("grade", str(folder), "--db", str(tmp_path / "r.db"), "--cluster", "local:1",
+                     "--min-sandbox", "unshare", env={"JUDGE_SANDBOX": "none"})
+    assert done.returncode == 2
+    assert "refused: its sandbox tier is 'none', weaker than the 'unshare' this grade requires" in done.stderr
+    assert "judge: error: no worker of local:1 can judge here" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_an_unreachable_scheduler_is_a_clear_error(tmp_path):
+    folder = make_class(tmp_path / "subs", {"ana/stones.py": SOLUTIONS / "stones/accepted/game_dp.py"})
+    done = run_judge("grade", str(folder), "--cluster", f"tcp://127.0.0.1:{free_port()}", timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.startswith("judge: error: cannot reach the Dask scheduler at tcp://127.0.0.1:")
+    assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
+
+
+def test_cluster_options_need_cluster_and_a_known_tier(tmp_path):
+    folder = make_class(tmp_path / "subs", {"ana/stones.py": SOLUTIONS / "stones/accepted/game_dp.py"})
+    alone = run_judge("grade", str(folder), "--min-sandbox", "bwrap")
+    assert alone.returncode == 2 and "add --cluster ADDRESS" in alone.stderr
+    unknown = run_judge("grade", str(folder), "--cluster", "local:1", "--min-sandbox", "chroot")
+    assert unknown.returncode == 2 and "not a sandbox tier; use one of bwrap, unshare, none" in unknown.stderr
+    bad_local = run_judge("grade", str(folder), "--cluster", "local:0")
+    assert bad_local.returncode == 2 and "local:N with N a positive whole number" in bad_local.stderr
+
+
+def test_a_local_grade_never_imports_dask(tmp_path):
+    folder = make_class(tmp_path / "subs", {"ana/stones.py": SOLUTIONS / "stones/accepted/game_dp.py"})
+    program = ("import sys\nfrom judge.cli import main\n"
+               f"status = main(['grade', {str(folder)!r}, '--db', {str(tmp_path / 'l.db')!r}, '--format', 'json'])\n"
+               "loaded = sorted({name.split('.')[0] for name in sys.modules} & {'dask', 'distributed'})\n"
+               "print('loaded:', loaded, 'status:', status)\n")
+    done = subprocess.run([sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip().splitlines()[-1] == "loaded: [] status: 0", done.stderr
