@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import sqlite3
@@ -42,16 +43,24 @@ def free_port() -> int:
 
 
 class DaskProcesses:
-    """A `dask scheduler` and `dask worker` processes, started as a user would start them."""
+    """A `dask scheduler` and `dask worker` processes, started as a user would start them (with
+    ``certificates``, over mutual TLS as the README shows)."""
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, certificates: dict[str, Path] | None = None) -> None:
         self.workdir = workdir
-        self.address = f"tcp://127.0.0.1:{free_port()}"
+        self.certificates = certificates
+        self.address = f"{'tls' if certificates else 'tcp'}://127.0.0.1:{free_port()}"
         # The workers import the judge from this checkout, as an installed judge would be imported.
         self.env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
         self.scheduler = self._start("scheduler", "--host", "127.0.0.1", "--port", self.address.rsplit(":", 1)[1],
-                                     "--no-dashboard")
+                                     "--no-dashboard", *self.tls_args("scheduler"))
         self.workers: dict[str, subprocess.Popen] = {}
+
+    def tls_args(self, role: str) -> list[str]:
+        if not self.certificates:
+            return []
+        return [*(["--protocol", "tls"] if role == "scheduler" else []), "--tls-ca-file", str(self.certificates["ca"]),
+                "--tls-cert", str(self.certificates[role]), "--tls-key", str(self.certificates[f"{role}-key"])]
 
     def _start(self, *args: str) -> subprocess.Popen:
         log = open(self.workdir / f"{args[0]}-{len(list(self.workdir.iterdir()))}.log", "wb")
@@ -60,10 +69,16 @@ class DaskProcesses:
 
     def start_worker(self, name: str) -> None:
         self.workers[name] = self._start("worker", self.address, "--name", name, "--host", "127.0.0.1",
-                                         "--nworkers", "1", "--nthreads", "1", "--no-nanny", "--no-dashboard")
+                                         "--nworkers", "1", "--nthreads", "1", "--no-nanny", "--no-dashboard",
+                                         *self.tls_args("worker"))
 
     def client(self):
-        return distributed.Client(self.address, timeout=30)
+        security = None
+        if self.certificates:
+            security = distributed.Security(tls_ca_file=str(self.certificates["ca"]), require_encryption=True,
+                                            tls_client_cert=str(self.certificates["grader"]),
+                                            tls_client_key=str(self.certificates["grader-key"]))
+        return distributed.Client(self.address, timeout=30, security=security)
 
     def wait_for_workers(self, count: int) -> None:
         with self.client() as client:
@@ -190,6 +205,55 @@ def _worker_running(cluster: DaskProcesses, student: str, judge: subprocess.Pope
                     return pid
             time.sleep(0.1)
     raise AssertionError(f"no worker started {student}'s task within {timeout} s")
+
+
+def make_certificates(folder: Path) -> dict[str, Path]:
+    """A CA and, signed by it, certificates for the scheduler, a worker and the grader; and one
+    intruder's certificate signed by no one."""
+    if not shutil.which("openssl"):
+        pytest.skip("openssl is not installed")
+    paths: dict[str, Path] = {}
+
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True)
+
+    def self_signed(name: str) -> None:
+        openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}.key", "-out", f"{name}.pem",
+                "-days", "2", "-subj", f"/CN={name}")
+        paths[name], paths[f"{name}-key"] = folder / f"{name}.pem", folder / f"{name}.key"
+
+    self_signed("ca")
+    self_signed("intruder")
+    for role in ("scheduler", "worker", "grader"):
+        openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{role}.key", "-out", f"{role}.csr", "-subj", f"/CN={role}")
+        openssl("x509", "-req", "-in", f"{role}.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+                "-out", f"{role}.pem", "-days", "2")
+        paths[role], paths[f"{role}-key"] = folder / f"{role}.pem", folder / f"{role}.key"
+    return paths
+
+
+def test_a_tls_cluster_grades_for_the_grader_and_turns_an_intruder_away(tmp_path):
+    certificates = make_certificates(tmp_path)
+    processes = DaskProcesses(tmp_path, certificates)
+    try:
+        processes.start_worker("tls0")
+        processes.wait_for_workers(1)
+        folder = make_class(tmp_path / "subs", {"ana/stones.c": SOLUTIONS / "stones/accepted/parity.c"})
+
+        def tls_grade(who: str) -> subprocess.CompletedProcess:
+            return grade(folder, tmp_path / f"{who}.db", *cluster_args(processes.address),
+                         "--tls-ca-file", str(certificates["ca"]), "--tls-cert", str(certificates[who]),
+                         "--tls-key", str(certificates[f"{who}-key"]))
+
+        graded = tls_grade("grader")
+        assert graded.returncode == 0, graded.stderr
+        assert json.loads(graded.stdout)["students"][0]["problems"]["stones"] == {"score": 100.0, "verdict": "AC"}
+        intruder = tls_grade("intruder")
+        assert intruder.returncode == 2 and "cannot reach the Dask scheduler at tls://" in intruder.stderr
+        no_certificate = run_judge("grade", str(folder), "--cluster", processes.address)
+        assert no_certificate.returncode == 2 and "needs --tls-ca-file, --tls-cert and --tls-key" in no_certificate.stderr
+    finally:
+        processes.stop()
 
 
 def test_a_worker_with_a_weaker_sandbox_is_refused(tmp_path):
