@@ -33,7 +33,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from judge.catalog import known_problems, load_problem  # noqa: E402 - the judge of this checkout
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # the judge measured is this checkout's, in-process as in its commands
 SUBMISSION_PYTHON = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.executable
 JUDGE = [sys.executable, "-m", "judge"]
 # The judge runs as installed on a user's machine: with Python's bytecode cache, which some CI

@@ -25,7 +25,9 @@ from pathlib import Path
 from distributed import WorkerPlugin
 
 from judge import __version__
-from judge.problem import Problem, load_problem
+from judge.catalog import source_at
+from judge.errors import JudgeError, SuiteError
+from judge.problem import Problem
 from judge.runner import SubmissionResult, judge_submission
 from judge.sandbox import TIERS
 
@@ -33,7 +35,7 @@ PLUGIN_NAME = "judge"
 logger = logging.getLogger("judge.cluster")
 
 
-class WorkerRefused(Exception):
+class WorkerRefused(JudgeError):
     """This worker cannot judge for the client: its sandbox is weaker than required, or its judge
     is another version (whose verdicts the client's store would file under the wrong version)."""
 
@@ -57,25 +59,32 @@ def weaker(tier: str, than: str) -> bool:
 
 @dataclass(frozen=True)
 class ProblemBundle:
-    """A problem's files (suite, reference, validator, custom checker) as bytes, by path relative
-    to the project root, and the hash of them all, which names the bundle on the cluster."""
+    """What judging a problem needs (its suite, reference, validator and custom checker; all of a
+    package folder) as bytes, by path relative to the problem's root, and the hash of them all,
+    which names the bundle on the cluster. ``suite`` is where the loader finds the problem."""
 
     problem_id: str
+    suite: str
     files: tuple[tuple[str, bytes], ...]
     digest: str
 
     @classmethod
     def of(cls, problem: Problem) -> ProblemBundle:
-        root = problem.project_root
-        paths = [problem.suite_path, problem.reference_path, root / "validators" / f"{problem.id}.py"]
+        parts = problem.files
+        if parts.suite is None:
+            raise SuiteError(f"problem {problem.id} was not loaded from files, so it cannot be sent to a cluster")
+        paths = [parts.suite, parts.reference, parts.validator]
         if problem.checker == "custom":
-            paths.append(root / str(problem.checker_options.get("function", "")).partition(":")[0])
-        files = tuple(sorted((str(path.relative_to(root)), path.read_bytes())
-                             for path in paths if path is not None and path.is_file()))
+            paths.append(parts.root / str(problem.checker_options.get("function", "")).partition(":")[0])
+        found = [path for path in paths if path is not None and path.is_file()]
+        if parts.suite.is_dir():  # a package folder: all of it but the example solutions
+            found += [path for path in parts.suite.rglob("*") if path.is_file()
+                      and (parts.solutions is None or parts.solutions not in path.parents)]
+        files = tuple(sorted({str(path.relative_to(parts.root)): path.read_bytes() for path in found}.items()))
         digest = hashlib.sha256()
         for name, content in files:
             digest.update(name.encode() + b"\0" + content + b"\0")
-        return cls(problem.id, files, digest.hexdigest())
+        return cls(problem.id, str(parts.suite.relative_to(parts.root)), files, digest.hexdigest())
 
 
 def bundle_value(bundle: ProblemBundle) -> ProblemBundle:
@@ -98,7 +107,11 @@ def materialized_problem(bundle: ProblemBundle) -> Problem:
                 target = root / name
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(content)
-            _materialized[bundle.digest] = (root, load_problem(bundle.problem_id, root=root))
+            source = source_at(root / bundle.suite)
+            if source is None:
+                raise SuiteError(f"{bundle.suite} of problem {bundle.problem_id} is not a problem on this worker; "
+                                 f"is the judge here the grader's version, with the same problem formats?")
+            _materialized[bundle.digest] = (root, source.load())
         return _materialized[bundle.digest][1]
 
 
@@ -148,8 +161,9 @@ _status: WorkerStatus | None = None
 
 def probe_worker(required_tier: str, client_version: str) -> WorkerStatus:
     """This machine's sandbox tier and usable languages, checked as `judge doctor` checks them."""
-    from judge.languages import LANGUAGES, LanguageUnavailable
-    from judge.sandbox import SandboxError, sandbox_tier
+    from judge.errors import LanguageUnavailable, SandboxError
+    from judge.languages import LANGUAGES
+    from judge.sandbox import sandbox_tier
 
     try:
         tier = sandbox_tier()

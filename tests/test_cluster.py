@@ -138,8 +138,8 @@ def counts(db: Path) -> tuple[int, int]:
 
 
 def suite_size(problem: str) -> int:
-    from judge.problem import load_problem
-    return len(load_problem(problem, root=ROOT).cases)
+    from judge.catalog import load_problem
+    return len(load_problem(str(ROOT / "cases" / f"{problem}.yaml")).cases)
 
 
 def test_cluster_grades_every_language_as_a_local_run_does(dask_cluster, tmp_path):
