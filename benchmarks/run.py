@@ -18,6 +18,7 @@ machines are noisy); run it on its own:
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -150,8 +151,10 @@ def make_mixed_class(folder: Path, students: int, problems: dict[str, list[str]]
 
 
 def cluster_throughput(work: Path, students: int, repeats: int) -> list:
-    """`--cluster local:2` (two Dask worker processes, started by the command) against `-j 2`, each
-    with a compile cache of its own, alternating; the best run of each."""
+    """`--cluster local:2` (two Dask worker processes, started by the command) against `-j 2`,
+    alternating; the best run of each. Each run has a compile cache of its own, holding only the
+    languages' self-test programs (`judge doctor` builds them, as on any machine where the judge
+    has run once): the workers run the self-tests when they join."""
     from judge.sandbox import sandbox_tier
 
     folder = work / "mixed"
@@ -162,11 +165,15 @@ def cluster_throughput(work: Path, students: int, repeats: int) -> list:
                                    ("cluster", ["--cluster", "local:2", "--min-sandbox", sandbox_tier()], cluster)):
             run = work / f"{kind}-{round_}"
             out = run / "report.json"
+            timed(JUDGE + ["doctor"], env={"JUDGE_CACHE": str(run / "cache")}, cwd=ROOT)
             times.append(timed(JUDGE + ["grade", str(folder), "--db", str(run / "grade.db"), "--format", "json",
                                         "--out", str(out), *extra], env={"JUDGE_CACHE": str(run / "cache")}, cwd=ROOT))
             reports[kind] = out.read_text()
     if reports["local"] != reports["cluster"]:
-        raise SystemExit("benchmark 6: the cluster's report differs from the local one")
+        local_report, cluster_report = (json.loads(reports[kind]) for kind in ("local", "cluster"))
+        differing = [(here, there) for here, there in zip(local_report["students"], cluster_report["students"])
+                     if here != there]
+        raise SystemExit(f"benchmark 6: the cluster's report differs from the local one: {differing[:3]}")
     ratio = min(local) / min(cluster)
     return [f"6. `judge grade --cluster local:2` vs `-j 2`, {students} students, every language",
             f"{min(cluster):.1f} s", f"{min(local):.1f} s ({cases} cases)", ratio, ">= 0.9 (throughput)", ratio >= 0.9]
@@ -210,6 +217,7 @@ def main() -> None:
     if unknown:
         parser.error(f"no benchmark item {', '.join(map(str, sorted(unknown)))}; items are 1 to {len(items)}")
     work = Path(tempfile.mkdtemp(prefix="judge-bench-"))
+    work.chmod(0o755)  # items 6 and 7 keep compile caches in it, which the sandbox's uid must reach
     try:
         warm_up()
         rows = [items[number]() for number in sorted(args.only or items)]

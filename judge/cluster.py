@@ -144,9 +144,14 @@ class Cluster:
                                f"{WORKER_WAIT:g} s; start some with `dask worker {self.options.address}`") from None
         try:
             self.client.register_plugin(JudgeWorkerPlugin(self.options.min_sandbox))
+            statuses = self.client.run(worker_status)
         except WorkerRefused:
-            pass  # every worker's status, refused or not, is read just below
-        statuses = {address: status for address, status in self.client.run(worker_status).items() if status}
+            statuses = self.client.run(worker_status)  # each worker's reason is printed just below
+        except Exception as error:  # e.g. a worker without the judge cannot even unpickle the plugin
+            raise ClusterError(f"the workers of {self.options.address} cannot run the judge "
+                               f"({type(error).__name__}: {_reason(error)}); install this judge, with the "
+                               f"cluster extra, on every worker machine") from None
+        statuses = {address: status for address, status in statuses.items() if status}
         refused = {address: status["refusal"] for address, status in statuses.items() if status["refusal"]}
         for address, reason in sorted(refused.items()):
             print(f"judge: worker {address} refused: {reason}", file=sys.stderr)

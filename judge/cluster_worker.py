@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import hashlib
 import logging
 import shutil
@@ -160,22 +161,15 @@ _status: WorkerStatus | None = None
 
 
 def probe_worker(required_tier: str, client_version: str) -> WorkerStatus:
-    """This machine's sandbox tier and usable languages, checked as `judge doctor` checks them."""
-    from judge.errors import LanguageUnavailable, SandboxError
-    from judge.languages import LANGUAGES
-    from judge.sandbox import sandbox_tier
+    """This worker's sandbox tier and usable languages, and whether it must refuse the client."""
+    from judge.errors import SandboxError
 
     try:
-        tier = sandbox_tier()
+        tier, languages, missing = machine_capabilities()
     except SandboxError as error:
         return WorkerStatus("none", (), (), f"its sandbox cannot be used: {error}")
-    languages, missing = [], []
-    for language in LANGUAGES.values():
-        try:
-            language.version()
-            languages.append(language.name)
-        except LanguageUnavailable as error:
-            missing.append(str(error))
+    except Exception as error:  # anything else that breaks the check is reported, not a dead plugin
+        return WorkerStatus("none", (), (), f"checking it failed: {type(error).__name__}: {error}")
     refusal = ""
     if client_version != __version__:
         refusal = (f"it runs judge {__version__}, the client judge {client_version}; install the same "
@@ -183,7 +177,32 @@ def probe_worker(required_tier: str, client_version: str) -> WorkerStatus:
     elif weaker(tier, required_tier):
         refusal = (f"its sandbox tier is {tier!r}, weaker than the {required_tier!r} this grade requires "
                    f"(install bubblewrap on it, or grade with --min-sandbox {tier})")
-    return WorkerStatus(tier, tuple(languages), tuple(missing), refusal)
+    return WorkerStatus(tier, languages, missing, refusal)
+
+
+@functools.cache  # once per worker process: each grade registers the plugin again
+def machine_capabilities() -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    """The sandbox tier in force, the languages whose self-test passes in it (as `judge doctor`
+    checks them: built and run in the sandbox like a submission), and why the others fail."""
+    from judge.errors import LanguageUnavailable
+    from judge.languages import LANGUAGES
+    from judge.languages.self_test import self_test
+    from judge.sandbox import sandbox_tier
+
+    tier = sandbox_tier()
+    languages, missing = [], []
+    for language in LANGUAGES.values():
+        try:
+            language.version()
+        except LanguageUnavailable as error:
+            missing.append(str(error))
+            continue
+        problem = self_test(language)
+        if problem is None:
+            languages.append(language.name)
+        else:
+            missing.append(f"{language.name}: {problem}")
+    return tier, tuple(languages), tuple(missing)
 
 
 class JudgeWorkerPlugin(WorkerPlugin):
