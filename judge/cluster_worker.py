@@ -13,6 +13,7 @@ this judging process, as locally, and its answers never enter the sandbox.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import dataclasses
 import functools
 import hashlib
@@ -103,6 +104,8 @@ def materialized_problem(bundle: ProblemBundle) -> Problem:
     sandboxed program of any tier can read the expected answers)."""
     with _materialize_lock:
         if bundle.digest not in _materialized:
+            if not _materialized:
+                atexit.register(forget_materialized)
             root = Path(tempfile.mkdtemp(prefix=f"judge-problem-{bundle.problem_id}-"))
             for name, content in bundle.files:
                 target = root / name
@@ -117,7 +120,8 @@ def materialized_problem(bundle: ProblemBundle) -> Problem:
 
 
 def forget_materialized() -> None:
-    """Remove the problem files this worker process wrote."""
+    """Remove the problem files this worker process wrote (when it ends: a plugin's teardown is no
+    time, as another grader's tasks may be judging with them)."""
     with _materialize_lock:
         for root, _ in _materialized.values():
             shutil.rmtree(root, ignore_errors=True)
@@ -228,9 +232,6 @@ class JudgeWorkerPlugin(WorkerPlugin):
         if status.refusal:
             logger.error("judge: this worker is refused: %s", status.refusal)
             raise WorkerRefused(status.refusal)
-
-    def teardown(self, worker) -> None:
-        forget_materialized()
 
 
 def worker_status() -> dict | None:

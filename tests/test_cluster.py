@@ -191,6 +191,53 @@ def test_a_worker_killed_mid_task_loses_and_duplicates_nothing(dask_cluster, tmp
     assert recorded(db) == recorded(tmp_path / "local.db")
 
 
+def test_a_killed_grader_resumes_from_the_store(dask_cluster, tmp_path):
+    folder = make_class(tmp_path / "subs", {
+        "ana/stones.c": SOLUTIONS / "stones/accepted/parity.c",
+        "zed/stones.py": SLOW_STONES,
+    })
+    db = tmp_path / "cluster.db"
+    command = [sys.executable, "-m", "judge", "grade", str(folder), "--db", str(db), "--format", "json",
+               *cluster_args(dask_cluster.address)]
+    judge = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not _complete(db) and judge.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert judge.poll() is None, "the grade ended before it could be killed"
+        judge.kill()  # SIGKILL: the grader records nothing more, and says goodbye to no one
+        judge.wait()
+    finally:
+        judge.kill()
+    done_before = _complete(db)
+    assert len(done_before) == 1  # one finished (ana's, most likely), the other cut off
+    rows_before = _rows_of(db, done_before)
+    rerun = grade(folder, db, *cluster_args(dask_cluster.address))
+    assert rerun.returncode == 0, rerun.stderr
+    assert _rows_of(db, done_before) == rows_before  # complete submissions were not judged again
+    assert counts(db) == (2, 2 * suite_size("stones"))
+    students = {s["student"]: s["problems"]["stones"] for s in json.loads(rerun.stdout)["students"]}
+    assert students == {"ana": {"score": 100.0, "verdict": "AC"}, "zed": {"score": 100.0, "verdict": "AC"}}
+
+
+def _complete(db: Path) -> set[tuple[str, str]]:
+    if not db.exists():
+        return set()
+    try:
+        with sqlite3.connect(db) as connection:
+            return set(connection.execute("SELECT student, problem FROM submissions WHERE complete=1").fetchall())
+    except sqlite3.OperationalError:  # the grader is still creating the tables
+        return set()
+
+
+def _rows_of(db: Path, submissions: set[tuple[str, str]]) -> list[tuple]:
+    """The case rows of these submissions, wall times included (a judged-again case would change them)."""
+    with sqlite3.connect(db) as connection:
+        rows = connection.execute("SELECT s.student, s.problem, c.case_name, c.wall_time, c.cpu_time FROM submissions s "
+                                  "JOIN case_results c ON c.submission_id = s.id ORDER BY 1, 2, 3").fetchall()
+    return [row for row in rows if row[:2] in submissions]
+
+
 def _worker_running(cluster: DaskProcesses, student: str, judge: subprocess.Popen, timeout: float = 120) -> int:
     """The pid of the worker executing ``student``'s task, once one is."""
     deadline = time.monotonic() + timeout
