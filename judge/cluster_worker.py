@@ -27,13 +27,13 @@ from pathlib import Path
 from distributed import WorkerPlugin
 
 from judge import __version__
-from judge.catalog import source_at
 from judge.errors import JudgeError, SuiteError
 from judge.problem import Problem
 from judge.runner import SubmissionResult, judge_submission
 from judge.sandbox import TIERS
 
 PLUGIN_NAME = "judge"
+EXAMPLES_FOLDER = "submissions"  # a problem package's example solutions: judging does not need them
 logger = logging.getLogger("judge.cluster")
 
 
@@ -61,32 +61,41 @@ def weaker(tier: str, than: str) -> bool:
 
 @dataclass(frozen=True)
 class ProblemBundle:
-    """What judging a problem needs (its suite, reference, validator and custom checker; all of a
-    package folder) as bytes, by path relative to the problem's root, and the hash of them all,
-    which names the bundle on the cluster. ``suite`` is where the loader finds the problem."""
+    """What judging a problem needs, as bytes by path relative to the problem's root, and the hash
+    of them all, which names the bundle on the cluster. A suite brings its suite, reference,
+    validator and custom checker; a problem package, its whole folder but the example
+    submissions. ``location`` is what the problem's format loads it from, in ``format``."""
 
     problem_id: str
-    suite: str
+    format: str
+    location: str
     files: tuple[tuple[str, bytes], ...]
     digest: str
 
     @classmethod
     def of(cls, problem: Problem) -> ProblemBundle:
+        from judge.formats import format_of
+
         parts = problem.files
         if parts.suite is None:
             raise SuiteError(f"problem {problem.id} was not loaded from files, so it cannot be sent to a cluster")
-        paths = [parts.suite, parts.reference, parts.validator]
-        if problem.checker == "custom":
-            paths.append(parts.root / str(problem.checker_options.get("function", "")).partition(":")[0])
-        found = [path for path in paths if path is not None and path.is_file()]
-        if parts.suite.is_dir():  # a package folder: all of it but the example solutions
-            found += [path for path in parts.suite.rglob("*") if path.is_file()
-                      and (parts.solutions is None or parts.solutions not in path.parents)]
-        files = tuple(sorted({str(path.relative_to(parts.root)): path.read_bytes() for path in found}.items()))
-        digest = hashlib.sha256()
+        if format_of(problem).source_at(parts.suite) is not None:  # a problem in a file: its parts
+            location = parts.suite
+            paths = [parts.suite, parts.reference, parts.validator]
+            if problem.checker == "custom":
+                paths.append(parts.root / str(problem.checker_options.get("function", "")).partition(":")[0])
+        else:  # a problem in a folder: all of it but its example submissions
+            location = parts.root
+            examples = [folder for folder in (parts.solutions, parts.root / EXAMPLES_FOLDER) if folder is not None]
+            paths = [path for path in parts.root.rglob("*")
+                     if not any(folder == path or folder in path.parents for folder in examples)]
+        found = {str(path.relative_to(parts.root)): path.read_bytes()
+                 for path in paths if path is not None and path.is_file()}
+        files = tuple(sorted(found.items()))
+        digest = hashlib.sha256(problem.format.encode())
         for name, content in files:
-            digest.update(name.encode() + b"\0" + content + b"\0")
-        return cls(problem.id, str(parts.suite.relative_to(parts.root)), files, digest.hexdigest())
+            digest.update(b"\0" + name.encode() + b"\0" + content)
+        return cls(problem.id, problem.format, str(location.relative_to(parts.root)), files, digest.hexdigest())
 
 
 def bundle_value(bundle: ProblemBundle) -> ProblemBundle:
@@ -106,17 +115,25 @@ def materialized_problem(bundle: ProblemBundle) -> Problem:
         if bundle.digest not in _materialized:
             if not _materialized:
                 atexit.register(forget_materialized)
-            root = Path(tempfile.mkdtemp(prefix=f"judge-problem-{bundle.problem_id}-"))
+            # Named as on the grader: a problem package takes its id from its folder's name.
+            root = Path(tempfile.mkdtemp(prefix="judge-problem-")) / bundle.problem_id
             for name, content in bundle.files:
                 target = root / name
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(content)
-            source = source_at(root / bundle.suite)
-            if source is None:
-                raise SuiteError(f"{bundle.suite} of problem {bundle.problem_id} is not a problem on this worker; "
-                                 f"is the judge here the grader's version, with the same problem formats?")
-            _materialized[bundle.digest] = (root, source.load())
+            _materialized[bundle.digest] = (root, _load(bundle, root))
         return _materialized[bundle.digest][1]
+
+
+def _load(bundle: ProblemBundle, root: Path) -> Problem:
+    from judge.formats import formats
+
+    problem_format = next((found for found in formats() if found.name == bundle.format), None)
+    source = problem_format.source_at(root / bundle.location) if problem_format else None
+    if source is None:
+        raise SuiteError(f"problem {bundle.problem_id} ({bundle.format} format) cannot be read on this worker; "
+                         f"install the grader's judge version, with the same problem formats, here")
+    return source.load()
 
 
 def forget_materialized() -> None:
@@ -124,7 +141,7 @@ def forget_materialized() -> None:
     time, as another grader's tasks may be judging with them)."""
     with _materialize_lock:
         for root, _ in _materialized.values():
-            shutil.rmtree(root, ignore_errors=True)
+            shutil.rmtree(root.parent, ignore_errors=True)
         _materialized.clear()
 
 

@@ -162,6 +162,23 @@ def test_cluster_grades_every_language_as_a_local_run_does(dask_cluster, tmp_pat
     assert recorded(tmp_path / "cluster.db") == before and counts(tmp_path / "cluster.db") == counts(tmp_path / "local.db")
 
 
+def test_cluster_grades_problem_packages_as_a_local_run_does(dask_cluster, tmp_path):
+    packages = ROOT / "tests" / "packages"
+    folder = make_class(tmp_path / "subs", {
+        "ana/doubler.py": packages / "doubler/submissions/accepted/doubles.py",
+        "ana/subtasks.py": packages / "subtasks/submissions/partially_accepted/small_only.py",
+        "ben/doubler.py": packages / "doubler/submissions/wrong_answer/triples.py",
+        "ben/subtasks.py": packages / "subtasks/submissions/accepted/twice.py",
+    })
+    local = grade(folder, tmp_path / "local.db", "--problems", str(packages))
+    remote = grade(folder, tmp_path / "cluster.db", "--problems", str(packages), *cluster_args(dask_cluster.address))
+    assert remote.returncode == local.returncode == 0, remote.stderr
+    assert json.loads(remote.stdout) == json.loads(local.stdout)
+    assert recorded(tmp_path / "cluster.db") == recorded(tmp_path / "local.db")
+    verdicts = {s["student"]: {p: r["verdict"] for p, r in s["problems"].items()} for s in json.loads(remote.stdout)["students"]}
+    assert verdicts == {"ana": {"doubler": "AC", "subtasks": "WA"}, "ben": {"doubler": "WA", "subtasks": "AC"}}
+
+
 def test_a_worker_killed_mid_task_loses_and_duplicates_nothing(dask_cluster, tmp_path):
     folder = make_class(tmp_path / "subs", {
         "slowpoke/stones.py": SLOW_STONES,
