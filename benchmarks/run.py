@@ -174,6 +174,10 @@ def cluster_throughput(work: Path, students: int, repeats: int) -> list:
         differing = [(here, there) for here, there in zip(local_report["students"], cluster_report["students"])
                      if here != there]
         raise SystemExit(f"benchmark 6: the cluster's report differs from the local one: {differing[:3]}")
+    verdicts = {result["verdict"] for student in json.loads(reports["local"])["students"]
+                for result in student["problems"].values()}
+    if verdicts != {"AC"}:  # a class of accepted solutions: anything else means the set-up is broken
+        raise SystemExit(f"benchmark 6: accepted solutions got {sorted(verdicts)}")
     ratio = min(local) / min(cluster)
     return [f"6. `judge grade --cluster local:2` vs `-j 2`, {students} students, every language",
             f"{min(cluster):.1f} s", f"{min(local):.1f} s ({cases} cases)", ratio, ">= 0.9 (throughput)", ratio >= 0.9]
@@ -184,10 +188,13 @@ def per_case_cost(work: Path, students: int) -> list:
     so about one core busy): wall time per case, compilation included."""
     costs = {}
     for name in ("count_both_ways.py", "omok.c"):
-        folder = work / f"cost-{name}"
+        run = work / f"cost-{Path(name).stem}"
+        folder, report = run / "class", run / "report.json"
         cases = make_mixed_class(folder, students, {"omok": [name]})
-        elapsed = timed(JUDGE + ["grade", str(folder), "--db", str(folder / "grade.db"), "-j", "1", "--format", "json"],
-                        env={"JUDGE_CACHE": str(folder / "cache")}, cwd=ROOT)
+        elapsed = timed(JUDGE + ["grade", str(folder), "--db", str(run / "grade.db"), "-j", "1", "--format", "json",
+                                 "--out", str(report)], env={"JUDGE_CACHE": str(run / "cache")}, cwd=ROOT)
+        if any(student["total"] != 100 for student in json.loads(report.read_text())["students"]):
+            raise SystemExit(f"benchmark 7: an accepted {name} was not accepted; see {report}")
         costs[name] = elapsed / cases * 1000
     python, c = costs.values()
     return [f"7. cost per case, omok, {students} submissions, -j 1", f"Python {python:.1f} ms",
