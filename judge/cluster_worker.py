@@ -19,7 +19,6 @@ import functools
 import hashlib
 import logging
 import shutil
-import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +29,7 @@ from judge import __version__
 from judge.errors import JudgeError, SuiteError
 from judge.problem import Problem
 from judge.runner import SubmissionResult, judge_submission
-from judge.sandbox import TIERS
+from judge.sandbox import TIERS, _scratch_dir
 
 PLUGIN_NAME = "judge"
 EXAMPLES_FOLDER = "submissions"  # a problem package's example solutions: judging does not need them
@@ -116,7 +115,8 @@ def materialized_problem(bundle: ProblemBundle) -> Problem:
             if not _materialized:
                 atexit.register(forget_materialized)
             # Named as on the grader: a problem package takes its id from its folder's name.
-            root = Path(tempfile.mkdtemp(prefix="judge-problem-")) / bundle.problem_id
+            # A scratch directory named after this process: if it is killed, a later judge removes it.
+            root = _scratch_dir("problem") / bundle.problem_id
             for name, content in bundle.files:
                 target = root / name
                 target.parent.mkdir(parents=True, exist_ok=True)
@@ -156,10 +156,13 @@ def judge_remotely(bundle: ProblemBundle, source_name: str, source: bytes, langu
     run it again on another worker when one dies; the client records the results once."""
     problem = materialized_problem(bundle)
     cases = [problem.case(name) for name in case_names]
-    with tempfile.TemporaryDirectory(prefix="judge-submission-") as folder:
-        path = Path(folder) / source_name
+    folder = _scratch_dir("submission")
+    try:
+        path = folder / source_name
         path.write_bytes(source)
         result = judge_submission(problem, path, language, cases=cases, cold=cold)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
     # What the program printed is not recorded or reported by `grade`; it need not cross the network.
     result.cases = [dataclasses.replace(case, output="") for case in result.cases]
     return result

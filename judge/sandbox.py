@@ -293,7 +293,9 @@ def _remove_stale_scratch_dirs() -> None:
     sharing this /tmp would look dead too, and its directories are in use."""
     temporary = Path(tempfile.gettempdir())
     now = time.time()
-    for entry in [*temporary.glob("judge-run-*-*"), *temporary.glob("judge-server-*-*")]:
+    # run and server: the sandbox's; problem and submission: what a cluster worker was sent
+    for entry in [path for kind in ("run", "server", "problem", "submission")
+                  for path in temporary.glob(f"judge-{kind}-*-*")]:
         owner = entry.name.split("-")[2]
         try:
             old = now - entry.stat().st_mtime > STALE_AFTER
