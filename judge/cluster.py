@@ -212,11 +212,14 @@ class Cluster:
 
     def _bundle(self, problem: Problem):
         """The future holding the problem's files on the cluster, keyed by their content hash."""
-        from judge.cluster_worker import ProblemBundle, bundle_value
+        from judge.cluster_worker import ANY_LANGUAGE, ProblemBundle, bundle_value, resource_name
 
         if problem.id not in self._bundles:
             bundle = ProblemBundle.of(problem)
-            self._bundles[problem.id] = self.client.submit(bundle_value, bundle, key=f"judge-problem-{bundle.digest}")
+            # Held only by workers admitted for this grade: a refused worker gets no expected answers.
+            self._bundles[problem.id] = self.client.submit(
+                bundle_value, bundle, key=f"judge-problem-{self.options.min_sandbox}-{bundle.digest}",
+                resources={resource_name(ANY_LANGUAGE, self.options.min_sandbox): 1})
         return self._bundles[problem.id]
 
     @staticmethod

@@ -41,6 +41,9 @@ class WorkerRefused(JudgeError):
     is another version (whose verdicts the client's store would file under the wrong version)."""
 
 
+ANY_LANGUAGE = "problem"  # the resource a problem bundle asks for: an admitted worker, whatever it judges
+
+
 def resource_name(language: str, tier: str) -> str:
     """The Dask resource a task asks for: a worker with ``language`` and a sandbox at least ``tier``."""
     return f"judge-{language}-{tier}"
@@ -248,7 +251,8 @@ class JudgeWorkerPlugin(WorkerPlugin):
         _status = status
         slots = worker.state.nthreads
         await worker.set_resources(**{resource_name(language, tier): slots
-                                      for language in status.languages for tier in tiers_up_to(status.tier)})
+                                      for language in (*status.languages, ANY_LANGUAGE)
+                                      for tier in tiers_up_to(status.tier)})
         if status.refusal:
             logger.error("judge: this worker is refused: %s", status.refusal)
             raise WorkerRefused(status.refusal)
