@@ -62,15 +62,15 @@ class DaskProcesses:
         return [*(["--protocol", "tls"] if role == "scheduler" else []), "--tls-ca-file", str(self.certificates["ca"]),
                 "--tls-cert", str(self.certificates[role]), "--tls-key", str(self.certificates[f"{role}-key"])]
 
-    def _start(self, *args: str) -> subprocess.Popen:
+    def _start(self, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen:
         log = open(self.workdir / f"{args[0]}-{len(list(self.workdir.iterdir()))}.log", "wb")
-        return subprocess.Popen([sys.executable, "-m", "dask", *args], cwd=self.workdir, env=self.env,
+        return subprocess.Popen([sys.executable, "-m", "dask", *args], cwd=self.workdir, env={**self.env, **(env or {})},
                                 stdout=log, stderr=subprocess.STDOUT)
 
-    def start_worker(self, name: str) -> None:
+    def start_worker(self, name: str, env: dict[str, str] | None = None) -> None:
         self.workers[name] = self._start("worker", self.address, "--name", name, "--host", "127.0.0.1",
                                          "--nworkers", "1", "--nthreads", "1", "--no-nanny", "--no-dashboard",
-                                         *self.tls_args("worker"))
+                                         *self.tls_args("worker"), env=env)
 
     def client(self):
         security = None
@@ -316,6 +316,29 @@ def test_a_tls_cluster_grades_for_the_grader_and_turns_an_intruder_away(tmp_path
         assert intruder.returncode == 2 and "cannot reach the Dask scheduler at tls://" in intruder.stderr
         no_certificate = run_judge("grade", str(folder), "--cluster", processes.address)
         assert no_certificate.returncode == 2 and "needs --tls-ca-file, --tls-cert and --tls-key" in no_certificate.stderr
+    finally:
+        processes.stop()
+
+
+def test_a_refused_worker_gets_neither_submissions_nor_problems(tmp_path):
+    if sandbox_tier() == "none":
+        pytest.skip("this machine has no sandbox tier weaker than its own")
+    processes = DaskProcesses(tmp_path)
+    try:
+        processes.start_worker("strong")
+        processes.start_worker("weak", env={"JUDGE_SANDBOX": "none"})
+        processes.wait_for_workers(2)
+        folder = make_class(tmp_path / "subs", {"ana/stones.c": SOLUTIONS / "stones/accepted/parity.c",
+                                                "ben/stones.py": SOLUTIONS / "stones/accepted/game_dp.py"})
+        done = grade(folder, tmp_path / "r.db", *cluster_args(processes.address))
+        assert done.returncode == 0, done.stderr
+        assert f"refused: its sandbox tier is 'none', weaker than the '{sandbox_tier()}'" in done.stderr
+        assert {s["student"]: s["total"] for s in json.loads(done.stdout)["students"]} == {"ana": 100, "ben": 100}
+        with processes.client() as client:
+            names = {info["name"]: address for address, info in client.scheduler_info()["workers"].items()}
+            seen = client.run(lambda dask_worker: [str(entry) for entry in dask_worker.state.log])
+        assert any("judge-problem-" in entry for entry in seen[names["strong"]])
+        assert not any("judge-" in entry for entry in seen[names["weak"]])
     finally:
         processes.stop()
 
