@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from judge.errors import SandboxError
-from judge.harness.proc_usage import tree_usage
+from judge.harness.proc_usage import descendants, processes_of_uid, usage
 
 TIERS = ("bwrap", "unshare", "none")
 SANDBOX_ENV = "JUDGE_SANDBOX"
@@ -251,7 +251,7 @@ def _kill_slot(uid: int) -> None:
     if not _running_as_root():
         return
     for _ in range(5):
-        pids = _pids_of_uid(uid)
+        pids = processes_of_uid(uid)
         if not pids:
             return
         for pid in pids:
@@ -261,18 +261,6 @@ def _kill_slot(uid: int) -> None:
                 pass
         _reap_orphans()
         time.sleep(0.01)
-
-
-def _pids_of_uid(uid: int) -> list[int]:
-    pids = []
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            try:
-                if entry.stat().st_uid == uid:
-                    pids.append(int(entry.name))
-            except OSError:
-                pass
-    return pids
 
 
 _PR_SET_CHILD_SUBREAPER = 36
@@ -434,7 +422,7 @@ def _run_in_slot(command, stdin, limits, program_dir, work_dir, env, tier, uid, 
             _close_quietly(fd)
     _spawned_pids.add(pid)
     try:
-        watch = _wait_draining(pid, stderr_read, started + limits.wall_time, limits)
+        watch = _wait_draining(pid, uid, stderr_read, started + limits.wall_time, limits)
         if watch.stopped:
             _kill_group(pid)
         _, status, usage = os.wait4(pid, 0)
@@ -471,7 +459,16 @@ class _Watch:
     memory_kb: int = 0
 
 
-def _wait_draining(pid: int, stderr_fd: int, deadline: float, limits: Limits) -> _Watch:
+def _run_processes(pid: int, uid: int) -> list[int]:
+    """Every process of a run: its tree (every thread's children) and, as root, everything
+    running under the run's slot uid (orphans re-parented out of the tree, setsid daemons)."""
+    pids = {pid, *descendants(pid)}
+    if _running_as_root():
+        pids.update(processes_of_uid(uid))
+    return sorted(pids)
+
+
+def _wait_draining(pid: int, uid: int, stderr_fd: int, deadline: float, limits: Limits) -> _Watch:
     """Wait for ``pid`` to exit while reading its stderr (keeping the first STDERR_KEEP bytes).
 
     Every POLL seconds the CPU time and resident memory of the whole process tree are read, and
@@ -489,7 +486,7 @@ def _wait_draining(pid: int, stderr_fd: int, deadline: float, limits: Limits) ->
         poller.register(stderr_fd, select.POLLIN)
         while watch.stopped is None:
             remaining = deadline - time.monotonic()
-            cpu, memory_kb = tree_usage(pid, own_processes=2)  # the outer wrapper and the program
+            cpu, memory_kb = usage(_run_processes(pid, uid), own_processes=2)  # the wrapper and the program
             watch.cpu, watch.memory_kb = max(watch.cpu, cpu), max(watch.memory_kb, memory_kb)
             if remaining <= 0:
                 watch.stopped = "wall"

@@ -1,6 +1,6 @@
-"""CPU time and resident memory of a process tree, read from /proc while it runs.
+"""CPU time and resident memory of a group of processes, read from /proc while they run.
 
-Shared by the judge (judge/sandbox.py) and the warm Python server, which runs inside the
+Shared by the judge (judge/sandbox/) and the warm Python server, which runs inside the
 sandbox: so it uses the standard library only.
 """
 
@@ -11,29 +11,44 @@ PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
 
 
 def tree_usage(root, own_processes=1):
-    """(CPU seconds, resident KiB) of ``root`` and all its descendants now.
+    """(CPU seconds, resident KiB) of ``root`` and all its descendants now, including the
+    children of every thread (a process forked by a helper thread is a child of that thread,
+    not of the main one)."""
+    return usage([root] + descendants(root), own_processes)
 
-    With more processes than ``own_processes`` (the sandbox's own wrappers count here),
-    resident memory is the sum of PSS: forked processes share pages, and summing their RSS
-    would count those pages many times.
+
+def usage(pids, own_processes=1):
+    """(CPU seconds, resident KiB) of the processes ``pids`` now.
+
+    CPU counts each process's own time and that of the children it has reaped (so a worker
+    that already ended still counts). With more processes than ``own_processes`` (the
+    sandbox's own wrappers count here), resident memory is the sum of PSS: forked processes
+    share pages, and summing their RSS would count those pages many times.
     """
-    ticks, pages, pending, pids = 0, 0, [root], []
-    while pending:
-        pid = pending.pop()
+    ticks, pages, alive = 0, 0, []
+    for pid in pids:
+        fields = _stat_fields(pid)
+        if fields is None:
+            continue
         try:
-            with open(f"/proc/{pid}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()
             ticks += int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
             pages += int(fields[21])
-            pids.append(pid)
-            with open(f"/proc/{pid}/task/{pid}/children", "rb") as children:
-                pending += [int(child) for child in children.read().split()]
-        except (OSError, IndexError, ValueError):
+        except (IndexError, ValueError):
             continue
+        alive.append(pid)
     resident_kb = pages * PAGE_KB
-    if len(pids) > own_processes:
-        resident_kb = sum(proportional_kb(pid) for pid in pids)
+    if len(alive) > own_processes:
+        resident_kb = sum(proportional_kb(pid) for pid in alive)
     return ticks / CLOCK_TICKS, resident_kb
+
+
+def _stat_fields(pid):
+    """The fields of /proc/<pid>/stat after the command name, or None if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
 
 
 def proportional_kb(pid):
@@ -65,4 +80,18 @@ def descendants(root):
                 continue
             found += below
             pending += below
+    return found
+
+
+def processes_of_uid(uid):
+    """Every process whose owner is ``uid`` (a sandbox slot's uid: exactly one run's processes,
+    wherever they were re-parented)."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                if entry.stat().st_uid == uid:
+                    found.append(int(entry.name))
+            except OSError:
+                pass
     return found
