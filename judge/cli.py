@@ -34,16 +34,27 @@ def main(argv: list[str] | None = None) -> int:
         from judge.runner import COLD_ENV
         os.environ[COLD_ENV] = "1"
     try:
-        return args.handler(args)
-    except KeyboardInterrupt:
-        print("judge: interrupted", file=sys.stderr)
-        return 130
+        with _stop_on_signals():
+            return args.handler(args)
+    except KeyboardInterrupt as stop:
+        print(f"judge: stopped by {stop.args[0] if stop.args else 'SIGINT'}", file=sys.stderr)
+        return getattr(stop, "exit_status", 130)
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FAILED
     except JudgeError as error:  # a person's fault to fix: one line, exit 2; anything else is a bug
         print(f"judge: error: {error}", file=sys.stderr)
         return EXIT_USAGE
+
+
+def _stop_on_signals():
+    """SIGINT, SIGTERM and SIGHUP stop every sandboxed run of this judge at once."""
+    import threading
+    from contextlib import nullcontext
+    if threading.current_thread() is not threading.main_thread():
+        return nullcontext()
+    from judge.sandbox import stop_on_signals
+    return stop_on_signals()
 
 
 def build_parser() -> argparse.ArgumentParser:

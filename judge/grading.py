@@ -128,7 +128,11 @@ def grade_folder(folder: Path, store: Store, jobs: int = 1, on_start: Callable[[
         results = cluster.grade(entries, problems, store, on_done, issues)
     else:
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            results = list(pool.map(grade, entries))
+            try:
+                results = list(pool.map(grade, entries))
+            except BaseException:  # stopped: submissions not begun yet are not started
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
     students: dict[str, StudentReport] = {}
     for student_dir in sorted(path.name for path in folder.iterdir() if path.is_dir()):
         students[student_dir] = StudentReport(student_dir)

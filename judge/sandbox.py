@@ -16,6 +16,7 @@ kernel exempts root from RLIMIT_NPROC and lets root read everything.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import fcntl
 import functools
@@ -87,6 +88,20 @@ class Outcome:
     ended_at: float = 0.0  # time.monotonic() when the program was seen to end (who ended first?)
 
 
+
+
+class RunsStopped(KeyboardInterrupt):
+    """The judge is stopping (a signal): runs in progress were killed and give no outcome, and
+    no new run starts. A KeyboardInterrupt, so that nothing catching Exception records it."""
+
+    def __init__(self, signum: int = signal.SIGINT) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+    @property
+    def exit_status(self) -> int:
+        """The shell's convention for a process ended by a signal: 128 + its number."""
+        return 128 + self.signum
 
 
 # ---------------------------------------------------------------------------------------------
@@ -235,6 +250,7 @@ def _acquire_slot() -> tuple[int, int | None]:
             fd = os.open(SLOT_LOCK_DIR / str(uid), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                _kill_slot(uid)  # whatever a judge killed with SIGKILL left running in it
                 return uid, fd
             except BlockingIOError:
                 os.close(fd)
@@ -265,6 +281,67 @@ def _kill_slot(uid: int) -> None:
 
 _PR_SET_CHILD_SUBREAPER = 36
 _spawned_pids: set[int] = set()
+# Every slot in use by this judge process, with its scratch directory: what ``stop_all_runs``
+# kills and removes.
+_active_slots: dict[int, Path] = {}
+_active_lock = threading.Lock()
+_stopping = threading.Event()
+
+
+def _enter_slot(uid: int, scratch: Path) -> None:
+    with _active_lock:
+        if _stopping.is_set():
+            raise RunsStopped()
+        _active_slots[uid] = scratch
+
+
+def _leave_slot(uid: int, check: bool = True) -> None:
+    """Forget a slot; with ``check``, raise RunsStopped if the judge is stopping (whatever the
+    run did, it was cut short by the judge, not by the program)."""
+    with _active_lock:
+        _active_slots.pop(uid, None)
+    if check and _stopping.is_set():
+        raise RunsStopped()
+
+
+def stop_all_runs() -> None:
+    """Kill every sandboxed process this judge started and remove their scratch directories;
+    from now on every run raises RunsStopped instead of starting. For a judge that is ending
+    (SIGINT, SIGTERM, SIGHUP): safe to call from a signal handler."""
+    _stopping.set()
+    with _active_lock:
+        slots = dict(_active_slots)
+    for pid in list(_spawned_pids):
+        _kill_group(pid)
+    for uid, scratch in slots.items():
+        _kill_slot(uid)
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def stopping() -> bool:
+    """True once ``stop_all_runs`` was called."""
+    return _stopping.is_set()
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+@contextlib.contextmanager
+def stop_on_signals():
+    """While in this block (main thread only), SIGINT, SIGTERM and SIGHUP stop every run at once
+    and raise RunsStopped in the main thread; a second signal ends the judge immediately."""
+    def on_signal(signum, _frame):
+        if _stopping.is_set():
+            os._exit(128 + signum)
+        stop_all_runs()
+        raise RunsStopped(signum)
+
+    previous = {number: signal.signal(number, on_signal) for number in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def _scratch_dir(kind: str) -> Path:
@@ -358,6 +435,7 @@ def run_sandboxed(command: list[str], *, stdin: bytes, limits: Limits,
     scratch = _scratch_dir("run")
     handed_over = False  # the stdio fds are _run_in_slot's to close from then on
     try:
+        _enter_slot(uid, scratch)
         if owns_work_dir:
             work_dir = scratch / "work"
             work_dir.mkdir()
@@ -371,6 +449,7 @@ def run_sandboxed(command: list[str], *, stdin: bytes, limits: Limits,
         _kill_slot(uid)
         shutil.rmtree(scratch, ignore_errors=True)
         _release_slot(slot_lock)
+        _leave_slot(uid)
 
 
 def _hand_over(work_dir: Path, uid: int) -> None:
@@ -581,6 +660,12 @@ class SandboxedServer:
         _become_subreaper()
         self.uid, self._slot_lock = _acquire_slot()
         self.scratch = _scratch_dir("server")
+        try:
+            _enter_slot(self.uid, self.scratch)
+        except RunsStopped:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            _release_slot(self._slot_lock)
+            raise
         work_dir = self.scratch / "work"
         work_dir.mkdir()
         _hand_over(work_dir, self.uid)
@@ -649,3 +734,4 @@ class SandboxedServer:
         _kill_slot(self.uid)
         shutil.rmtree(self.scratch, ignore_errors=True)
         _release_slot(self._slot_lock)
+        _leave_slot(self.uid, check=False)

@@ -50,6 +50,11 @@ def handle(args: argparse.Namespace) -> int:
     try:
         report = grade_folder(args.submissions, store, jobs=args.jobs, problems_dir=args.problems, cluster=cluster,
                               on_start=bar.start if bar else None, on_done=bar.advance if bar else None)
+    except KeyboardInterrupt:
+        again = f"judge grade {args.submissions}" + (f" --db {args.db}" if args.db else "")
+        print(f"judge: grading stopped; the results recorded so far are kept in {store.path}; "
+              f"`{again}` again resumes where it stopped", file=sys.stderr)
+        raise
     finally:
         if bar:
             bar.close()
