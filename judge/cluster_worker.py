@@ -29,7 +29,8 @@ from judge import __version__
 from judge.errors import JudgeError, SuiteError
 from judge.problem import Problem
 from judge.runner import SubmissionResult, judge_submission
-from judge.sandbox import TIERS, _scratch_dir
+from judge.sandbox import TIERS
+from judge.sandbox.scratch import scratch_dir as _scratch_dir
 
 PLUGIN_NAME = "judge"
 EXAMPLES_FOLDER = "submissions"  # a problem package's example solutions: judging does not need them

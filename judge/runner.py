@@ -64,8 +64,7 @@ class SubmissionResult:
 
 def base_limits(problem: Problem) -> Limits:
     """The problem's limits before the language adjusts them; wall time is a multiple of CPU."""
-    return Limits(cpu_time=problem.time_limit, wall_time=problem.time_limit * 3 + 1,
-                  memory=problem.memory_limit, output=problem.output_limit)
+    return Limits.for_cpu(problem.time_limit, memory=problem.memory_limit, output=problem.output_limit)
 
 
 @dataclass(frozen=True)

@@ -92,7 +92,7 @@ def _stress(problem, source, examples, seed, time_limit, language_name, on_examp
         return StressResult(problem.id, str(source), 0, True,
                             Counterexample(None, None, "", prepared.verdict, prepared.message))
     if time_limit:
-        limits = dataclasses.replace(prepared.limits, cpu_time=time_limit, wall_time=time_limit * 3 + 1)
+        limits = dataclasses.replace(prepared.limits, cpu_time=time_limit, wall_time=prepared.limits.wall_for(time_limit))
         prepared = dataclasses.replace(prepared, limits=limits)
     with executor(prepared.language, prepared.program, problem.io, prepared.limits, workers=jobs) as execute:
         search = _Search(lambda value: run_case(problem, prepared, problem.task.make_case(value, "stress"),

@@ -6,7 +6,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from judge import sandbox
+from judge.sandbox import scratch
 from judge.sandbox import Limits, run_sandboxed
 
 
@@ -23,7 +23,7 @@ def test_scratch_directories_of_a_killed_judge_are_removed_by_the_next_one():
     for path in (stale, alive):
         os.utime(path, (an_hour_ago, an_hour_ago))
     try:
-        sandbox._remove_stale_scratch_dirs.cache_clear()
+        scratch.remove_stale_scratch_dirs.cache_clear()
         outcome = run_sandboxed(["/bin/true"], stdin=b"", limits=Limits(cpu_time=1, wall_time=5, memory=64 << 20, output=1 << 20))
         assert outcome.exit_code == 0
         assert not stale.exists() and alive.exists() and recent.exists()

@@ -20,7 +20,7 @@ def handle(args: argparse.Namespace) -> int:
     from judge.errors import LanguageUnavailable
     from judge.languages import LANGUAGES
     from judge.languages.self_test import self_test
-    from judge.sandbox import TIERS, probe_tier, sandbox_tier
+    from judge.sandbox import TIERS, find_bwrap, probe_tier, sandbox_tier
 
     rows = []
     failed = 0
@@ -40,6 +40,9 @@ def handle(args: argparse.Namespace) -> int:
     print()
     tier = sandbox_tier()
     print(f"sandbox tier: {tier}")
+    bwrap, _ = find_bwrap()
+    if bwrap:
+        print(f"bwrap: {bwrap.path} ({bwrap.version}, {bwrap.origin})")
     for name in TIERS:
         reason = probe_tier(name)
         print(f"  {name:8} {'available' if reason is None else 'unavailable: ' + reason}")

@@ -64,6 +64,6 @@ def slowest_accepted(problem: Problem) -> float:
 def base_seconds(language: Language, seconds: float) -> float:
     """The problem limit under which ``language`` would allow exactly ``seconds``."""
     def allowed(base: float) -> float:
-        return language.limits(Limits(cpu_time=base, wall_time=base * 3 + 1, memory=1 << 30, output=1 << 20)).cpu_time
+        return language.limits(Limits.for_cpu(base, memory=1 << 30, output=1 << 20)).cpu_time
     factor = allowed(2.0) - allowed(1.0)
     return max(0.0, (seconds - (allowed(1.0) - factor)) / factor)

@@ -203,5 +203,4 @@ def _make_readable(directory: Path) -> None:
 
 def with_time(limits: Limits, factor: float, extra: float) -> Limits:
     """Limits with the CPU (and so wall) time scaled for a slower-starting runtime."""
-    cpu = limits.cpu_time * factor + extra
-    return dataclasses.replace(limits, cpu_time=cpu, wall_time=max(limits.wall_time, cpu * 3 + 1))
+    return limits.with_cpu(limits.cpu_time * factor + extra)

@@ -1,0 +1,48 @@
+"""Run one untrusted program under limits and isolation, and measure it.
+
+The sandbox is built from small system tools that exec one another, so no native code has to be
+compiled and nothing runs between fork and exec in the judge (safe with threads):
+
+    [setpriv to a slot uid] -> [bwrap | unshare] -> prlimit -> program
+
+Isolation tiers, strongest first (probed once, see ``tiers``):
+- ``bwrap``: new user, PID, network, IPC, UTS and mount namespaces; the program sees a read-only
+  runtime (/usr and friends), its own program files and an empty writable working directory.
+- ``unshare``: new user, PID and network namespaces, but the host file system stays visible.
+- ``none``: limits only; a loud warning is printed.
+When the judge runs as root, every tier first drops to a dedicated unprivileged uid, because the
+kernel exempts root from RLIMIT_NPROC and lets root read everything.
+
+Modules, one concern each: ``limits`` (what a run may use, what it did), ``tiers`` (probing, the
+bwrap binary), ``command`` (the tool chain), ``slots`` (uids, killing, stopping everything),
+``scratch`` (temporary directories), ``spawn`` (``RunSpec`` and the one way to start a process),
+``run`` (one-shot runs and their watcher), ``server`` (long-lived processes).
+"""
+
+from judge.sandbox.command import PROGRAM_DIR_INSIDE, WORK_DIR_INSIDE
+from judge.sandbox.limits import Limits, Outcome, RunsStopped, SandboxError
+from judge.sandbox.run import run_sandboxed
+from judge.sandbox.server import SandboxedServer
+from judge.sandbox.slots import stop_all_runs, stop_on_signals, stopping
+from judge.sandbox.spawn import RunSpec
+from judge.sandbox.tiers import SANDBOX_ENV, TIERS, find_bwrap, probe_tier, sandbox_tier
+
+__all__ = [
+    "PROGRAM_DIR_INSIDE",
+    "SANDBOX_ENV",
+    "TIERS",
+    "WORK_DIR_INSIDE",
+    "Limits",
+    "Outcome",
+    "RunSpec",
+    "RunsStopped",
+    "SandboxError",
+    "SandboxedServer",
+    "find_bwrap",
+    "probe_tier",
+    "run_sandboxed",
+    "sandbox_tier",
+    "stop_all_runs",
+    "stop_on_signals",
+    "stopping",
+]

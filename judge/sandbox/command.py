@@ -1,0 +1,101 @@
+"""Command assembly: the chain of small system tools a sandboxed program is started through.
+
+    [setpriv to a slot uid] -> [bwrap | unshare] -> prlimit -> program
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import os
+from pathlib import Path
+
+from judge.sandbox.limits import STACK_LIMIT, Limits
+
+SCRATCH_BYTES = 64 << 20  # size of the in-memory working directory and /tmp under bwrap
+PROGRAM_DIR_INSIDE = "/prog"
+WORK_DIR_INSIDE = "/sandbox"
+SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
+# Host paths a runtime needs, bound read-only into the bwrap view when they exist.
+# Each language adds its own (judge.languages.runtime_paths).
+RUNTIME_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+                 "/etc/alternatives", "/etc/ld.so.cache", "/etc/ssl/certs", "/etc/localtime")
+
+
+def running_as_root() -> bool:
+    return os.geteuid() == 0
+
+
+def slot_prefix(uid: int) -> list[str]:
+    """Drop from root to the run's slot uid (nothing to drop without root)."""
+    if not running_as_root():
+        return []
+    return ["/usr/bin/setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--"]
+
+
+def isolation_prefix(tier: str, bwrap: str, program_dir: Path | None, work_dir: Path, env: dict[str, str],
+                     scratch_in_memory: bool = False) -> list[str]:
+    """The namespace part of the chain for ``tier`` (``bwrap`` is the bwrap binary in use)."""
+    if tier == "bwrap":
+        return bwrap_prefix(bwrap, program_dir, None if scratch_in_memory else work_dir, env)
+    # posix_spawn cannot change directory, so the weaker tiers use env(1) to enter the work dir.
+    enter = ["/usr/bin/env", "-C", str(work_dir)]
+    if tier == "unshare":
+        return ["/usr/bin/unshare", "--user", "--map-root-user", "--net", "--pid", "--fork",
+                "--kill-child", "--mount", "--mount-proc"] + enter
+    return enter
+
+
+def bwrap_prefix(bwrap: str, program_dir: Path | None, work_dir: Path | None, env: dict[str, str]) -> list[str]:
+    """bwrap's view: read-only runtime, the program read-only, and a writable working directory:
+    ``work_dir`` bound from the host, or (None) a fresh size-capped tmpfs that cannot fill the
+    host's disk."""
+    args = [bwrap, "--unshare-all", "--unshare-user", "--uid", "1000", "--gid", "1000",
+            "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--as-pid-1",
+            "--hostname", "judge", "--proc", "/proc", "--dev", "/dev",
+            "--size", str(SCRATCH_BYTES), "--tmpfs", "/tmp"]
+    for path in RUNTIME_PATHS + extra_runtime_paths():
+        args += _bind_host_path(path)
+    if program_dir is not None:
+        args += ["--ro-bind", str(program_dir), PROGRAM_DIR_INSIDE]
+    if work_dir is None:
+        args += ["--size", str(SCRATCH_BYTES), "--tmpfs", WORK_DIR_INSIDE]
+    else:
+        args += ["--bind", str(work_dir), WORK_DIR_INSIDE]
+    args += ["--chdir", WORK_DIR_INSIDE, "--clearenv"]
+    for key, value in env.items():
+        args += ["--setenv", key, value]
+    return args + ["--"]
+
+
+def _bind_host_path(path: str) -> list[str]:
+    if os.path.islink(path):
+        return ["--symlink", os.readlink(path), path]
+    if os.path.exists(path):
+        return ["--ro-bind", path, path]
+    return []
+
+
+@functools.cache
+def extra_runtime_paths() -> tuple[str, ...]:
+    """The paths the languages' runtimes need (a JDK's configuration, a Python outside /usr)."""
+    from judge.languages import runtime_paths  # the languages build on this package
+    return runtime_paths()
+
+
+def limit_prefix(limits: Limits) -> list[str]:
+    """prlimit with the per-process backstops of ``limits``."""
+    # A PID-namespace init ignores SIGXCPU, so the hard limit (SIGKILL) is the backstop that counts.
+    cpu_seconds = math.ceil(limits.cpu_time) + 1
+    args = ["/usr/bin/prlimit", f"--cpu={cpu_seconds}:{cpu_seconds}", "--core=0",
+            f"--fsize={limits.output}", f"--nofile={limits.open_files}",
+            f"--nproc={limits.processes}", f"--stack={STACK_LIMIT}"]
+    if limits.address_space is not None:
+        args.append(f"--as={limits.address_space}")
+    return args + ["--"]
+
+
+def outer_env(program_env: dict[str, str], tier: str) -> dict[str, str]:
+    """The environment the chain starts with: bwrap sets the program's own (--clearenv,
+    --setenv); unshare and env(1) pass theirs on."""
+    return {"PATH": SAFE_PATH} if tier == "bwrap" else program_env

@@ -1,0 +1,84 @@
+"""What a run is allowed (``Limits``) and what came of it (``Outcome``), and the sandbox's errors."""
+
+from __future__ import annotations
+
+import dataclasses
+import signal
+from dataclasses import dataclass
+
+from judge.errors import SandboxError  # noqa: F401 (judge.sandbox exports it)
+
+ADDRESS_SPACE_ALLOWANCE = 1 << 30
+STACK_LIMIT = 64 << 20  # deep recursion is normal in contest code
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits for one run. Times in seconds, sizes in bytes."""
+
+    cpu_time: float
+    wall_time: float
+    memory: int
+    output: int
+    processes: int = 64
+    open_files: int = 256
+    limit_address_space: bool = True  # False for runtimes that reserve huge virtual memory
+    memory_slack: int = 0  # resident memory a runtime itself needs on top of the limit (JVM, node)
+
+    @staticmethod
+    def wall_for(cpu_time: float) -> float:
+        """The wall-clock limit that goes with a CPU limit: a sleeping program still ends."""
+        return cpu_time * 3 + 1
+
+    @classmethod
+    def for_cpu(cls, cpu_time: float, **rest) -> Limits:
+        """Limits with the wall-clock limit that goes with ``cpu_time``."""
+        return cls(cpu_time=cpu_time, wall_time=cls.wall_for(cpu_time), **rest)
+
+    def with_cpu(self, cpu_time: float) -> Limits:
+        """These limits with another CPU limit (and a wall limit at least the one that goes with it)."""
+        return dataclasses.replace(self, cpu_time=cpu_time, wall_time=max(self.wall_time, self.wall_for(cpu_time)))
+
+    @property
+    def memory_ceiling(self) -> int:
+        """Resident bytes the whole run may hold: the limit plus what the runtime itself needs."""
+        return self.memory + self.memory_slack
+
+    @property
+    def address_space(self) -> int | None:
+        """RLIMIT_AS, or None for none. Only a backstop against one huge allocation: the limit is
+        enforced on resident memory, so reservations that are never touched cost nothing."""
+        if not self.limit_address_space:
+            return None
+        return 2 * self.memory + ADDRESS_SPACE_ALLOWANCE
+
+
+@dataclass
+class Outcome:
+    """What happened when a program ran: plain measurements, no judgement."""
+
+    exit_code: int | None = None
+    signal: int | None = None
+    cpu_time: float = 0.0
+    wall_time: float = 0.0
+    memory_kb: int = 0
+    stdout: bytes = b""
+    stderr: bytes = b""
+    wall_timed_out: bool = False
+    output_exceeded: bool = False
+    internal_error: str | None = None
+    ended_at: float = 0.0  # time.monotonic() when the program was seen to end (who ended first?)
+
+
+class RunsStopped(KeyboardInterrupt):
+    """The judge is stopping (a signal): runs in progress were killed and give no outcome, and
+    no new run starts. A KeyboardInterrupt, so that nothing catching Exception records it."""
+
+    def __init__(self, signum: int = signal.SIGINT) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+    @property
+    def exit_status(self) -> int:
+        """The shell's convention for a process ended by a signal: 128 + its number."""
+        return 128 + self.signum

@@ -1,0 +1,217 @@
+"""Running one program to its end under limits, watching it, and measuring what it used."""
+
+from __future__ import annotations
+
+import os
+import resource
+import select
+import signal
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge.harness.proc_usage import descendants, processes_of_uid, usage
+from judge.sandbox.command import running_as_root
+from judge.sandbox.limits import Limits, Outcome
+from judge.sandbox.scratch import hand_over
+from judge.sandbox.slots import Claim, kill_group, spawned_pids
+from judge.sandbox.spawn import RunSpec, spawn
+from judge.sandbox.tiers import sandbox_tier
+
+STDERR_KEEP = 64 * 1024
+POLL = 0.05  # seconds between checks of a running program's CPU time and memory
+CPU_GRACE = 0.05  # measured CPU may pass the limit by this much before the run is stopped
+
+
+def run_sandboxed(command: list[str], *, stdin: bytes, limits: Limits,
+                  program_dir: Path | None = None, work_dir: Path | None = None,
+                  env: dict[str, str] | None = None, tier: str | None = None,
+                  stdio: tuple[int, int] | None = None) -> Outcome:
+    """Run ``command`` under ``limits`` with ``stdin`` as its standard input.
+
+    ``stdio`` (file descriptors for standard input and output, such as pipe ends to another
+    program) replaces ``stdin`` and the captured output; the sandbox takes them over and closes
+    them once the program has them. They must be close-on-exec, so that no other program started
+    meanwhile inherits them.
+
+    ``command`` may refer to ``{prog}`` (the read-only program directory) and ``{work}`` (the
+    writable working directory); they are replaced by the paths the program sees. When
+    ``work_dir`` is None an empty temporary directory is made and removed afterwards.
+    """
+    tier = tier or sandbox_tier()
+    handed_over = False  # the stdio fds are _run's to close from then on
+    try:
+        claim = Claim("run")
+    except BaseException:
+        _close_all(stdio or ())
+        raise
+    try:
+        owns_work_dir = work_dir is None
+        if owns_work_dir:
+            work_dir = claim.scratch / "work"
+            work_dir.mkdir()
+        hand_over(work_dir, claim.uid)
+        spec = RunSpec(tuple(command), limits, tier, claim.uid, work_dir, program_dir=program_dir,
+                       scratch_in_memory=owns_work_dir, env=env or {})
+        handed_over = True
+        return _run(spec, claim.scratch, stdin, stdio)
+    finally:
+        if not handed_over:  # never left open when the run could not start
+            _close_all(stdio or ())
+        claim.give_back()
+
+
+def _close_all(fds) -> None:
+    for fd in fds:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+
+
+def _run(spec: RunSpec, scratch: Path, stdin: bytes, stdio: tuple[int, int] | None) -> Outcome:
+    # stdin and stdout are files: no pipe can deadlock, and RLIMIT_FSIZE caps the output.
+    # stderr is a pipe the judge drains and truncates, so chatty debugging output is no OLE.
+    stdin_path, stdout_path = scratch / "stdin", scratch / "stdout"
+    stdin_path.write_bytes(stdin)
+    stdin_path.chmod(0o600)
+    stderr_read, stderr_write = os.pipe2(os.O_CLOEXEC)
+    actions = [
+        (os.POSIX_SPAWN_OPEN, 0, str(stdin_path), os.O_RDONLY, 0),
+        (os.POSIX_SPAWN_OPEN, 1, str(stdout_path), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
+        (os.POSIX_SPAWN_DUP2, stderr_write, 2),
+    ]
+    if stdio is not None:
+        actions[:2] = [(os.POSIX_SPAWN_DUP2, stdio[0], 0), (os.POSIX_SPAWN_DUP2, stdio[1], 1)]
+    started = time.monotonic()
+    try:
+        pid = spawn(spec, actions)
+    except OSError as error:
+        os.close(stderr_read)
+        return Outcome(internal_error=f"could not start {spec.argv()[0]}: {error}")
+    finally:
+        os.close(stderr_write)
+        _close_all(stdio or ())
+    try:
+        watch = _wait_draining(pid, spec.uid, stderr_read, started + spec.limits.wall_time, spec.limits)
+        if watch.stopped:
+            kill_group(pid)
+        _, status, rusage = os.wait4(pid, 0)
+        ended_at = time.monotonic()
+    finally:
+        spawned_pids.discard(pid)
+        os.close(stderr_read)
+    wall = time.monotonic() - started
+    # The spawned process starts as a copy of the judge, and the kernel records the judge's peak
+    # memory as its own: only a peak above the judge's (read after the run, as the judge may have
+    # grown meanwhile) belongs to the program. A run stopped by force was never reaped by its
+    # parent, so rusage misses it: the readings from /proc are the better measure then.
+    judge_peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    watch.memory_kb = max(rusage.ru_maxrss if rusage.ru_maxrss > judge_peak_kb else 0, watch.memory_kb)
+    watch.cpu = max(rusage.ru_utime + rusage.ru_stime, watch.cpu)
+    outcome = _outcome(status, watch, wall, stdout_path, spec)
+    outcome.ended_at = ended_at
+    return outcome
+
+
+@dataclass
+class _Watch:
+    """What the judge saw of a run while it was going: the peaks, and why it was stopped."""
+
+    stderr: bytes = b""
+    stopped: str | None = None  # "wall", "cpu", "memory" or None (it ended by itself)
+    cpu: float = 0.0
+    memory_kb: int = 0
+
+
+def _run_processes(pid: int, uid: int) -> list[int]:
+    """Every process of a run: its tree (every thread's children) and, as root, everything
+    running under the run's slot uid (orphans re-parented out of the tree, setsid daemons)."""
+    pids = {pid, *descendants(pid)}
+    if running_as_root():
+        pids.update(processes_of_uid(uid))
+    return sorted(pids)
+
+
+def _wait_draining(pid: int, uid: int, stderr_fd: int, deadline: float, limits: Limits) -> _Watch:
+    """Wait for ``pid`` to exit while reading its stderr (keeping the first STDERR_KEEP bytes).
+
+    Every POLL seconds the CPU time and resident memory of every process of the run are read,
+    and the run is stopped as soon as either passes its limit (RLIMIT_CPU and RLIMIT_AS are per
+    process and only backstops).
+    """
+    pidfd = os.pidfd_open(pid)
+    kept = bytearray()
+    dropped = 0
+    watch = _Watch()
+    memory_ceiling_kb = limits.memory_ceiling // 1024
+    try:
+        poller = select.poll()
+        poller.register(pidfd, select.POLLIN)
+        poller.register(stderr_fd, select.POLLIN)
+        while watch.stopped is None:
+            remaining = deadline - time.monotonic()
+            cpu, memory_kb = usage(_run_processes(pid, uid), own_processes=2)  # the wrapper and the program
+            watch.cpu, watch.memory_kb = max(watch.cpu, cpu), max(watch.memory_kb, memory_kb)
+            if remaining <= 0:
+                watch.stopped = "wall"
+            elif watch.cpu > limits.cpu_time + CPU_GRACE:
+                watch.stopped = "cpu"
+            elif watch.memory_kb > memory_ceiling_kb:
+                watch.stopped = "memory"
+            else:
+                events = poller.poll(min(remaining, POLL) * 1000)
+                if any(fd == pidfd for fd, _ in events):
+                    kept += _drain_available(stderr_fd, STDERR_KEEP - len(kept))
+                    break
+                for fd, _event in events:
+                    chunk = os.read(stderr_fd, 65536)
+                    if not chunk:
+                        poller.unregister(stderr_fd)
+                        continue
+                    room = STDERR_KEEP - len(kept)
+                    kept += chunk[:room]
+                    dropped += max(0, len(chunk) - room)
+    finally:
+        os.close(pidfd)
+    watch.stderr = _stderr_text(kept, dropped)
+    return watch
+
+
+def _drain_available(fd: int, room: int) -> bytes:
+    """What is left in the pipe once the program exited (without blocking on a leftover writer)."""
+    os.set_blocking(fd, False)
+    data = bytearray()
+    try:
+        while len(data) < room:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            data += chunk
+    except BlockingIOError:
+        pass
+    return bytes(data[:max(room, 0)])
+
+
+def _stderr_text(kept: bytearray, dropped: int) -> bytes:
+    return bytes(kept) + (f"\n[... {dropped} more bytes of stderr not kept]".encode() if dropped else b"")
+
+
+def _outcome(status: int, watch: _Watch, wall: float, stdout_path: Path, spec: RunSpec) -> Outcome:
+    stdout = stdout_path.read_bytes() if stdout_path.exists() else b""
+    exit_code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
+    killed_by = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+    if spec.tier == "bwrap" and exit_code is not None and 128 < exit_code < 128 + signal.NSIG:
+        # bwrap reports its child's death by signal N as exit status 128 + N.
+        exit_code, killed_by = None, exit_code - 128
+    return Outcome(
+        exit_code=exit_code,
+        signal=killed_by,
+        cpu_time=watch.cpu,
+        wall_time=wall,
+        memory_kb=watch.memory_kb,
+        stdout=stdout[: spec.limits.output],
+        stderr=watch.stderr,
+        wall_timed_out=watch.stopped == "wall",
+        output_exceeded=len(stdout) >= spec.limits.output,
+    )

@@ -1,0 +1,196 @@
+"""Slots: one unprivileged uid per concurrent run, so that "every process of this uid" is exactly
+"everything this run started". Slots are shared by every judge process on the machine (two
+graders, pytest-xdist workers), so they are taken with flock on a lock file per uid; the kernel
+releases the lock if a judge dies.
+
+Also here: killing and reaping a run's processes, and stopping every run of this judge at once
+when it is told to stop (SIGINT, SIGTERM, SIGHUP).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import fcntl
+import functools
+import os
+import shutil
+import signal
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from judge.harness.proc_usage import processes_of_uid
+from judge.sandbox.command import running_as_root
+from judge.sandbox.limits import RunsStopped
+from judge.sandbox.scratch import scratch_dir
+
+FIRST_SLOT_UID = 61000
+SLOT_COUNT = 64
+SLOT_LOCK_DIR = Path(tempfile.gettempdir()) / "judge-slots"
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+_PR_SET_CHILD_SUBREAPER = 36
+
+spawned_pids: set[int] = set()  # processes this judge started and has not reaped yet
+# Every slot in use by this judge process, with its scratch directory: what ``stop_all_runs``
+# kills and removes.
+_active_slots: dict[int, Path] = {}
+_active_lock = threading.Lock()
+_stopping = threading.Event()
+
+
+def acquire_slot() -> tuple[int, int | None]:
+    """(uid, lock fd) of a free slot; without root there is one slot, the judge's own uid."""
+    if not running_as_root():
+        return os.geteuid(), None
+    SLOT_LOCK_DIR.mkdir(mode=0o700, exist_ok=True)
+    start = (os.getpid() + threading.get_ident()) % SLOT_COUNT
+    while True:
+        for offset in range(SLOT_COUNT):
+            uid = FIRST_SLOT_UID + (start + offset) % SLOT_COUNT
+            fd = os.open(SLOT_LOCK_DIR / str(uid), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                kill_slot(uid)  # whatever a judge killed with SIGKILL left running in it
+                return uid, fd
+            except BlockingIOError:
+                os.close(fd)
+        time.sleep(0.05)
+
+
+def release_slot(fd: int | None) -> None:
+    if fd is not None:
+        os.close(fd)  # closing the file drops its lock
+
+
+def enter_slot(uid: int, scratch: Path) -> None:
+    """Register a slot in use (RunsStopped if the judge is stopping: nothing new starts)."""
+    with _active_lock:
+        if _stopping.is_set():
+            raise RunsStopped()
+        _active_slots[uid] = scratch
+
+
+def leave_slot(uid: int, check: bool = True) -> None:
+    """Forget a slot; with ``check``, raise RunsStopped if the judge is stopping (whatever the
+    run did, it was cut short by the judge, not by the program)."""
+    with _active_lock:
+        _active_slots.pop(uid, None)
+    if check and _stopping.is_set():
+        raise RunsStopped()
+
+
+class Claim:
+    """A slot taken for one run or server, with its scratch directory; ``give_back`` kills
+    whatever still runs under its uid and removes the directory."""
+
+    def __init__(self, kind: str) -> None:
+        become_subreaper()
+        self.uid, self._lock = acquire_slot()
+        self.scratch = scratch_dir(kind)
+        try:
+            enter_slot(self.uid, self.scratch)
+        except RunsStopped:
+            self.give_back(check=False)
+            raise
+
+    def give_back(self, check: bool = True) -> None:
+        """Free the slot; with ``check``, raise RunsStopped if the judge is stopping."""
+        kill_slot(self.uid)
+        shutil.rmtree(self.scratch, ignore_errors=True)
+        release_slot(self._lock)
+        leave_slot(self.uid, check)
+
+
+def kill_slot(uid: int) -> None:
+    """Kill every process owned by ``uid`` (daemons a run left behind in the weaker tiers)."""
+    if not running_as_root():
+        return
+    for _ in range(5):
+        pids = processes_of_uid(uid)
+        if not pids:
+            return
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        reap_orphans()
+        time.sleep(0.01)
+
+
+def kill_group(pid: int) -> None:
+    """SIGKILL a started chain: its process group (it runs in a session of its own) and itself."""
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def stop_all_runs() -> None:
+    """Kill every sandboxed process this judge started and remove their scratch directories;
+    from now on every run raises RunsStopped instead of starting. For a judge that is ending
+    (SIGINT, SIGTERM, SIGHUP): safe to call from a signal handler."""
+    _stopping.set()
+    with _active_lock:
+        slots = dict(_active_slots)
+    for pid in list(spawned_pids):
+        kill_group(pid)
+    for uid, scratch in slots.items():
+        kill_slot(uid)
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def stopping() -> bool:
+    """True once ``stop_all_runs`` was called."""
+    return _stopping.is_set()
+
+
+@contextlib.contextmanager
+def stop_on_signals():
+    """While in this block (main thread only), SIGINT, SIGTERM and SIGHUP stop every run at once
+    and raise RunsStopped in the main thread; a second signal ends the judge immediately."""
+    def on_signal(signum, _frame):
+        if _stopping.is_set():
+            os._exit(128 + signum)
+        stop_all_runs()
+        raise RunsStopped(signum)
+
+    previous = {number: signal.signal(number, on_signal) for number in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+@functools.cache
+def become_subreaper() -> None:
+    """Orphans of a run are re-parented to the judge (not init), so it can reap them at once."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def reap_orphans() -> None:
+    """Reap zombies of sandboxed runs re-parented to the judge (it is their subreaper).
+
+    Only processes of a sandbox slot uid are touched: the judge may have other children (a
+    toolchain probe in another thread, or those of a program that embeds it, such as pytest).
+    """
+    me = str(os.getpid())
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit() or int(entry.name) in spawned_pids:
+            continue
+        try:
+            if not FIRST_SLOT_UID <= entry.stat().st_uid < FIRST_SLOT_UID + SLOT_COUNT:
+                continue
+            with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                parent = stat.read().rsplit(b")", 1)[1].split()[1].decode()
+            if parent == me:
+                os.waitpid(int(entry.name), os.WNOHANG)
+        except (OSError, IndexError, ChildProcessError):
+            continue

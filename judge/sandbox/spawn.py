@@ -1,0 +1,77 @@
+"""One way to start a sandboxed process, for one-shot runs and long-lived servers alike."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from judge.sandbox.command import (
+    PROGRAM_DIR_INSIDE,
+    SAFE_PATH,
+    WORK_DIR_INSIDE,
+    isolation_prefix,
+    limit_prefix,
+    outer_env,
+    slot_prefix,
+)
+from judge.sandbox.limits import Limits
+from judge.sandbox.slots import spawned_pids
+from judge.sandbox.tiers import bwrap_path
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything that decides how one sandboxed process is started.
+
+    ``command`` may use ``{prog}`` (the read-only program directory), ``{work}`` (the writable
+    working directory) and ``{tmp}`` (``own_files``: a private directory); they are replaced by
+    the paths the program sees.
+    """
+
+    command: tuple[str, ...]
+    limits: Limits
+    tier: str
+    uid: int
+    work_dir: Path
+    program_dir: Path | None = None
+    own_files: Path | None = None
+    scratch_in_memory: bool = False  # bwrap: the working directory is a fresh tmpfs, not work_dir
+    env: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def inside(self) -> bool:
+        """True when the program sees its own file system view (paths differ from the host's)."""
+        return self.tier == "bwrap"
+
+    def program_env(self) -> dict[str, str]:
+        work = WORK_DIR_INSIDE if self.inside else str(self.work_dir)
+        return {"PATH": SAFE_PATH, "HOME": work, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", **self.env}
+
+    def program_argv(self) -> list[str]:
+        paths = {"{prog}": PROGRAM_DIR_INSIDE if self.inside else str(self.program_dir or ""),
+                 "{work}": WORK_DIR_INSIDE if self.inside else str(self.work_dir),
+                 "{tmp}": "/tmp" if self.inside else str(self.own_files or "")}
+        argv = []
+        for part in self.command:
+            for name, value in paths.items():
+                part = part.replace(name, value)
+            argv.append(part)
+        return argv
+
+    def argv(self) -> list[str]:
+        """The whole chain: slot uid, isolation, limits, program."""
+        return (slot_prefix(self.uid)
+                + isolation_prefix(self.tier, bwrap_path(), self.program_dir, self.work_dir, self.program_env(),
+                                   self.scratch_in_memory)
+                + limit_prefix(self.limits) + self.program_argv())
+
+
+def spawn(spec: RunSpec, file_actions: list) -> int:
+    """Start ``spec`` in a session of its own with ``file_actions``; its pid (OSError if it
+    cannot start)."""
+    argv = spec.argv()
+    env = outer_env(spec.program_env(), spec.tier)
+    pid = os.posix_spawn(argv[0], argv, env, file_actions=file_actions, setsid=True)
+    spawned_pids.add(pid)
+    return pid

