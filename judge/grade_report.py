@@ -27,6 +27,12 @@ class Skipped:
         return f"{where}: {self.reason}" if where else self.reason
 
 
+def weak_sandbox_note(report: ClassReport) -> str:
+    """A sentence when the results were judged without file-system isolation, else ""."""
+    note = report.sandbox.get("note")
+    return f"WARNING: judged with a weak sandbox: {note}" if note else ""
+
+
 _ISSUE = re.compile(r"(?P<student>[^/:]+)(?:/(?P<file>[^:]+))?: (?P<reason>.*)", re.DOTALL)
 
 

@@ -14,6 +14,7 @@ from judge.catalog import catalog
 from judge.errors import SuiteError
 from judge.problem import Case, Problem
 from judge.runner import CaseResult, SubmissionResult, judge_submission, summarize
+from judge.sandbox import isolation_summary
 from judge.scoring import rank
 from judge.store import Store
 
@@ -46,6 +47,7 @@ class ClassReport:
     issues: list[str]
     max_scores: dict[str, float]
     loaded: dict[str, Problem] = field(default_factory=dict)  # the graded problems, for showing their samples
+    sandbox: dict = field(default_factory=dict)  # the tier judged in and whether it isolated fully
 
 
 def discover(folder: Path, problems: list[str]) -> tuple[list[Entry], list[str]]:
@@ -144,7 +146,8 @@ def grade_folder(folder: Path, store: Store, jobs: int = 1, on_start: Callable[[
         report.rank = place
     ordered.sort(key=lambda report: (report.rank, report.student))
     return ClassReport(sorted(problems), ordered, issues,
-                       {problem_id: problem.total_points for problem_id, problem in problems.items()}, problems)
+                       {problem_id: problem.total_points for problem_id, problem in problems.items()}, problems,
+                       sandbox=isolation_summary())
 
 
 @dataclass

@@ -49,6 +49,32 @@ def add_language_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", help="language, when the file's extension does not say it")
 
 
+def add_weak_sandbox_option(parser: argparse.ArgumentParser, doing: str) -> None:
+    parser.add_argument("--allow-weak-sandbox", action="store_true",
+                        help=f"{doing} even if the sandbox cannot hide this machine's files (reports say so)")
+
+
+def require_isolation(allowed: bool, doing: str) -> None:
+    """Refuse to judge other people's code where it could read this machine's files (the suites'
+    hidden cases included), unless the grader said so (--allow-weak-sandbox or
+    $JUDGE_ALLOW_WEAK_SANDBOX=1)."""
+    from judge.sandbox import INSTALL_HINT, WEAK_ENV, sandbox_tier, weakness
+    problem = weakness(sandbox_tier())
+    if problem and not (allowed or os.environ.get(WEAK_ENV) == "1"):
+        raise UsageError(f"refusing {doing}: {problem}, so a submission could read the hidden cases and other "
+                         f"submissions. Fix: {INSTALL_HINT}, or enable unprivileged user namespaces "
+                         "(sysctl kernel.unprivileged_userns_clone=1); or pass --allow-weak-sandbox to go on "
+                         "anyway (every report will say so)")
+
+
+def warn_if_weak() -> None:
+    """One line on stderr when one's own code runs without file-system isolation."""
+    from judge.sandbox import sandbox_tier, weakness
+    problem = weakness(sandbox_tier())
+    if problem:
+        print(f"judge: warning: {problem}", file=sys.stderr)
+
+
 def readable_source(path_text: str, directory_allowed: bool = False) -> Path:
     """The solution file (or, when ``directory_allowed``, a directory of files: a problem
     package's submission), or a UsageError saying why it cannot be used."""

@@ -12,8 +12,10 @@ from judge.commands.common import (
     add_cold_option,
     add_jobs_option,
     add_problems_option,
+    add_weak_sandbox_option,
     open_store,
     progress_bar,
+    require_isolation,
 )
 from judge.errors import UsageError
 
@@ -35,6 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_problems_option(parser)
     add_cold_option(parser)
     add_cluster_arguments(parser)
+    add_weak_sandbox_option(parser, "grade")
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -45,6 +48,8 @@ def handle(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.submissions} is not a folder; expected SUBMISSIONS/<student>/<problem>.<ext>")
     output_format = load_format("grade", args.format)
     cluster = open_cluster(args)
+    if cluster is None:  # (a cluster's workers judge in their own sandboxes)
+        require_isolation(args.allow_weak_sandbox, "grading")
     store = open_store(args.db)
     bar = progress_bar(args.format == "table" and args.out is None, "submission")
     try:

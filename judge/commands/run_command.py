@@ -13,9 +13,12 @@ from judge.commands.common import (
     add_jobs_option,
     add_language_option,
     add_problems_option,
+    add_weak_sandbox_option,
     open_store,
     positive_float,
     readable_source,
+    require_isolation,
+    warn_if_weak,
 )
 from judge.errors import UsageError
 
@@ -36,7 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_jobs_option(parser, "cases run")
     add_problems_option(parser)
     parser.add_argument("--db", type=Path, help="results database to record in (default .judge/results.db)")
-    parser.add_argument("--student", default=os.environ.get("USER") or "me", help="whose run this is, in the records")
+    parser.add_argument("--student", help="whose run this is, in the records (default: $USER); judging someone "
+                        "else's code needs a sandbox that hides this machine's files")
+    add_weak_sandbox_option(parser, "judge someone else's code")
     parser.add_argument("--no-record", action="store_true", help="do not record the result")
     add_cold_option(parser)
     parser.add_argument("--time-limit", type=positive_float, help="CPU seconds per case (default: the problem's)")
@@ -49,6 +54,11 @@ def handle(args: argparse.Namespace) -> int:
 
     problem = find_problem(args.problem, args.problems).load(args.time_limit)
     source = readable_source(args.solution, directory_allowed=problem.package is not None)
+    if args.student:
+        require_isolation(args.allow_weak_sandbox, f"judging {args.student}'s code")
+    else:
+        args.student = os.environ.get("USER") or "me"
+        warn_if_weak()
     if args.show:
         return _show_case(args, problem, source)
     cases = [problem.case(name) for name in args.case] if args.case else None

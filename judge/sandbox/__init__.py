@@ -25,12 +25,25 @@ from judge.sandbox.run import run_sandboxed
 from judge.sandbox.server import SandboxedServer
 from judge.sandbox.slots import stop_all_runs, stop_on_signals, stopping
 from judge.sandbox.spawn import RunSpec
-from judge.sandbox.tiers import SANDBOX_ENV, TIERS, find_bwrap, probe_tier, sandbox_tier
+from judge.sandbox.tiers import (
+    INSTALL_HINT,
+    SANDBOX_ENV,
+    TIERS,
+    WEAK_ENV,
+    find_bwrap,
+    hides_file_system,
+    isolation_summary,
+    probe_tier,
+    sandbox_tier,
+    weakness,
+)
 
 __all__ = [
+    "INSTALL_HINT",
     "PROGRAM_DIR_INSIDE",
     "SANDBOX_ENV",
     "TIERS",
+    "WEAK_ENV",
     "WORK_DIR_INSIDE",
     "Limits",
     "Outcome",
@@ -39,10 +52,13 @@ __all__ = [
     "SandboxError",
     "SandboxedServer",
     "find_bwrap",
+    "hides_file_system",
+    "isolation_summary",
     "probe_tier",
     "run_sandboxed",
     "sandbox_tier",
     "stop_all_runs",
     "stop_on_signals",
     "stopping",
+    "weakness",
 ]

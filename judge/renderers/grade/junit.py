@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from judge.grade_report import Skipped, skipped_entries
+from judge.grade_report import Skipped, skipped_entries, weak_sandbox_note
 from judge.grading import ClassReport
 from judge.runner import SubmissionResult
 
@@ -15,6 +15,8 @@ COUNTS = ("tests", "failures", "errors", "skipped")
 
 def render(report: ClassReport) -> str:
     root = ET.Element("testsuites", name="judge grade")
+    if weak_sandbox_note(report):
+        ET.SubElement(ET.SubElement(root, "properties"), "property", name="sandbox", value=weak_sandbox_note(report))
     totals = dict.fromkeys(COUNTS, 0)
     suites = [_result_suite(f"{student.student}.{problem}", result)
               for student in report.students for problem, result in sorted(student.results.items())]

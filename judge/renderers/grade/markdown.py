@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tabulate import tabulate
 
-from judge.grade_report import class_rows, skipped_entries
+from judge.grade_report import class_rows, skipped_entries, weak_sandbox_note
 from judge.grading import ClassReport
 
 
@@ -15,6 +15,8 @@ def render(report: ClassReport) -> str:
     skipped = skipped_entries(report)
     if skipped:
         text += "\n\n**Not graded:**\n\n" + "\n".join(f"- {_escaped(str(entry))}" for entry in skipped)
+    if weak_sandbox_note(report):
+        text += f"\n\n> **{_escaped(weak_sandbox_note(report))}**"
     return text + "\n"
 
 
