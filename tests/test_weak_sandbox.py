@@ -9,7 +9,7 @@ from pathlib import Path
 from tests.conftest import ROOT, run_judge
 
 WEAK = {"JUDGE_SANDBOX": "none", "JUDGE_ALLOW_WEAK_SANDBOX": ""}
-ACCEPTED = sorted((ROOT / "solutions/stones/accepted").glob("*.py"))[0]
+ACCEPTED = min((ROOT / "solutions/stones/accepted").glob("*.py"))
 
 
 def class_folder(tmp_path: Path) -> Path:

@@ -5,21 +5,17 @@
 
 from __future__ import annotations
 
-import functools
 import math
 import os
 from pathlib import Path
 
+from judge.sandbox.hiding import hiding_script
 from judge.sandbox.limits import STACK_LIMIT, Limits
+from judge.sandbox.runtime import RUNTIME_PATHS, SCRATCH_BYTES, extra_runtime_paths
 
-SCRATCH_BYTES = 64 << 20  # size of the in-memory working directory and /tmp under bwrap
 PROGRAM_DIR_INSIDE = "/prog"
 WORK_DIR_INSIDE = "/sandbox"
 SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
-# Host paths a runtime needs, bound read-only into the bwrap view when they exist.
-# Each language adds its own (judge.languages.runtime_paths).
-RUNTIME_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
-                 "/etc/alternatives", "/etc/ld.so.cache", "/etc/ssl/certs", "/etc/localtime")
 
 
 def running_as_root() -> bool:
@@ -34,16 +30,30 @@ def slot_prefix(uid: int) -> list[str]:
 
 
 def isolation_prefix(tier: str, bwrap: str, program_dir: Path | None, work_dir: Path, env: dict[str, str],
-                     scratch_in_memory: bool = False) -> list[str]:
-    """The namespace part of the chain for ``tier`` (``bwrap`` is the bwrap binary in use)."""
+                     scratch_in_memory: bool = False, hide: bool = False, keep: tuple[Path, ...] = ()) -> list[str]:
+    """The namespace part of the chain for ``tier`` (``bwrap`` is the bwrap binary in use).
+    ``hide`` (unshare): cover the host's private directories, keeping the program and work
+    directories and ``keep`` visible."""
     if tier == "bwrap":
         return bwrap_prefix(bwrap, program_dir, None if scratch_in_memory else work_dir, env)
     # posix_spawn cannot change directory, so the weaker tiers use env(1) to enter the work dir.
     enter = ["/usr/bin/env", "-C", str(work_dir)]
-    if tier == "unshare":
-        return ["/usr/bin/unshare", "--user", "--map-root-user", "--net", "--pid", "--fork",
-                "--kill-child", "--mount", "--mount-proc"] + enter
-    return enter
+    if tier != "unshare":
+        return enter
+    namespaces = ["/usr/bin/unshare", "--user", "--map-root-user", "--net", "--pid", "--fork",
+                  "--kill-child", "--mount", "--mount-proc"]
+    # A session of its own inside: the program's process group (which it may signal whole) is
+    # then not unshare's, whose death would kill the run.
+    own_session = ["/usr/bin/setsid"]
+    if not hide:
+        return namespaces + own_session + enter
+    visible = [path for path in (program_dir, *keep) if path is not None]
+    visible += [Path(path) for path in extra_runtime_paths()]
+    fresh = [work_dir] if scratch_in_memory else []
+    if not scratch_in_memory:
+        visible.append(work_dir)
+    view = ["/bin/sh", "-c", hiding_script(visible, fresh), "judge-view"]
+    return namespaces + view + own_session + enter
 
 
 def bwrap_prefix(bwrap: str, program_dir: Path | None, work_dir: Path | None, env: dict[str, str]) -> list[str]:
@@ -74,13 +84,6 @@ def _bind_host_path(path: str) -> list[str]:
     if os.path.exists(path):
         return ["--ro-bind", path, path]
     return []
-
-
-@functools.cache
-def extra_runtime_paths() -> tuple[str, ...]:
-    """The paths the languages' runtimes need (a JDK's configuration, a Python outside /usr)."""
-    from judge.languages import runtime_paths  # the languages build on this package
-    return runtime_paths()
 
 
 def limit_prefix(limits: Limits) -> list[str]:

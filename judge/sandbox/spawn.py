@@ -17,7 +17,7 @@ from judge.sandbox.command import (
 )
 from judge.sandbox.limits import Limits
 from judge.sandbox.slots import spawned_pids
-from judge.sandbox.tiers import bwrap_path
+from judge.sandbox.tiers import bwrap_path, unshare_hides
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,8 @@ class RunSpec:
         """The whole chain: slot uid, isolation, limits, program."""
         return (slot_prefix(self.uid)
                 + isolation_prefix(self.tier, bwrap_path(), self.program_dir, self.work_dir, self.program_env(),
-                                   self.scratch_in_memory)
+                                   self.scratch_in_memory, hide=self.tier == "unshare" and unshare_hides(),
+                                   keep=(self.own_files,) if self.own_files else ())
                 + limit_prefix(self.limits) + self.program_argv())
 
 

@@ -141,8 +141,8 @@ def bwrap_path() -> str:
     return binary.path if binary else "bwrap"
 
 
-def _run_probe(tier: str, bwrap: str = "bwrap") -> str | None:
-    done = _in_a_slot(isolation_prefix(tier, bwrap, None, Path("/"), {}) + ["/bin/true"])
+def _run_probe(tier: str, bwrap: str = "bwrap", hide: bool = False) -> str | None:
+    done = _in_a_slot(isolation_prefix(tier, bwrap, None, Path("/"), {}, hide=hide) + ["/bin/true"])
     if isinstance(done, str):
         return done
     if done.returncode != 0:
@@ -166,8 +166,17 @@ def probe_tier(tier: str) -> str | None:
         return find_bwrap()[1] or None
     if not shutil.which("unshare"):
         return "`unshare` (util-linux) is not installed"
+    if unshare_hides():
+        return None
     reason = _run_probe(tier)
     return f"unshare {reason}" if reason else None
+
+
+@functools.cache
+def unshare_hides() -> bool:
+    """Whether the unshare tier can cover the host's private directories here (it needs a mount
+    namespace in the run's user namespace); without, it still isolates PIDs and the network."""
+    return os.access("/usr/bin/setpriv", os.X_OK) and _run_probe("unshare", hide=True) is None
 
 
 WEAK_ENV = "JUDGE_ALLOW_WEAK_SANDBOX"  # "1": grade even when submissions could read this machine's files
@@ -175,7 +184,7 @@ WEAK_ENV = "JUDGE_ALLOW_WEAK_SANDBOX"  # "1": grade even when submissions could 
 
 def hides_file_system(tier: str) -> bool:
     """Whether a program in ``tier`` sees only what the run needs, not this machine's files."""
-    return tier == "bwrap"
+    return tier == "bwrap" or (tier == "unshare" and unshare_hides())
 
 
 def weakness(tier: str) -> str | None:
