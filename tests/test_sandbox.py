@@ -6,8 +6,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from judge.sandbox import scratch
-from judge.sandbox import Limits, run_sandboxed
+from judge.sandbox import Limits, run_sandboxed, scratch
 
 
 def test_scratch_directories_of_a_killed_judge_are_removed_by_the_next_one():

@@ -95,3 +95,31 @@ def processes_of_uid(uid):
             except OSError:
                 pass
     return found
+
+
+def tmpfs_used_kb(pid):
+    """KiB held in the writable tmpfs mounts of ``pid``'s mount namespace (files in memory that
+    no process's resident memory shows), or 0 if that namespace is this process's own."""
+    try:
+        if os.readlink(f"/proc/{pid}/ns/mnt") == os.readlink("/proc/self/ns/mnt"):
+            return 0
+        with open(f"/proc/{pid}/mountinfo", "rb") as mounts:
+            lines = mounts.read().decode(errors="replace").splitlines()
+    except OSError:
+        return 0
+    used = 0
+    for line in lines:
+        fields = line.split()
+        try:
+            after = fields.index("-")
+        except ValueError:
+            continue
+        if fields[after + 1] != "tmpfs" or "rw" not in fields[5].split(","):
+            continue
+        mount_point = fields[4].replace("\\040", " ")
+        try:
+            status = os.statvfs(f"/proc/{pid}/root{mount_point}")
+        except OSError:
+            continue
+        used += (status.f_blocks - status.f_bfree) * status.f_frsize // 1024
+    return used

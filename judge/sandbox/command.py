@@ -63,6 +63,7 @@ def bwrap_prefix(bwrap: str, program_dir: Path | None, work_dir: Path | None, en
     args = [bwrap, "--unshare-all", "--unshare-user", "--uid", "1000", "--gid", "1000",
             "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--as-pid-1",
             "--hostname", "judge", "--proc", "/proc", "--dev", "/dev",
+            "--size", str(SCRATCH_BYTES), "--tmpfs", "/dev/shm",
             "--size", str(SCRATCH_BYTES), "--tmpfs", "/tmp"]
     for path in RUNTIME_PATHS + extra_runtime_paths():
         args += _bind_host_path(path)

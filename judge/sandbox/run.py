@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.harness.proc_usage import descendants, processes_of_uid, usage
+from judge.harness.proc_usage import descendants, processes_of_uid, tmpfs_used_kb, usage
 from judge.sandbox.command import running_as_root
 from judge.sandbox.limits import Limits, Outcome
 from judge.sandbox.scratch import hand_over
@@ -151,7 +151,11 @@ def _wait_draining(pid: int, uid: int, stderr_fd: int, deadline: float, limits: 
         poller.register(stderr_fd, select.POLLIN)
         while watch.stopped is None:
             remaining = deadline - time.monotonic()
-            cpu, memory_kb = usage(_run_processes(pid, uid), own_processes=2)  # the wrapper and the program
+            processes = _run_processes(pid, uid)
+            cpu, memory_kb = usage(processes, own_processes=2)  # the wrapper and the program
+            # Files in the run's in-memory directories (/tmp, /dev/shm, ...) are memory too.
+            inside = next((other for other in processes if other != pid), None)
+            memory_kb += tmpfs_used_kb(inside) if inside else 0
             watch.cpu, watch.memory_kb = max(watch.cpu, cpu), max(watch.memory_kb, memory_kb)
             if remaining <= 0:
                 watch.stopped = "wall"

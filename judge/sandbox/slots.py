@@ -98,9 +98,35 @@ class Claim:
     def give_back(self, check: bool = True) -> None:
         """Free the slot; with ``check``, raise RunsStopped if the judge is stopping."""
         kill_slot(self.uid)
+        sweep_shared_directories(self.uid)
         shutil.rmtree(self.scratch, ignore_errors=True)
         release_slot(self._lock)
         leave_slot(self.uid, check)
+
+
+SHARED_DIRECTORIES = ("/tmp", "/var/tmp", "/dev/shm")
+
+
+def sweep_shared_directories(uid: int) -> None:
+    """Remove what a run left in the host's world-writable directories (only a tier without a
+    mount namespace lets it write there; elsewhere these are the run's own tmpfs)."""
+    if not running_as_root():
+        return
+    for directory in SHARED_DIRECTORIES:
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.stat(follow_symlinks=False).st_uid != uid:
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    shutil.rmtree(entry.path, ignore_errors=True)
+                else:
+                    os.unlink(entry.path)
+            except OSError:
+                continue
 
 
 def kill_slot(uid: int) -> None:
