@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
-import os
 import shutil
 import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from judge.errors import CompileError, LanguageUnavailable
+from judge.languages.build_cache import CacheUnusable, cache_key, cache_root, cached_entry  # noqa: F401 (the languages import these from here)
 from judge.sandbox import WORK_DIR_INSIDE, Limits, run_sandboxed
 
 if TYPE_CHECKING:
@@ -123,51 +121,19 @@ def read_source(source: Path) -> bytes:
     return source.read_bytes()
 
 
-def cache_root() -> Path:
-    """Compiled programs live here, keyed by content; readable by the sandbox's unprivileged uid."""
-    root = Path(os.environ.get("JUDGE_CACHE") or Path(tempfile.gettempdir()) / f"judge-cache-{os.geteuid()}")
-    root.mkdir(mode=0o755, parents=True, exist_ok=True)
-    if root.stat().st_uid != os.geteuid():
-        raise LanguageUnavailable(f"the compile cache {root} belongs to another user; set JUDGE_CACHE")
-    os.chmod(root, 0o755)
-    return root
-
-
-def cache_key(*parts: bytes | str) -> str:
-    digest = hashlib.sha256()
-    for part in parts:
-        digest.update(part if isinstance(part, bytes) else part.encode())
-        digest.update(b"\0")
-    return digest.hexdigest()[:32]
-
-
 def cached_build(key: str, files: dict[str, bytes], compile_command: list[str] | None,
                  clean_message=lambda text: text) -> Path:
-    """A directory holding ``files`` and, if ``compile_command`` is given, what it built.
-
-    Built once per key in a temporary directory and renamed into place, so a crash or a
-    concurrent build never leaves a half-built entry. Raises CompileError with the compiler's
-    trimmed message.
-    """
-    final = cache_root() / key
-    if final.is_dir():
-        return final
-    build = Path(tempfile.mkdtemp(prefix=f"{key}.", dir=cache_root()))
+    """A verified, judge-owned directory holding ``files`` and, if ``compile_command`` is given,
+    what it built (see judge/languages/build_cache.py). Raises CompileError with the compiler's
+    trimmed message."""
+    build = None
+    if compile_command:
+        def build(directory: Path) -> None:
+            _compile(directory, compile_command, clean_message)
     try:
-        for name, content in files.items():
-            (build / name).parent.mkdir(parents=True, exist_ok=True)  # names may have folders
-            (build / name).write_bytes(content)
-        if compile_command:
-            _compile(build, compile_command, clean_message)
-        _make_readable(build)
-        try:
-            build.rename(final)
-        except OSError:  # another process finished the same build first
-            shutil.rmtree(build, ignore_errors=True)
-        return final
-    except BaseException:
-        shutil.rmtree(build, ignore_errors=True)
-        raise
+        return cached_entry(key, files, build)
+    except CacheUnusable as error:
+        raise LanguageUnavailable(str(error)) from None
 
 
 def _compile(build: Path, command: list[str], clean_message) -> None:
@@ -187,18 +153,6 @@ def trim_message(text: str) -> str:
     if len(lines) > COMPILER_MESSAGE_LINES:
         lines = lines[:COMPILER_MESSAGE_LINES] + [f"... ({len(lines) - COMPILER_MESSAGE_LINES} more lines)"]
     return "\n".join(lines)
-
-
-def _make_readable(directory: Path) -> None:
-    """The sandbox's unprivileged uid must read (and execute) what was built, never write it."""
-    os.chmod(directory, 0o755)
-    for path in directory.rglob("*"):
-        if path.is_dir():
-            os.chmod(path, 0o755)
-        else:
-            os.chmod(path, 0o755 if os.access(path, os.X_OK) else 0o644)
-        if os.geteuid() == 0:
-            os.lchown(path, 0, 0)
 
 
 def with_time(limits: Limits, factor: float, extra: float) -> Limits:

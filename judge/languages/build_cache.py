@@ -1,0 +1,164 @@
+"""The compile cache: prepared programs keyed by content, immutable to every sandboxed uid.
+
+A program is built (compiled, when its language compiles) in a scratch directory that the
+sandbox's slot uid owns; only then are its regular files copied, by the judge, into a new entry
+that the judge owns and nobody else can write, with a manifest of their content hash in it.
+Every use checks the entry's ownership, modes and hash against that manifest: an entry that was
+tampered with (or built by an older judge, owned by a slot uid) is removed and built again.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import shutil
+import stat
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+MANIFEST = ".manifest"  # in every entry: the hash of everything else in it
+BUILD_OUTPUT_LIMIT = 512 << 20  # bytes of built files copied into an entry, at most
+
+
+class CacheUnusable(Exception):
+    """The cache directory cannot be trusted or written (the grader's problem)."""
+
+
+def cache_root() -> Path:
+    """Compiled programs live here, keyed by content; readable by the sandbox's unprivileged uid."""
+    root = Path(os.environ.get("JUDGE_CACHE") or Path(tempfile.gettempdir()) / f"judge-cache-{os.geteuid()}")
+    root.mkdir(mode=0o755, parents=True, exist_ok=True)
+    status = root.lstat()
+    if stat.S_ISLNK(status.st_mode) or status.st_uid != os.geteuid():
+        raise CacheUnusable(f"the compile cache {root} belongs to another user; set JUDGE_CACHE")
+    os.chmod(root, 0o755)
+    return root
+
+
+def cache_key(*parts: bytes | str) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part if isinstance(part, bytes) else part.encode())
+        digest.update(b"\0")
+    return digest.hexdigest()[:32]
+
+
+def cached_entry(key: str, files: dict[str, bytes], build: Callable[[Path], None] | None) -> Path:
+    """The verified cache entry for ``key``: ``files`` plus, if ``build`` is given, everything it
+    leaves in the directory it is handed (a scratch directory holding ``files``)."""
+    root = cache_root()
+    entry = root / key
+    if intact(entry):
+        return entry
+    # One judge builds a key at a time; the others wait for its entry instead of building it too
+    # (or removing it as not yet intact).
+    lock = os.open(root / f"{key}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not intact(entry):
+            _discard(entry)
+            outputs = {name: (content, False) for name, content in files.items()}
+            if build is not None:
+                outputs = _built_files(files, build)
+            _install(root, key, outputs)
+    finally:
+        os.close(lock)
+    return entry
+
+
+def intact(entry: Path) -> bool:
+    """Whether ``entry`` is a complete entry owned by the judge, writable by nobody else, whose
+    content matches its manifest."""
+    manifest = entry / MANIFEST
+    try:
+        if not _trusted(entry, directory=True) or not _trusted(manifest, directory=False):
+            return False
+        files = _read_tree(entry, check=True)
+        return files.pop(MANIFEST)[0].decode() == _digest(files)
+    except (OSError, ValueError):
+        return False
+
+
+def _trusted(path: Path, directory: bool) -> bool:
+    status = path.lstat()
+    kind_ok = stat.S_ISDIR(status.st_mode) if directory else stat.S_ISREG(status.st_mode)
+    return kind_ok and status.st_uid == os.geteuid() and not status.st_mode & 0o022
+
+
+def _read_tree(directory: Path, check: bool = False) -> dict[str, tuple[bytes, bool]]:
+    """relative path -> (content, executable) of every regular file below ``directory``, never
+    following a symbolic link (a sandboxed build may leave one pointing anywhere). With
+    ``check``, ValueError if anything there is not owned by the judge or is writable by others."""
+    found: dict[str, tuple[bytes, bool]] = {}
+    total = 0
+    for top, dirs, names in os.walk(directory):
+        for name in [*dirs, *names]:
+            path = Path(top) / name
+            status = path.lstat()
+            if check and (status.st_uid != os.geteuid() or status.st_mode & 0o022 or stat.S_ISLNK(status.st_mode)):
+                raise ValueError(f"{path} is not the judge's own")
+            if not stat.S_ISREG(status.st_mode):
+                continue
+            descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+            with os.fdopen(descriptor, "rb") as handle:
+                content = handle.read(BUILD_OUTPUT_LIMIT - total + 1)
+            total += len(content)
+            if total > BUILD_OUTPUT_LIMIT:
+                raise ValueError(f"the build left more than {BUILD_OUTPUT_LIMIT >> 20} MiB of files")
+            found[str(path.relative_to(directory))] = (content, bool(status.st_mode & stat.S_IXUSR))
+    return found
+
+
+def _digest(files: dict[str, tuple[bytes, bool]]) -> str:
+    digest = hashlib.sha256()
+    for name in sorted(files):
+        content, executable = files[name]
+        digest.update(name.encode() + b"\0" + (b"x" if executable else b"-")
+                      + len(content).to_bytes(8, "big") + content)
+    return digest.hexdigest()
+
+
+def _built_files(files: dict[str, bytes], build: Callable[[Path], None]) -> dict[str, tuple[bytes, bool]]:
+    """Run ``build`` in a scratch directory holding ``files``; what it left there."""
+    scratch = Path(tempfile.mkdtemp(prefix="judge-build-"))  # the judge's; its "work" goes to the sandbox
+    work = scratch / "work"
+    try:
+        work.mkdir()
+        for name, content in files.items():
+            (work / name).parent.mkdir(parents=True, exist_ok=True)  # names may have folders
+            (work / name).write_bytes(content)
+        build(work)
+        try:
+            return _read_tree(work)
+        except ValueError as error:
+            raise CacheUnusable(str(error)) from None
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _install(root: Path, key: str, files: dict[str, tuple[bytes, bool]]) -> None:
+    """Write a new entry as the judge, then rename it into place (a crash never leaves a
+    half-built entry under the key)."""
+    building = Path(tempfile.mkdtemp(prefix=f"{key}.", dir=root))
+    try:
+        for name, (content, executable) in files.items():
+            path = building / name
+            path.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
+            path.write_bytes(content)
+            os.chmod(path, 0o755 if executable else 0o644)
+        (building / MANIFEST).write_text(_digest(files))
+        os.chmod(building / MANIFEST, 0o644)
+        os.chmod(building, 0o755)
+        building.rename(root / key)
+    finally:
+        shutil.rmtree(building, ignore_errors=True)
+
+
+def _discard(entry: Path) -> None:
+    """Remove an entry that cannot be trusted."""
+    if entry.is_symlink() or entry.is_file():
+        entry.unlink(missing_ok=True)
+    elif entry.exists():
+        shutil.rmtree(entry, ignore_errors=True)
