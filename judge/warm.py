@@ -15,7 +15,7 @@ from pathlib import Path
 from judge.harness import SERVER_BYTECODE, SERVER_FILE
 from judge.harness import python_server as protocol
 from judge.languages.base import Program
-from judge.sandbox import Limits, Outcome, SandboxedServer, run_sandboxed, sandbox_tier
+from judge.sandbox import Limits, Outcome, SandboxedServer, private_directories, run_sandboxed
 
 REPLY_GRACE = 5.0  # seconds past the wall limit before a silent server is given up on
 # How many servers may die without ever answering before the pool runs everything cold: a
@@ -24,7 +24,6 @@ SILENT_DEATHS = 2
 # The dynamic linker binds every symbol once, in the server, instead of lazily in each forked
 # child: fewer page faults per case. The server drops it from its environment before any case.
 SERVER_ENV = {"LD_BIND_NOW": "1"}
-BWRAP_PRIVATE_DIRS = ("/tmp", "/dev/shm")
 
 
 def _or_none(value: int) -> int | None:
@@ -43,9 +42,9 @@ def server_command(program: Program, style: str) -> list[str]:
 
 def private_dirs() -> tuple[str, ...]:
     """The writable directories besides its working directory that the sandbox gives each run
-    of its own: under bwrap, /tmp and /dev/shm. In the weaker tiers they are the host's, shared
-    (cold runs do not get them fresh either), and a server must not empty them."""
-    return BWRAP_PRIVATE_DIRS if sandbox_tier() == "bwrap" else ()
+    of its own (/tmp and /dev/shm under bwrap and unshare). In the none tier they are the host's,
+    shared (cold runs do not get them fresh either), and a server must not empty them."""
+    return private_directories()
 
 
 class WarmPool:

@@ -19,7 +19,9 @@ if TYPE_CHECKING:
     from judge.signature import Signature
 
 HARNESS_DIR = Path(__file__).resolve().parent.parent / "harness"
-COMPILE_LIMITS = Limits(cpu_time=30, wall_time=60, memory=2048 << 20, output=1 << 20,
+# The output limit is also the compiler's file-size limit: a program with a precomputed table
+# legitimately builds files of many megabytes.
+COMPILE_LIMITS = Limits(cpu_time=30, wall_time=60, memory=2048 << 20, output=256 << 20,
                         processes=512, limit_address_space=False)
 COMPILER_MESSAGE_LINES = 25
 

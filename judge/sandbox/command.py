@@ -52,7 +52,9 @@ def isolation_prefix(tier: str, bwrap: str, program_dir: Path | None, work_dir: 
     fresh = [work_dir] if scratch_in_memory else []
     if not scratch_in_memory:
         visible.append(work_dir)
-    view = ["/bin/sh", "-c", hiding_script(visible, fresh), "judge-view"]
+    # The shell stays as the namespace's init, in a session of its own inside (so that its process
+    # group is one the program can see, and signalling it reaches no one outside).
+    view = ["/usr/bin/setsid", "/bin/sh", "-c", hiding_script(visible, fresh), "judge-view"]
     return namespaces + view + own_session + enter
 
 
@@ -61,7 +63,9 @@ def bwrap_prefix(bwrap: str, program_dir: Path | None, work_dir: Path | None, en
     ``work_dir`` bound from the host, or (None) a fresh size-capped tmpfs that cannot fill the
     host's disk."""
     args = [bwrap, "--unshare-all", "--unshare-user", "--uid", "1000", "--gid", "1000",
-            "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--as-pid-1",
+            # Not --as-pid-1: the kernel ignores the signals a PID 1 sends itself (abort() would
+            # end in SIGSEGV, raise(SIGTERM) would do nothing); bwrap's own init is PID 1.
+            "--cap-drop", "ALL", "--die-with-parent", "--new-session",
             "--hostname", "judge", "--proc", "/proc", "--dev", "/dev",
             "--size", str(SCRATCH_BYTES), "--tmpfs", "/dev/shm",
             "--size", str(SCRATCH_BYTES), "--tmpfs", "/tmp"]

@@ -70,7 +70,7 @@ def hidden_paths() -> list[str]:
 
 def hiding_script(keep: list[Path], fresh: list[Path]) -> str:
     """A /bin/sh script (run as root of the run's user namespace) that builds the view and then
-    execs its arguments with no capabilities. ``keep``: directories bound back at their path;
+    runs its arguments with no capabilities, exiting as they do (128 + N when killed by signal N). ``keep``: directories bound back at their path;
     ``fresh``: directories that become empty size-capped tmpfs (nothing written stays on the
     host's disk)."""
     hidden = hidden_paths()
@@ -87,5 +87,9 @@ def hiding_script(keep: list[Path], fresh: list[Path]) -> str:
     for path in map(str, fresh):
         lines += [f"mkdir -p {shlex.quote(path)}",
                   f"{mount} -t tmpfs -o size={SCRATCH_BYTES},mode=755 judge-work {shlex.quote(path)}"]
-    lines.append(f"exec {' '.join(DROP_EVERYTHING)} \"$@\"")
+    # The shell stays as the namespace's PID 1 (an init): the kernel ignores the signals a PID 1
+    # sends itself or gets from its own file-size limit, which the program must not be.
+    # (A command in the background gets /dev/null as stdin unless it is given one.)
+    lines += ["set +e", "exec 3<&0", f"{' '.join(DROP_EVERYTHING)} \"$@\" <&3 3<&- &", "exec 3<&-",
+              "wait $!", "exit $?"]
     return "\n".join(lines)

@@ -47,10 +47,12 @@ class Limits:
     @property
     def address_space(self) -> int | None:
         """RLIMIT_AS, or None for none. Only a backstop against one huge allocation: the limit is
-        enforced on resident memory, so reservations that are never touched cost nothing."""
+        enforced on resident memory, so reservations that are never touched cost nothing. It
+        leaves room for a stack of STACK_LIMIT for every thread the process limit allows (each
+        thread reserves one, and a program may use them all)."""
         if not self.limit_address_space:
             return None
-        return 2 * self.memory + ADDRESS_SPACE_ALLOWANCE
+        return 2 * self.memory + ADDRESS_SPACE_ALLOWANCE + self.processes * STACK_LIMIT
 
 
 @dataclass

@@ -205,8 +205,9 @@ def _outcome(status: int, watch: _Watch, wall: float, stdout_path: Path, spec: R
     stdout = stdout_path.read_bytes() if stdout_path.exists() else b""
     exit_code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
     killed_by = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
-    if spec.tier == "bwrap" and exit_code is not None and 128 < exit_code < 128 + signal.NSIG:
-        # bwrap reports its child's death by signal N as exit status 128 + N.
+    if spec.reports_signals_as_exit_codes and exit_code is not None and 128 < exit_code < 128 + signal.NSIG:
+        # bwrap's init (and the unshare tier's) reports its child's death by signal N as exit
+        # status 128 + N; a program that exits with such a status reads as killed, too.
         exit_code, killed_by = None, exit_code - 128
     return Outcome(
         exit_code=exit_code,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,6 +19,8 @@ from judge.sandbox.command import (
 from judge.sandbox.limits import Limits
 from judge.sandbox.slots import spawned_pids
 from judge.sandbox.tiers import bwrap_path, unshare_hides
+
+DEFAULT_SIGNALS = tuple(signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP})
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,16 @@ class RunSpec:
         """True when the program sees its own file system view (paths differ from the host's)."""
         return self.tier == "bwrap"
 
+    @property
+    def hides(self) -> bool:
+        """unshare: whether the file system view is built (and a shell is the namespace's init)."""
+        return self.tier == "unshare" and unshare_hides()
+
+    @property
+    def reports_signals_as_exit_codes(self) -> bool:
+        """Whether the program runs below an init that turns its death by signal N into 128 + N."""
+        return self.tier == "bwrap" or self.hides
+
     def program_env(self) -> dict[str, str]:
         work = WORK_DIR_INSIDE if self.inside else str(self.work_dir)
         return {"PATH": SAFE_PATH, "HOME": work, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", **self.env}
@@ -63,7 +76,7 @@ class RunSpec:
         """The whole chain: slot uid, isolation, limits, program."""
         return (slot_prefix(self.uid)
                 + isolation_prefix(self.tier, bwrap_path(), self.program_dir, self.work_dir, self.program_env(),
-                                   self.scratch_in_memory, hide=self.tier == "unshare" and unshare_hides(),
+                                   self.scratch_in_memory, hide=self.hides,
                                    keep=(self.own_files,) if self.own_files else ())
                 + limit_prefix(self.limits) + self.program_argv())
 
@@ -73,6 +86,10 @@ def spawn(spec: RunSpec, file_actions: list) -> int:
     cannot start)."""
     argv = spec.argv()
     env = outer_env(spec.program_env(), spec.tier)
-    pid = os.posix_spawn(argv[0], argv, env, file_actions=file_actions, setsid=True)
+    # Every signal back to its default and none blocked: the judge (Python) ignores SIGPIPE and
+    # SIGXFSZ, and ignored dispositions survive exec, so a program flooding its output would
+    # never be stopped by SIGXFSZ.
+    pid = os.posix_spawn(argv[0], argv, env, file_actions=file_actions, setsid=True,
+                         setsigdef=DEFAULT_SIGNALS, setsigmask=())
     spawned_pids.add(pid)
     return pid

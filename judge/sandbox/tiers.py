@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.sandbox.command import isolation_prefix, running_as_root, slot_prefix
+from judge.sandbox.hiding import WRITABLE
 from judge.sandbox.limits import SandboxError
 from judge.sandbox.slots import acquire_slot, kill_slot, release_slot
 
@@ -185,6 +186,17 @@ WEAK_ENV = "JUDGE_ALLOW_WEAK_SANDBOX"  # "1": grade even when submissions could 
 def hides_file_system(tier: str) -> bool:
     """Whether a program in ``tier`` sees only what the run needs, not this machine's files."""
     return tier == "bwrap" or (tier == "unshare" and unshare_hides())
+
+
+def private_directories(tier: str | None = None) -> tuple[str, ...]:
+    """The writable directories besides its working directory that each run in ``tier`` (default:
+    the tier in force) gets empty and of its own; in the none tier they are the host's, shared."""
+    tier = tier or sandbox_tier()
+    if tier == "bwrap":
+        return ("/tmp", "/dev/shm")
+    if tier == "unshare" and unshare_hides():
+        return WRITABLE
+    return ()
 
 
 def weakness(tier: str) -> str | None:

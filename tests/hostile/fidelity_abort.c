@@ -1,0 +1,3 @@
+/* Ends with abort(): the verdict must name SIGABRT. */
+#include <stdlib.h>
+int main(void){ abort(); }
