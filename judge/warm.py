@@ -98,9 +98,9 @@ class WarmPool:
         return server
 
     def _ask(self, server: SandboxedServer, stdin: bytes, limits: Limits) -> Outcome | None:
-        address_space = 2 * limits.memory + (1 << 30) if limits.limit_address_space else 0
+        address_space = limits.address_space or 0
         request = protocol.REQUEST.pack(len(stdin), limits.cpu_time, limits.wall_time,
-                                        limits.memory + limits.memory_slack, limits.output, address_space,
+                                        limits.memory_ceiling, limits.output, address_space,
                                         limits.open_files)
         reply = server.exchange(request + stdin, protocol.REPORT.size, limits.wall_time + REPLY_GRACE)
         if reply is None:
