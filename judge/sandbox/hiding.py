@@ -89,7 +89,10 @@ def hiding_script(keep: list[Path], fresh: list[Path]) -> str:
                   f"{mount} -t tmpfs -o size={SCRATCH_BYTES},mode=755 judge-work {shlex.quote(path)}"]
     # The shell stays as the namespace's PID 1 (an init): the kernel ignores the signals a PID 1
     # sends itself or gets from its own file-size limit, which the program must not be.
-    # (A command in the background gets /dev/null as stdin unless it is given one.)
-    lines += ["set +e", "exec 3<&0", f"{' '.join(DROP_EVERYTHING)} \"$@\" <&3 3<&- &", "exec 3<&-",
+    # A command in the background gets /dev/null as stdin unless it is given one; the shell's own
+    # stderr goes to /dev/null from here on, so that its "Aborted" or "Killed" never ends up in
+    # the program's stderr.
+    lines += ["set +e", "exec 3<&0 4>&2 2>/dev/null",
+              f"{' '.join(DROP_EVERYTHING)} \"$@\" <&3 2>&4 3<&- 4>&- &", "exec 3<&- 4>&-",
               "wait $!", "exit $?"]
     return "\n".join(lines)
