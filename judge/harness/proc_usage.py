@@ -83,6 +83,15 @@ def descendants(root):
     return found
 
 
+def parent_of(pid):
+    """The parent's pid of ``pid``, or None if it is gone."""
+    fields = _stat_fields(pid)
+    try:
+        return int(fields[1]) if fields else None
+    except (IndexError, ValueError):
+        return None
+
+
 def processes_of_uid(uid):
     """Every process whose owner is ``uid`` (a sandbox slot's uid: exactly one run's processes,
     wherever they were re-parented)."""

@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.harness.proc_usage import descendants, processes_of_uid, tmpfs_used_kb, usage
+from judge.harness.proc_usage import descendants, parent_of, processes_of_uid, tmpfs_used_kb, usage
 from judge.sandbox.command import running_as_root
 from judge.sandbox.limits import Limits, Outcome
 from judge.sandbox.scratch import hand_over
@@ -107,11 +107,44 @@ def _run(spec: RunSpec, scratch: Path, stdin: bytes, stdio: tuple[int, int] | No
     # grown meanwhile) belongs to the program. A run stopped by force was never reaped by its
     # parent, so rusage misses it: the readings from /proc are the better measure then.
     judge_peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    watch.memory_kb = max(rusage.ru_maxrss if rusage.ru_maxrss > judge_peak_kb else 0, watch.memory_kb)
-    watch.cpu = max(rusage.ru_utime + rusage.ru_stime, watch.cpu)
+    outlived_cpu, outlived_peak_kb = _reap_what_outlived(spec.uid)
+    watch.memory_kb = max(rusage.ru_maxrss if rusage.ru_maxrss > judge_peak_kb else 0, outlived_peak_kb,
+                          watch.memory_kb)
+    watch.cpu = max(rusage.ru_utime + rusage.ru_stime + outlived_cpu, watch.cpu)
     outcome = _outcome(status, watch, wall, stdout_path, spec)
     outcome.ended_at = ended_at
     return outcome
+
+
+def _reap_what_outlived(uid: int) -> tuple[float, int]:
+    """(CPU seconds, peak KiB) of the run's processes that outlived the process the judge
+    started. The tier's init (bwrap's, or the unshare tier's shell) reaps the program, so the
+    program's CPU time and peak memory are in the init's own usage; the wrapper the judge
+    started may end before the init does, which leaves the init to the judge (its subreaper).
+    The run is over: each is killed, then reaped for its usage."""
+    if not running_as_root():
+        return 0.0, 0
+    cpu, peak_kb = 0.0, 0
+    me = os.getpid()
+    for _ in range(20):
+        pids = processes_of_uid(uid)
+        if not pids:
+            break
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        for pid in pids:
+            if parent_of(pid) != me:
+                continue  # its own parent reaps it first, and then the judge reaps that one
+            try:
+                _, _, usage = os.wait4(pid, 0)
+            except ChildProcessError:
+                continue
+            cpu += usage.ru_utime + usage.ru_stime
+            peak_kb = max(peak_kb, usage.ru_maxrss)
+    return cpu, peak_kb
 
 
 @dataclass
