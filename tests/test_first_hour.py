@@ -101,3 +101,28 @@ def test_plugin_compile_error_message_is_shown_once(project):
     result = project.runpytest("cases/stones.yaml", "--solution", str(ROOT / "solutions/stones/compile_error/missing_semicolon.c"))
     result.assert_outcomes(failed=22)
     assert result.stdout.str().count("the full message is shown on the first case") == 21
+
+
+DEV_STDIN = {
+    "dev.py": "n = int(open('/dev/stdin').read())\nopen('/dev/stdout', 'w').write('SK\\n' if n % 2 else 'CY\\n')\n",
+    "dev.js": ("const n = Number(require('fs').readFileSync('/dev/stdin', 'utf8').trim());\n"
+               "require('fs').writeFileSync('/dev/stdout', (n % 2 ? 'SK' : 'CY') + '\\n');\n"),
+    "dev.c": ('#include <stdio.h>\nint main(void) { FILE *in = fopen("/dev/stdin", "r"); long n;\n'
+              '  if (!in || fscanf(in, "%ld", &n) != 1) return 1;\n'
+              '  FILE *out = fopen("/dev/stdout", "w"); fprintf(out, "%s\\n", n % 2 ? "SK" : "CY"); return 0; }\n'),
+    "Dev.java": ("import java.io.*; import java.util.*;\npublic class Dev { public static void main(String[] a) throws Exception {\n"
+                 "  long n = new Scanner(new File(\"/dev/stdin\")).nextLong();\n"
+                 "  System.out.println(n % 2 == 1 ? \"SK\" : \"CY\"); } }\n"),
+}
+
+
+@pytest.mark.parametrize("name", DEV_STDIN)
+@pytest.mark.parametrize("cold", [True, False], ids=["cold", "warm"])
+def test_reading_dev_stdin_as_online_judges_allow(name, cold, write_program):
+    """Baekjoon's JavaScript idiom (and C's, Java's) opens /dev/stdin by name."""
+    from judge.catalog import load_problem
+    from judge.runner import judge_submission
+
+    stones = load_problem("stones")
+    result = judge_submission(stones, write_program(name, DEV_STDIN[name]), cases=list(stones.cases[:3]), cold=cold)
+    assert result.verdict == "AC", [case.message for case in result.cases]

@@ -74,7 +74,13 @@ def _run(spec: RunSpec, scratch: Path, stdin: bytes, stdio: tuple[int, int] | No
     # stderr is a pipe the judge drains and truncates, so chatty debugging output is no OLE.
     stdin_path, stdout_path = scratch / "stdin", scratch / "stdout"
     stdin_path.write_bytes(stdin)
-    stdin_path.chmod(0o600)
+    stdout_path.touch()
+    for path in (stdin_path, stdout_path):
+        # The program's own, so that opening /dev/stdin or /dev/stdout (as many solutions read
+        # and write) reopens them under its uid, as outside a judge.
+        path.chmod(0o600)
+        if running_as_root():
+            os.chown(path, spec.uid, spec.uid)
     stderr_read, stderr_write = os.pipe2(os.O_CLOEXEC)
     actions = [
         (os.POSIX_SPAWN_OPEN, 0, str(stdin_path), os.O_RDONLY, 0),
