@@ -33,3 +33,14 @@ def test_guess_interaction_samples_are_shown():
     done = run_judge("show", str(examples_dir() / "guess"))
     assert done.returncode == 0, done.stderr
     assert "## sample/1 (interaction)" in done.stdout and "submission: 792\njudge:      higher" in done.stdout
+
+
+def test_a_submission_that_ends_early_never_makes_the_validator_the_judges_fault():
+    """guess.py gives up after a few guesses; the validator's next write must not die of
+    SIGPIPE (IE): every case is WA or AC, on every run."""
+    package = examples_dir() / "guess"
+    for _ in range(2):
+        done = run_judge("run", str(package), str(package / "submissions/wrong_answer/guess.py"),
+                         "--format", "json", "--no-record")
+        verdicts = {case["verdict"] for case in json.loads(done.stdout)["cases"]}
+        assert verdicts <= {"AC", "WA"}, done.stdout

@@ -66,15 +66,36 @@ def run_interactive(validator: OutputValidator, files, command: list[str], progr
                                               program_dir=validator_program.directory, work_dir=workspace.path,
                                               stdio=(to_validator_read, to_submission_write))
 
+    # The judge keeps its own end of the pipe to the submission: a submission that ends early
+    # must not kill the validator's next write with SIGPIPE (that would be the judge's fault,
+    # IE). Once the submission is done, what the validator still writes is read and dropped, as
+    # problemtools' interactive runner does.
+    kept_reader = os.dup(to_submission_read)
     thread = threading.Thread(target=run_validator, daemon=True)
+    drain = threading.Thread(target=_read_to_the_end, args=(kept_reader,), daemon=True)
     try:
         thread.start()
-        submission = run_sandboxed(command, stdin=b"", limits=limits, program_dir=program.directory,
-                                   stdio=(to_submission_read, to_validator_write))
+        try:
+            submission = run_sandboxed(command, stdin=b"", limits=limits, program_dir=program.directory,
+                                       stdio=(to_submission_read, to_validator_write))
+        finally:
+            drain.start()  # from here on the drain owns the kept end, and closes it
         thread.join()
+        drain.join(timeout=1.0)
         return submission, _interactive_judgement(submission, outcomes["validator"], workspace, validator, limits)
     finally:
         workspace.close()
+
+
+def _read_to_the_end(fd: int) -> None:
+    """Read and drop what arrives on ``fd`` until every writer is gone; then close it."""
+    try:
+        while os.read(fd, 65536):
+            pass
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _interactive_judgement(submission: Outcome, validator_outcome: Outcome, workspace: ValidatorWorkspace,
