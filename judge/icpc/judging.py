@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import signal
 import threading
 
 from judge.checkers import CheckResult
@@ -101,7 +102,9 @@ def _read_to_the_end(fd: int) -> None:
 def _interactive_judgement(submission: Outcome, validator_outcome: Outcome, workspace: ValidatorWorkspace,
                            validator: OutputValidator, limits: Limits) -> Judgement | None:
     judgement = workspace.judgement(validator_outcome, validator.name)
-    validator_first = validator_outcome.ended_at < submission.ended_at
+    # A submission killed by SIGPIPE wrote after the validator had closed its end: the validator
+    # was first, whatever order the two endings were noticed in.
+    validator_first = validator_outcome.ended_at < submission.ended_at or submission.signal == signal.SIGPIPE
     if judgement.verdict == "IE" or (judgement.verdict == "WA" and validator_first):
         submission.signal = None  # the submission's end afterwards (a broken pipe, say) is not its fault
         submission.exit_code = 0
