@@ -63,10 +63,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"judge {_version()}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
     for module in command_modules():
-        command = commands.add_parser(module.NAME, help=module.HELP, description=module.__doc__.strip().splitlines()[0])
+        command = commands.add_parser(module.NAME, help=module.HELP, description=_first_paragraph(module.__doc__))
         module.add_arguments(command)
         command.set_defaults(handler=module.handle)
     return parser
+
+
+def _first_paragraph(text: str) -> str:
+    return " ".join(text.strip().split("\n\n")[0].split())
 
 
 def _version() -> str:

@@ -13,8 +13,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from tabulate import tabulate
-
 from judge.catalog import catalog
 from judge.checkers import get_checker
 from judge.errors import SuiteError
@@ -147,7 +145,14 @@ def check_solution(problem: Problem, path: Path, expected: Verdict) -> Check:
 
 
 def render_checks(checks: list[Check]) -> str:
-    rows = [[check.problem, check.what, "ok" if check.ok else "FAIL", check.detail[:100]] for check in checks]
-    failed = sum(not check.ok for check in checks)
-    summary = f"\n{len(checks) - failed} passed, {failed} failed"
-    return tabulate(rows, headers=["problem", "check", "result", "detail"]) + summary
+    """The checks as a table fitted to the terminal, then every failed check's detail in full."""
+    from judge.terminal import fitted_table
+
+    rows = [[check.problem, check.what, "ok" if check.ok else "FAIL", check.detail] for check in checks]
+    failed = [check for check in checks if not check.ok]
+    parts = [fitted_table(rows, ["problem", "check", "result", "detail"], shrinkable=[3])]
+    if failed:
+        parts.append("\nfailed:")
+        parts += [f"  {check.problem}, {check.what}: {check.detail}" for check in failed]
+    parts.append(f"\n{len(checks) - len(failed)} passed, {len(failed)} failed")
+    return "\n".join(parts)

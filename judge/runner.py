@@ -133,7 +133,7 @@ def _signature_for(language: Language, problem: Problem) -> dict:
     """The signature, for a language that builds its function call from one; nothing for the
     others (a language from another package may take only ``source`` and ``style``)."""
     style = language.function_style
-    return {"signature": problem.signature} if style is not None and style.needs_signature else {}
+    return {"signature": problem.signature} if style is not None and style.takes_signature else {}
 
 
 def cold_execute(command: list[str], stdin: bytes, limits: Limits, program_dir: Path) -> Outcome:

@@ -82,15 +82,20 @@ def test_function_style_in_python_and_javascript(write_program):
     assert [case.verdict for case in quick(js, FOOTHOLDS, names=("sample-4", "sample-1")).cases] == ["AC", "WA"]
 
 
-@pytest.mark.parametrize("text, message", [
-    ("def solve(board, aloc, bloc):\n    return 0\n", "defines no function `solution`"),
-    ("def solution(board):\n    return 0\n", "cannot take 3 arguments"),
-    ("def solution(board, aloc, bloc):\n    return 1 // 0\n", "ZeroDivisionError: integer division or modulo by zero (solution.py, line 2)"),
+@pytest.mark.parametrize("text, verdict, message", [
+    ("def solve(board, aloc, bloc):\n    return 0\n", "CE", "no function `solution` found; the judge calls `def solution("),
+    ("def solution(board):\n    return 0\n", "CE", "`solution` does not match the declaration the judge calls"),
+    ("def solution(board, aloc, bloc, *, depth):\n    return 0\n", "CE", "does not match the declaration"),
+    ("def solution(board, aloc, bloc, depth=0):\n    return 0\n", "AC", ""),
+    ("def make():\n    return lambda *args: 0\nsolution = make()\n", "AC", ""),
+    ("def solution(board, aloc, bloc):\n    return 1 // 0\n", "RE", "ZeroDivisionError: integer division or modulo by zero (solution.py, line 2)"),
 ])
-def test_function_style_failures_are_re_with_one_line(write_program, text, message):
+def test_function_style_mistakes_in_python(write_program, text, verdict, message):
+    """A def that cannot take the signature's arguments is CE naming the declaration, as in the
+    compiled languages; a solution bound some other way is called and judged."""
     result = quick(write_program("f.py", text), FOOTHOLDS, names=("sample-4",))
-    assert result.verdict == "RE"
-    assert message in result.cases[0].message
+    assert result.verdict == verdict, result.cases[0].message
+    assert message in (result.compile_message if verdict == "CE" else result.cases[0].message)
 
 
 def test_a_missing_toolchain_is_the_graders_problem(write_program, monkeypatch):

@@ -260,13 +260,23 @@ def describe_suite_problem(problem: Problem) -> str:
     if not statement.startswith("#"):
         parts.append(f"# {problem.title} ({problem.id})\n")
     parts.append((statement or "(no statement)") + "\n")
-    parts.append(f"Limits: {problem.time_limit:g} s CPU per case, {problem.memory_limit >> 20} MiB memory.\n")
+    parts.append(f"Judged with: {problem.time_limit:g} s CPU per case{_time_allowances()}, "
+                 f"{problem.memory_limit >> 20} MiB memory.\n")
     if problem.signature:
         parts.append(render_declarations(problem.signature) + "\n")
     for case in problem.cases:
         if case.visibility == "sample":
             parts.append(problem.task.show_sample(case.name, problem.task.value(case), expected_output(problem, case)))
     return "\n".join(parts)
+
+
+def _time_allowances() -> str:
+    """The languages whose programs get more time, and how much (from the languages themselves)."""
+    from judge.languages import LANGUAGES
+
+    slower = [f"{language.name} x{language.time_factor:g} + {language.time_extra:g} s"
+              for language in LANGUAGES.values() if (language.time_factor, language.time_extra) != (1, 0)]
+    return f" ({', '.join(slower)})" if slower else ""
 
 
 def render_declarations(signature) -> str:

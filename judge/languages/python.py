@@ -55,7 +55,13 @@ class Python(Language):
         return WarmPool(program, style, limits)
 
     def prepare(self, source: Path, style: str, signature: Signature | None = None) -> Program:
-        return self.prepare_sources({}, read_source(source), source.name, style)
+        code = read_source(source)
+        if style == "function" and signature is not None:
+            _check_syntax(code, source.name)
+            kind = self.function_style.interface_problem(code, signature)
+            if kind:
+                raise CompileError(self.function_style.compile_message("", signature, kind))
+        return self.prepare_sources({}, code, source.name, style)
 
     def prepare_sources(self, modules: dict[str, bytes], code: bytes, entry_name: str, style: str) -> Program:
         """A program of several files: ``code`` (from ``entry_name``) runs as the main script,

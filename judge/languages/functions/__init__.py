@@ -35,6 +35,7 @@ class FunctionStyle:
     """How one language presents a typed signature (and, if compiled, calls it)."""
 
     needs_signature = True  # False: the language calls ``solution(*args)`` without knowing types
+    takes_signature = True  # its Language.prepare takes ``signature`` (to build with, or to check)
     function_word = "function"  # what the language calls a function (Java: a method)
     # A compiler line that starts a new diagnostic (gcc: anything not indented).
     diagnostic_start = re.compile(r"^\S")

@@ -9,6 +9,7 @@ from judge.signature import Signature
 
 class JavaScriptFunction(FunctionStyle):
     needs_signature = False
+    takes_signature = False
 
     def declaration(self, signature: Signature) -> str:
         return f"function {signature.name}({', '.join(param.name for param in signature.params)})"
