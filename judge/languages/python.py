@@ -17,6 +17,7 @@ from judge.languages.base import (
     cache_key,
     cached_build,
     read_source,
+    server_support_files,
 )
 from judge.languages.functions.python import PythonFunction
 from judge.sandbox import Limits
@@ -91,7 +92,7 @@ def _server_files(interpreter: str) -> dict[str, bytes]:
     would copy."""
     sources = {SERVER_FILE: (HARNESS_DIR / "python_server.py").read_bytes(),
                START_FILE: (HARNESS_DIR / "python_start.py").read_bytes()}
-    files = {**sources, "proc_usage.py": (HARNESS_DIR / "proc_usage.py").read_bytes()}
+    files = {**sources, **server_support_files()}
     bytecode = {SERVER_FILE: SERVER_BYTECODE, START_FILE: START_BYTECODE}
     compile_all = "; ".join(f"py_compile.compile({name!r}, cfile={compiled!r}, doraise=True)"
                             for name, compiled in bytecode.items())
