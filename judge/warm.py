@@ -77,14 +77,14 @@ class WarmPool:
     def server_command(self) -> list[str]:
         return server_command(self.program, self.style)
 
-    def serves(self, command: list[str]) -> bool:
-        """Whether ``command`` is what this pool's servers run (the Python server knows its
-        program: any command of it is)."""
+    def serves(self, command: list[str], limits: Limits) -> bool:
+        """Whether this pool's servers can run ``command`` under ``limits`` (the Python server
+        knows its program, and applies every limit per case)."""
         return True
 
     def execute(self, command: list[str], stdin: bytes, limits: Limits, program_dir: Path) -> Outcome:
         """Run one case warm (same signature as a cold run, which is the fallback)."""
-        server = self._take() if self.serves(command) else None
+        server = self._take() if self.serves(command, limits) else None
         outcome = self._ask(server, stdin, limits) if server else None
         if outcome is None:
             if server:
@@ -152,15 +152,21 @@ class ExecPool(WarmPool):
 
     def __init__(self, program: Program, style: str, limits: Limits) -> None:
         super().__init__(program, style, limits)
+        self.limits = limits
         self.command = program.argv(limits)
 
     def server_command(self) -> list[str]:
+        """The server, with the address space every case gets (the server takes it as its own
+        limit: cases inherit it with the server's other limits) and the program's command."""
         interpreter = exec_server_interpreter()
-        return [interpreter, "-I", "-S", "-B", "{prog}/" + EXEC_SERVER_FILE, *private_dirs(), "--", *self.command]
+        return [interpreter, "-I", "-S", "-B", "{prog}/" + EXEC_SERVER_FILE, str(self.limits.address_space or 0),
+                *private_dirs(), "--", *self.command]
 
-    def serves(self, command: list[str]) -> bool:
-        """Another command line (other limits, say) runs cold."""
-        return list(command) == self.command
+    def serves(self, command: list[str], limits: Limits) -> bool:
+        """Cases inherit the server's limits but CPU time: another command line or other limits
+        run cold."""
+        return list(command) == self.command and dataclasses.replace(limits, cpu_time=0, wall_time=0) \
+            == dataclasses.replace(self.limits, cpu_time=0, wall_time=0)
 
 
 def exec_server_interpreter() -> str:

@@ -153,11 +153,17 @@ class Case:
             empty(directory, mode)
 
 
+def cpu_rlimit(cpu):
+    """RLIMIT_CPU (soft, hard) for a CPU limit of ``cpu`` seconds: a backstop past the limit,
+    which the server enforces on the whole process tree."""
+    cpu_seconds = int(cpu) + 2
+    return cpu_seconds, cpu_seconds + 1
+
+
 def limit_case(cpu, output, address_space, open_files):
     """In the case's child: its own limits, as a cold run's prlimit sets them (the process count,
     the stack and core dumps are the server's, inherited)."""
-    cpu_seconds = int(cpu) + 2
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
+    resource.setrlimit(resource.RLIMIT_CPU, cpu_rlimit(cpu))
     resource.setrlimit(resource.RLIMIT_FSIZE, (output, output))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
