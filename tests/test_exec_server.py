@@ -107,3 +107,47 @@ def test_limits_reach_the_case_as_they_reach_a_cold_run(write_program):
         warm_verdicts = verdicts(stones, path, cold=False, cases=cases)
         assert warm_verdicts == verdicts(stones, path, cold=True, cases=cases)
         assert warm_verdicts[0][1] != "AC"
+
+
+def test_a_case_leaves_no_process_behind_for_the_next(write_program):
+    """A daemon that left its session and double-forked is killed with its case: the next case
+    of the same server finds no process of the previous one."""
+    path = write_program("daemon.c", r"""
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+int main(void) {
+    int found = 0; DIR *proc = opendir("/proc"); struct dirent *entry;
+    while (proc && (entry = readdir(proc))) {
+        char path[300], line[64] = ""; snprintf(path, sizeof path, "/proc/%s/comm", entry->d_name);
+        FILE *file = fopen(path, "r");
+        if (file) { found += fgets(line, sizeof line, file) && strncmp(line, "judge-daemon", 12) == 0; fclose(file); }
+    }
+    printf("%s\n", found ? "LEFTOVER" : "SK");
+    fflush(stdout);
+    if (fork() == 0) { setsid(); if (fork() == 0) { prctl(PR_SET_NAME, "judge-daemon"); sleep(30); } _exit(0); }
+    return 0;
+}
+""")
+    stones = load_problem("stones")
+    cases = [stones.case(name) for name in ("n-1", "n-3", "n-7")]
+    result = judge_submission(stones, path, cases=cases, jobs=1)
+    assert [case.verdict for case in result.cases] == ["AC", "AC", "AC"], [case.output for case in result.cases]
+
+
+def test_a_case_that_kills_the_server_runs_cold_and_the_server_is_replaced(write_program, monkeypatch):
+    """Verdicts never depend on the server: a case that kills its parent (the server) is run
+    cold; the next cases run through a new server."""
+    path = write_program("parricide.c", "#include <signal.h>\n#include <stdio.h>\n#include <unistd.h>\n"
+                                        "int main(void) { int n; scanf(\"%d\", &n); if (n == 1) kill(getppid(), SIGKILL);"
+                                        " puts(n % 2 ? \"SK\" : \"CY\"); return 0; }\n")
+    stones = load_problem("stones")
+    cases = [stones.case(name) for name in ("n-1", "n-3", "n-7")]
+    fallbacks = FallbackCounter(monkeypatch)
+    warm_verdicts = verdicts(stones, path, cold=False, cases=cases)
+    assert fallbacks.count == 1  # the case that killed the server, and only that one
+    assert warm_verdicts == verdicts(stones, path, cold=True, cases=cases)
