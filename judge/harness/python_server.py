@@ -183,14 +183,28 @@ def run_zygote(code, solution, harness, case, stderr_fd, requests, replies, star
 
 def load_sibling(name):
     """A module shipped next to this file (-I keeps this directory off sys.path), loaded without
-    importlib, which the zygote would carry."""
+    importlib, which the zygote would carry: from the bytecode next to it when there is one (so
+    that no compiler garbage is left for the zygote to carry), else from its source."""
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"{name}.py")
     module = type(sys)(name)
     module.__file__ = path
     sys.modules[name] = module  # the siblings import each other by name
-    with open(path, "rb") as handle:
-        exec(compile(handle.read(), path, "exec", dont_inherit=True), module.__dict__)  # noqa: S102 - our own file
+    exec(sibling_code(path), module.__dict__)  # noqa: S102 - our own file
     return module
+
+
+def sibling_code(path):
+    """The code of the module at ``path``: its bytecode (``path`` + "c", compiled by this
+    interpreter: see judge/languages/python.py) when it is there and loads, else its source."""
+    import marshal  # built in: nothing to import from disk
+
+    try:
+        with open(path + "c", "rb") as handle:
+            return marshal.loads(handle.read()[16:])  # past the header: magic, flags, source stamp
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    with open(path, "rb") as handle:
+        return compile(handle.read(), path, "exec", dont_inherit=True)
 
 
 def run_case(zygote, case, request, stdin):
