@@ -13,6 +13,9 @@ machines are noisy); run it on its own:
 5. grading: N students x 5 problems with `judge grade`; total time and cost per case
 6. cluster: a class in every language with `judge grade --cluster local:2` vs `-j 2`, throughput ratio
 7. per-case cost of a typical Python and C submission (omok, 45 cases), for sizing a cluster
+8. marginal cost of one case per language with `-j 1` (a full suite minus a one-case run) vs a
+   plain start of the same program per case outside any sandbox (omok's accepted solution; stones'
+   for JavaScript, which omok has none in); also the whole suite vs the whole plain loop
 """
 
 from __future__ import annotations
@@ -201,6 +204,62 @@ def per_case_cost(work: Path, students: int) -> list:
             f"C {c:.1f} ms", python / c, "(Python / C; report only)", True]
 
 
+# (problem, accepted solution, target ratio of the marginal case cost to a plain start)
+MARGINAL_SOLUTIONS = {
+    "python": ("omok", "count_both_ways.py", 0.2),
+    "c": ("omok", "omok.c", 2.5),
+    "cpp": ("omok", "omok.cpp", 2.5),
+    "java": ("omok", "Omok.java", 0.8),
+    "javascript": ("stones", "game_dp.js", 0.9),
+}
+
+
+def plain_command(work: Path, source: Path) -> list[str]:
+    """How the solution starts outside any sandbox: built here the way the judge builds it."""
+    built = work / f"plain-{source.stem}"
+    built.mkdir(exist_ok=True)
+    if source.suffix in (".c", ".cpp"):
+        compiler, standard = ("gcc", "-std=c17") if source.suffix == ".c" else ("g++", "-std=c++17")
+        subprocess.run([compiler, "-O2", standard, "-o", str(built / "program"), str(source), "-lm"], check=True)
+        return [str(built / "program")]
+    if source.suffix == ".java":
+        subprocess.run(["javac", "-encoding", "UTF-8", "-d", str(built), str(source)], check=True)
+        return ["java", "-Xss64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
+                "-cp", str(built), source.stem]
+    if source.suffix == ".js":
+        return ["node", "--stack-size=32000", str(source)]
+    return [SUBMISSION_PYTHON, "-I", "-S", str(source)]
+
+
+def marginal_case_cost(work: Path, repeats: int) -> list:
+    """Per language: (the suite with -j 1 minus one case of it) / (cases - 1), the median of
+    ``repeats``, against the median per-case time of a plain loop over the same inputs."""
+    rows = []
+    for language, (problem_id, name, target) in MARGINAL_SOLUTIONS.items():
+        problem = load_problem(problem_id, ROOT)
+        source = ROOT / "solutions" / problem_id / "accepted" / name
+        run = JUDGE + ["run", problem_id, str(source), "-j", "1", "--no-record"]
+        timed(run + ["--case", problem.cases[0].name], cwd=ROOT)  # compiled and cached before timing
+        full = statistics.median(timed(run, cwd=ROOT) for _ in range(repeats))
+        one = statistics.median(timed(run + ["--case", problem.cases[0].name], cwd=ROOT) for _ in range(repeats))
+        command = plain_command(work, source)
+        inputs = [case.input.encode() for case in problem.cases]
+        loops = []
+        for _ in range(repeats):
+            started = time.perf_counter()
+            for stdin in inputs:
+                subprocess.run(command, input=stdin, capture_output=True, check=True)
+            loops.append(time.perf_counter() - started)
+        plain = statistics.median(loops)
+        marginal, per_start = (full - one) / (len(inputs) - 1), plain / len(inputs)
+        ratio = marginal / per_start
+        label = (f"8. {language}: one more case, -j 1 ({problem_id}/{name}; suite {full:.2f} s vs plain loop"
+                 f" {plain:.2f} s, {len(inputs)} cases)")
+        rows.append([label, f"{marginal * 1000:.2f} ms",
+                     f"{per_start * 1000:.2f} ms (plain start)", ratio, f"<= {target}", ratio <= target])
+    return rows
+
+
 def _case_count(problem: str) -> int:
     return len(load_problem(problem, ROOT).cases)
 
@@ -219,6 +278,7 @@ def main() -> None:
         5: lambda: grading(work, args.students),
         6: lambda: cluster_throughput(work, 10 if args.quick else 40, 1 if args.quick else 2),
         7: lambda: per_case_cost(work, 3 if args.quick else 10),
+        8: lambda: marginal_case_cost(work, 3 if args.quick else 5),
     }
     unknown = set(args.only or ()) - set(items)
     if unknown:
@@ -227,7 +287,10 @@ def main() -> None:
     work.chmod(0o755)  # items 6 and 7 keep compile caches in it, which the sandbox's uid must reach
     try:
         warm_up()
-        rows = [items[number]() for number in sorted(args.only or items)]
+        rows = []
+        for number in sorted(args.only or items):
+            row = items[number]()
+            rows += row if isinstance(row[0], list) else [row]  # an item may report several rows
     finally:
         shutil.rmtree(work, ignore_errors=True)
     table = [[name, measured, baseline, f"{ratio:.2f}", target, "met" if met else "NOT met"]

@@ -1,5 +1,7 @@
-"""Warm starts for Python: one sandboxed server per submission forks a child per case, instead
-of starting a fresh interpreter per case (see judge/harness/python_server.py).
+"""Warm starts: one sandboxed server per submission forks a child per case, instead of a fresh
+sandbox per case. Python's server forks the interpreter it has already started (see
+judge/harness/python_server.py); every other language's execs the prepared command in the child
+(judge/harness/exec_server.py). Both speak the protocol of judge/harness/case_control.py.
 
 A pool holds one server per parallel worker. If a server dies or stops answering, that case is
 run cold and the server is replaced: verdicts never depend on the warm path working. Once two
@@ -11,10 +13,11 @@ from __future__ import annotations
 import dataclasses
 import queue
 from pathlib import Path
+from typing import ClassVar
 
 from judge.harness import SERVER_BYTECODE, SERVER_FILE
-from judge.harness import python_server as protocol
-from judge.languages.base import Program
+from judge.harness import case_control as protocol
+from judge.languages.base import EXEC_SERVER_FILE, Program
 from judge.sandbox import Limits, Outcome, SandboxedServer, private_directories, run_sandboxed
 
 REPLY_GRACE = 5.0  # seconds past the wall limit before a silent server is given up on
@@ -23,7 +26,7 @@ REPLY_GRACE = 5.0  # seconds past the wall limit before a silent server is given
 SILENT_DEATHS = 2
 # The dynamic linker binds every symbol once, in the server, instead of lazily in each forked
 # child: fewer page faults per case. The server drops it from its environment before any case.
-SERVER_ENV = {"LD_BIND_NOW": "1"}
+SERVER_ENV: dict[str, str] = {"LD_BIND_NOW": "1"}
 
 
 def _or_none(value: int) -> int | None:
@@ -50,12 +53,15 @@ def private_dirs() -> tuple[str, ...]:
 class WarmPool:
     """Warm Python servers for one prepared submission, one per concurrent user."""
 
+    # The server and its zygote are two processes more than a case itself may have.
+    server_processes = 2
+    server_env: ClassVar[dict[str, str]] = SERVER_ENV
+
     def __init__(self, program: Program, style: str, limits: Limits) -> None:
         self.program = program
         self.style = style
-        # The server and its zygote are two processes more than a case itself may have.
         self.server_limits = dataclasses.replace(limits, cpu_time=24 * 3600.0, limit_address_space=False,
-                                                 processes=limits.processes + 2)
+                                                 processes=limits.processes + self.server_processes)
         self.idle: queue.SimpleQueue[SandboxedServer] = queue.SimpleQueue()
         self.all: list[SandboxedServer] = []
         self.answered: set[SandboxedServer] = set()  # servers that have answered a request
@@ -68,9 +74,17 @@ class WarmPool:
             if server:
                 self.idle.put(server)
 
+    def server_command(self) -> list[str]:
+        return server_command(self.program, self.style)
+
+    def serves(self, command: list[str], limits: Limits) -> bool:
+        """Whether this pool's servers can run ``command`` under ``limits`` (the Python server
+        knows its program, and applies every limit per case)."""
+        return True
+
     def execute(self, command: list[str], stdin: bytes, limits: Limits, program_dir: Path) -> Outcome:
         """Run one case warm (same signature as a cold run, which is the fallback)."""
-        server = self._take()
+        server = self._take() if self.serves(command, limits) else None
         outcome = self._ask(server, stdin, limits) if server else None
         if outcome is None:
             if server:
@@ -90,8 +104,8 @@ class WarmPool:
         if self.silent_deaths >= SILENT_DEATHS:
             return None
         try:
-            server = SandboxedServer(server_command(self.program, self.style), self.server_limits,
-                                     self.program.directory, extra_env=SERVER_ENV)
+            server = SandboxedServer(self.server_command(), self.server_limits, self.program.directory,
+                                     extra_env=self.server_env)
         except OSError:
             return None
         self.all.append(server)
@@ -127,3 +141,36 @@ class WarmPool:
         for server in self.all:
             server.close()
         self.all.clear()
+
+
+class ExecPool(WarmPool):
+    """Warm exec servers for one prepared submission of a language that runs a command (C, C++,
+    Java, JavaScript): each case is the program's command, exec'd afresh by the server."""
+
+    server_processes = 1  # the server itself
+    server_env: ClassVar[dict[str, str]] = {}  # the case inherits the server's environment: the sandbox's own
+
+    def __init__(self, program: Program, style: str, limits: Limits) -> None:
+        super().__init__(program, style, limits)
+        self.limits = limits
+        self.command = program.argv(limits)
+
+    def server_command(self) -> list[str]:
+        """The server, with the address space every case gets (the server takes it as its own
+        limit: cases inherit it with the server's other limits) and the program's command."""
+        interpreter = exec_server_interpreter()
+        return [interpreter, "-I", "-S", "-B", "{prog}/" + EXEC_SERVER_FILE, str(self.limits.address_space or 0),
+                *private_dirs(), "--", *self.command]
+
+    def serves(self, command: list[str], limits: Limits) -> bool:
+        """Cases inherit the server's limits but CPU time: another command line or other limits
+        run cold."""
+        return list(command) == self.command and dataclasses.replace(limits, cpu_time=0, wall_time=0) \
+            == dataclasses.replace(self.limits, cpu_time=0, wall_time=0)
+
+
+def exec_server_interpreter() -> str:
+    """The Python that runs the exec server: the one Python programs run with."""
+    from judge.languages.python import python_interpreter  # the languages import this module
+
+    return python_interpreter()

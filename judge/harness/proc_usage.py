@@ -112,23 +112,34 @@ def tmpfs_used_kb(pid):
     try:
         if os.readlink(f"/proc/{pid}/ns/mnt") == os.readlink("/proc/self/ns/mnt"):
             return 0
+    except OSError:
+        return 0
+    return sum(tmpfs_kb(f"/proc/{pid}/root{point}") for point in writable_tmpfs_mounts(pid))
+
+
+def writable_tmpfs_mounts(pid="self"):
+    """The mount points of the writable tmpfs mounts in ``pid``'s mount namespace."""
+    try:
         with open(f"/proc/{pid}/mountinfo", "rb") as mounts:
             lines = mounts.read().decode(errors="replace").splitlines()
     except OSError:
-        return 0
-    used = 0
+        return []
+    points = []
     for line in lines:
         fields = line.split()
         try:
             after = fields.index("-")
         except ValueError:
             continue
-        if fields[after + 1] != "tmpfs" or "rw" not in fields[5].split(","):
-            continue
-        mount_point = fields[4].replace("\\040", " ")
-        try:
-            status = os.statvfs(f"/proc/{pid}/root{mount_point}")
-        except OSError:
-            continue
-        used += (status.f_blocks - status.f_bfree) * status.f_frsize // 1024
-    return used
+        if fields[after + 1] == "tmpfs" and "rw" in fields[5].split(","):
+            points.append(fields[4].replace("\\040", " "))
+    return points
+
+
+def tmpfs_kb(path):
+    """KiB used in the file system at ``path`` (0 if it cannot be read)."""
+    try:
+        status = os.statvfs(path)
+    except OSError:
+        return 0
+    return (status.f_blocks - status.f_bfree) * status.f_frsize // 1024

@@ -16,11 +16,9 @@ is forked before the server loads its own module (select), and the server's per-
 compiler garbage is left for the zygote to carry. The zygote forks each child ahead of its case,
 as soon as the previous case is over; the child waits for its limits.
 
-Protocol on stdin/stdout, one exchange per case (fixed-size binary headers, below; the judge
-imports them from this file):
-  judge -> server: REQUEST (stdin size N, limits), then N bytes of standard input
-  server -> judge: REPORT (how the run ended, its usage, stdout size N, stderr size M), then
-                   N + M bytes
+The protocol with the judge, the case's files, the watch over a case and the sweep after it
+are shared with the exec server (case_control.py, next to this file).
+
 Between server, zygote and child, per case (fixed-size binary messages on three pipes):
   zygote -> server: the pid of the child waiting for the next case
   server -> child: CASE_LIMITS, which starts the case
@@ -44,34 +42,18 @@ WARM_MODULES = ("array", "bisect", "collections", "copy", "dataclasses", "dateti
                 "fractions", "functools", "heapq", "itertools", "math", "operator", "random", "re",
                 "statistics", "string", "typing")
 
-POLL = 0.05
-STDERR_KEEP = 64 * 1024
-PR_SET_DUMPABLE = 4
-PR_SET_CHILD_SUBREAPER = 36
-SIGKILL = 9  # not from the signal module, which would bring enum and functools into every case
-REQUEST = struct.Struct("=qddqqqq")
-REQUEST_FIELDS = ("stdin", "cpu", "wall", "memory", "output", "address_space", "nofile")  # seconds, bytes
-REPORT = struct.Struct("=qqddqqqq")
-REPORT_FIELDS = ("exit_code", "signal", "cpu", "wall", "memory_kb", "stopped", "stdout", "stderr")
-NONE = -1  # exit_code or signal: none (killed by a signal, or exited)
-STOPPED = (None, "wall", "cpu", "memory")  # "stopped" is an index into this
 CASE_LIMITS = struct.Struct("=dqqq")  # cpu seconds, output bytes, address space bytes (0: none), open files
 CHILD_PID = struct.Struct("=i")
 CHILD_END = struct.Struct("=iqdd")  # wait status, peak resident KiB, user and system seconds
-SWEEP_ROUNDS = 200
 
 
 def main():
     solution, style, private_dirs = sys.argv[1], sys.argv[2], sys.argv[3:]
     os.environ.pop("LD_BIND_NOW", None)  # it did its work at start-up; cases see the usual environment
-    control_in = os.fdopen(os.dup(0), "rb")
-    control_out = os.fdopen(os.dup(1), "wb")
-    null = os.open(os.devnull, os.O_RDWR)
-    os.dup2(null, 0)
-    os.dup2(null, 1)
+    control_in, control_out = control.take_control_channel()
     # Not dumpable (inherited by the zygote): a child running as the same user cannot open
     # /proc/<server>/fd and forge the server's reports.
-    prctl(PR_SET_DUMPABLE, 0)
+    control.prctl(control.PR_SET_DUMPABLE, 0)
     code = compile_submission(solution, style)
     harness = load_sibling("harness") if style == "function" else None
     start.install_quitters()
@@ -79,9 +61,9 @@ def main():
         warm_up(code)
     # The case works in the server's working directory, emptied after each case as are the
     # sandbox's other writable directories (a cold run has them fresh).
-    case = Case(os.getcwd(), [os.getcwd(), *private_dirs])
+    case = control.Case(os.getcwd(), [os.getcwd(), *private_dirs])
     zygote = start_zygote(code, solution, harness, case, [control_in, control_out])
-    serve(zygote, case, control_in, control_out)
+    control.serve(lambda request, stdin: run_case(zygote, case, request, stdin), control_in, control_out)
 
 
 def compile_submission(solution, style):
@@ -95,30 +77,6 @@ def compile_submission(solution, style):
         return start.compile_script(solution)
     except SyntaxError as error:
         return error
-
-
-def serve(zygote, case, control_in, control_out):
-    """The server's loop: a request from the judge in, a report out, until the judge hangs up."""
-    while True:
-        header = control_in.read(REQUEST.size)
-        if len(header) < REQUEST.size:
-            return
-        request = dict(zip(REQUEST_FIELDS, REQUEST.unpack(header)))
-        stdin = control_in.read(request["stdin"])
-        report, stdout, stderr = run_case(zygote, case, request, stdin)
-        report["stopped"] = STOPPED.index(report["stopped"])
-        report["stdout"], report["stderr"] = len(stdout), len(stderr)
-        control_out.write(REPORT.pack(*(report[field] for field in REPORT_FIELDS)) + stdout + stderr)
-        control_out.flush()
-
-
-def prctl(option, value):
-    import ctypes  # the only way to prctl from the standard library
-
-    try:
-        ctypes.CDLL(None).prctl(option, value, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
 
 
 def warm_up(code):
@@ -141,45 +99,6 @@ def referenced_names(code):
     return names
 
 
-class Case:
-    """Where a case runs: its working directory, the directories emptied after it (that one
-    included, with the modes they had at the start), and its standard input and output.
-
-    stdin and stdout are memory files (memfd), not files in a directory: a case that fills the
-    sandbox's /tmp or its own directory cannot break its own output, as in a cold run, whose
-    stdout is a file outside the sandbox. The output limit (RLIMIT_FSIZE) applies to them as to
-    any file. The server writes stdin and reads stdout through descriptors of its own; the child
-    gets stdin read-only and stdout write-only, as a cold run opens them."""
-
-    def __init__(self, directory, scratch_dirs):
-        self.directory = directory
-        self.scratch_modes = {path: os.stat(path).st_mode & 0o7777 for path in scratch_dirs if os.path.isdir(path)}
-        self.stdin_fd, self.stdout_fd = os.memfd_create("stdin"), os.memfd_create("stdout")
-        self.case_stdin_fd = os.open(f"/proc/self/fd/{self.stdin_fd}", os.O_RDONLY | os.O_CLOEXEC)
-        self.case_stdout_fd = os.open(f"/proc/self/fd/{self.stdout_fd}", os.O_WRONLY | os.O_CLOEXEC)
-
-    def prepare(self, stdin):
-        """The case's input in place and its output empty, both read or written from the start."""
-        os.ftruncate(self.stdin_fd, 0)
-        view, offset = memoryview(stdin), 0
-        while offset < len(view):
-            offset += os.pwrite(self.stdin_fd, view[offset:], offset)
-        os.ftruncate(self.stdout_fd, 0)
-        for fd in (self.case_stdin_fd, self.case_stdout_fd):
-            os.lseek(fd, 0, os.SEEK_SET)
-
-    def output(self, limit):
-        """Up to ``limit`` bytes of what the case wrote to stdout."""
-        chunks, size = [], 0
-        while size < limit:
-            chunk = os.pread(self.stdout_fd, min(limit - size, 1 << 20), size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        return b"".join(chunks)
-
-
 class Zygote:
     """The server's end of the pipes to the zygote and its children, and the stderr pipe every
     case writes to."""
@@ -198,7 +117,7 @@ class Zygote:
         self.send(limits, self.starts)
 
     def receive(self, message):
-        data = read_exactly(self.replies, message.size)
+        data = control.read_exactly(self.replies, message.size)
         if data is None:
             gone()
         return message.unpack(data)
@@ -235,7 +154,7 @@ def run_zygote(code, solution, harness, case, stderr_fd, requests, replies, star
     """The zygote's loop: fork the next case's child, wait for it, sweep away what it left."""
     # Whatever a case's processes leave behind (daemons, double forks) is re-parented here, so
     # the sweep after each case finds all of it.
-    prctl(PR_SET_CHILD_SUBREAPER, 1)
+    control.prctl(control.PR_SET_CHILD_SUBREAPER, 1)
     atexit._clear()  # each case starts, as a fresh interpreter does, with no exit functions
     standard_streams(stderr_fd)
     while True:
@@ -245,16 +164,16 @@ def run_zygote(code, solution, harness, case, stderr_fd, requests, replies, star
         # Forked ahead: the fork costs no time between the judge's request and the case's start.
         child = os.fork()
         if child == 0:
-            limits = read_exactly(starts, CASE_LIMITS.size)
+            limits = control.read_exactly(starts, CASE_LIMITS.size)
             if limits is None:  # the server is gone: there is no next case
                 os._exit(0)
             become_case(code, solution, harness, CASE_LIMITS.unpack(limits), case)
         os.write(replies, CHILD_PID.pack(child))
-        case_over = read_exactly(requests, 1) is not None
+        case_over = control.read_exactly(requests, 1) is not None
         if not case_over:
-            os.kill(child, SIGKILL)  # still waiting for a case that will not come
+            os.kill(child, control.SIGKILL)  # still waiting for a case that will not come
         _, status, usage = os.wait4(child, 0)
-        sweep()
+        control.sweep()
         if not case_over:
             return
         reaped = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -262,48 +181,30 @@ def run_zygote(code, solution, harness, case, stderr_fd, requests, replies, star
                                           reaped.ru_stime - reaped_before.ru_stime))
 
 
-def read_exactly(fd, size):
-    data = b""
-    while len(data) < size:
-        chunk = os.read(fd, size - len(data))
-        if not chunk:
-            return None
-        data += chunk
-    return data
-
-
-def sweep():
-    """Kill and reap every process left under the zygote; nothing a case started outlives it."""
-    for _ in range(SWEEP_ROUNDS):
-        left = proc_usage.descendants(os.getpid())
-        if not left:
-            return
-        for pid in left:
-            try:
-                os.kill(pid, SIGKILL)
-            except OSError:
-                pass
-        reap()
-        time.sleep(0.001)  # killed processes take a moment to exit
-
-
-def reap():
-    try:
-        while os.waitpid(-1, os.WNOHANG)[0]:
-            pass
-    except ChildProcessError:
-        pass
-
-
 def load_sibling(name):
     """A module shipped next to this file (-I keeps this directory off sys.path), loaded without
-    importlib, which the zygote would carry."""
+    importlib, which the zygote would carry: from the bytecode next to it when there is one (so
+    that no compiler garbage is left for the zygote to carry), else from its source."""
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"{name}.py")
     module = type(sys)(name)
     module.__file__ = path
-    with open(path, "rb") as handle:
-        exec(compile(handle.read(), path, "exec", dont_inherit=True), module.__dict__)  # noqa: S102 - our own file
+    sys.modules[name] = module  # the siblings import each other by name
+    exec(sibling_code(path), module.__dict__)  # noqa: S102 - our own file
     return module
+
+
+def sibling_code(path):
+    """The code of the module at ``path``: its bytecode (``path`` + "c", compiled by this
+    interpreter: see judge/languages/python.py) when it is there and loads, else its source."""
+    import marshal  # built in: nothing to import from disk
+
+    try:
+        with open(path + "c", "rb") as handle:
+            return marshal.loads(handle.read()[16:])  # past the header: magic, flags, source stamp
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    with open(path, "rb") as handle:
+        return compile(handle.read(), path, "exec", dont_inherit=True)
 
 
 def run_case(zygote, case, request, stdin):
@@ -311,24 +212,17 @@ def run_case(zygote, case, request, stdin):
     started = time.monotonic()
     zygote.start_case(CASE_LIMITS.pack(request["cpu"], request["output"], request["address_space"], request["nofile"]))
     (child,) = zygote.receive(CHILD_PID)
-    stderr, stopped, cpu, memory_kb = watch(child, zygote.stderr, started, request)
+    stderr, stopped, cpu, memory_kb = control.watch(child, zygote.stderr, started, request,
+                                                            case.memory_mounts)
     if stopped:
-        kill(child)
+        control.kill(child)
     zygote.send(b"r")
     status, peak_kb, user, system = zygote.receive(CHILD_END)
     wall = time.monotonic() - started
     stderr.take(zygote.stderr)  # the rest, now that nothing can write any more
-    for directory, mode in case.scratch_modes.items():
-        empty(directory, mode)
+    case.clean()
     stdout = case.output(request["output"] + 1)
-    report = {
-        "exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else NONE,
-        "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else NONE,
-        "cpu": max(user + system, cpu),
-        "wall": wall,
-        "memory_kb": max(peak_kb, memory_kb),
-        "stopped": stopped,
-    }
+    report = control.report_of(status, stopped, max(user + system, cpu), wall, max(peak_kb, memory_kb))
     return report, stdout, stderr.text()
 
 
@@ -360,18 +254,8 @@ def become_case(code, solution, harness, limits, case):
     """In the child: take the case's files and limits, then run the submission; never returns."""
     cpu, output, address_space, open_files = limits
     try:
-        os.setsid()
-        os.chdir(case.directory)
-        os.dup2(case.case_stdin_fd, 0)
-        os.dup2(case.case_stdout_fd, 1)
-        os.closerange(3, 256)
-        cpu_seconds = int(cpu) + 2
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (output, output))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
-        if address_space:
-            resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+        case.enter()
+        control.limit_case(cpu, output, address_space, open_files)
     except BaseException:  # noqa: BLE001 - the child must never return into the zygote's loop
         os._exit(121)
     os._exit(run_submission(code, solution, harness))
@@ -456,115 +340,8 @@ def exit_status(code):
     return 1
 
 
-def watch(child, stderr_fd, started, request):
-    """Wait for the child, keeping its stderr; stop it at the CPU, memory or wall limit."""
-    import select  # the server's own: loaded after the zygote was forked
-
-    pidfd = os.pidfd_open(child)
-    poller = select.poll()
-    poller.register(pidfd, select.POLLIN)
-    poller.register(stderr_fd, select.POLLIN)
-    stderr, cpu, memory_kb, stopped = StderrKept(), 0.0, 0, None
-    ceiling_kb = request["memory"] // 1024
-    try:
-        while True:
-            now = time.monotonic()
-            remaining = started + request["wall"] - now
-            if now - started >= POLL:  # most runs are over sooner: no need to read /proc for them
-                tree_cpu, tree_kb = proc_usage.tree_usage(child)
-                cpu, memory_kb = max(cpu, tree_cpu), max(memory_kb, tree_kb)
-            if remaining <= 0:
-                stopped = "wall"
-            elif cpu > request["cpu"] + 0.05:
-                stopped = "cpu"
-            elif memory_kb > ceiling_kb:
-                stopped = "memory"
-            if stopped:
-                break
-            events = dict(poller.poll(min(remaining, POLL) * 1000))
-            if stderr_fd in events and not stderr.take(stderr_fd):
-                # End of file: nothing holds the pipe any more (a case killed the zygote, which
-                # holds it for every case). Polling it again would report that at once, forever.
-                poller.unregister(stderr_fd)
-            if pidfd in events:
-                break
-    finally:
-        os.close(pidfd)
-    return stderr, stopped, cpu, memory_kb
-
-
-class StderrKept:
-    """The first STDERR_KEEP bytes of a case's stderr, and how many more there were."""
-
-    def __init__(self):
-        self.kept, self.dropped = bytearray(), 0
-
-    def take(self, fd):
-        """Read what the (non-blocking) pipe holds now; False once it is at end of file."""
-        while True:
-            try:
-                chunk = os.read(fd, 65536)
-            except BlockingIOError:
-                return True
-            if not chunk:
-                return False
-            room = max(STDERR_KEEP - len(self.kept), 0)
-            self.kept += chunk[:room]
-            self.dropped += max(0, len(chunk) - room)
-
-    def text(self):
-        text = bytes(self.kept)
-        if self.dropped:
-            text += f"\n[... {self.dropped} more bytes of stderr not kept]".encode()
-        return text
-
-
-def kill(child):
-    for target in (lambda: os.killpg(child, SIGKILL), lambda: os.kill(child, SIGKILL)):
-        try:
-            target()
-        except OSError:
-            pass
-
-
-def empty(directory, mode):
-    """Remove everything in ``directory`` (what a case wrote there) and give it back ``mode``,
-    whatever permissions the case gave it and what is in it: a directory it made unreadable
-    or unwritable is opened up first."""
-    try:
-        os.chmod(directory, mode)
-    except OSError:
-        pass
-    pending, opened = [directory], []
-    while pending:
-        current = pending.pop()
-        try:
-            names = os.listdir(current)
-        except OSError:
-            continue
-        opened.append(current)
-        for name in names:
-            path = os.path.join(current, name)
-            try:
-                os.unlink(path)  # a file or a link (never followed)
-                continue
-            except IsADirectoryError:
-                pass
-            except OSError:
-                continue
-            try:
-                os.chmod(path, 0o700)
-            except OSError:
-                pass
-            pending.append(path)
-    for path in reversed(opened[1:]):  # each directory after those inside it
-        try:
-            os.rmdir(path)
-        except OSError:
-            pass
-
-
 if __name__ == "__main__":
-    proc_usage = load_sibling("proc_usage")
+    load_sibling("proc_usage")  # case_control imports it
+    control = load_sibling("case_control")
     start = load_sibling("start")
     main()

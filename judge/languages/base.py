@@ -24,6 +24,7 @@ HARNESS_DIR = Path(__file__).resolve().parent.parent / "harness"
 COMPILE_LIMITS = Limits(cpu_time=30, wall_time=60, memory=2048 << 20, output=256 << 20,
                         processes=512, limit_address_space=False)
 COMPILER_MESSAGE_LINES = 25
+EXEC_SERVER_FILE = "exec_server.py"
 
 
 
@@ -70,6 +71,9 @@ class Language:
     memory_slack = 0
     limit_address_space = True
     min_processes = 0  # runtimes with many threads of their own need a larger process limit
+    # Whether its programs ship the exec server (exec_server_files) and run their cases through
+    # it: one sandbox per submission instead of one per case.
+    exec_server = False
     # A program that reads two integers and prints their sum: `judge doctor` runs it.
     self_test_source = ""
     self_test_file = ""
@@ -103,7 +107,10 @@ class Language:
     def warm_pool(self, program: Program, style: str, limits: Limits):
         """A pool that runs this program's cases faster than a fresh start each (see
         judge/warm.py), or None: every case starts afresh."""
-        return None
+        if not self.exec_server:
+            return None
+        from judge.warm import ExecPool  # the pools build on the languages
+        return ExecPool(program, style, limits)
 
 
 @functools.cache
@@ -116,6 +123,17 @@ def _version_line(name: str, toolchain: tuple[str, ...], hint: str) -> str:
     done = subprocess.run([tool, flag], capture_output=True, text=True, timeout=30, check=False)
     lines = (done.stdout or done.stderr).strip().splitlines()
     return lines[0] if lines else tool
+
+
+def server_support_files() -> dict[str, bytes]:
+    """The modules every warm server (Python's, the exec server) imports from its own directory."""
+    return {name: (HARNESS_DIR / name).read_bytes() for name in ("case_control.py", "proc_usage.py")}
+
+
+def exec_server_files() -> dict[str, bytes]:
+    """The exec server and what it imports: shipped in every program's build that runs through it
+    (see judge/exec_pool.py)."""
+    return {EXEC_SERVER_FILE: (HARNESS_DIR / EXEC_SERVER_FILE).read_bytes(), **server_support_files()}
 
 
 def read_source(source: Path) -> bytes:

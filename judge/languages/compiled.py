@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judge.languages.base import Language, Program, cache_key, cached_build, read_source
+from judge.languages.base import Language, Program, cache_key, cached_build, exec_server_files, read_source
 from judge.languages.functions.c import CFunction
 from judge.languages.functions.cpp import CppFunction
 from judge.signature import Signature
@@ -21,6 +21,7 @@ class CompiledLanguage(Language):
     styles = ("stdio", "function")
     memory_markers = (b"std::bad_alloc",)
     function_style: CFunction | CppFunction
+    exec_server = True
 
     @property
     def toolchain(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -36,8 +37,9 @@ class CompiledLanguage(Language):
             directory = build_function_call(self, self.function_style, code, signature)
             return Program(self.name, directory, ("{prog}/program",))
         command = self.compile_command()
-        key = cache_key(self.name, self.version(), " ".join(command), code)
-        directory = cached_build(key, {self.source_name: code}, command)
+        files = {self.source_name: code, **exec_server_files()}
+        key = cache_key(self.name, self.version(), " ".join(command), *_named(files))
+        directory = cached_build(key, files, command)
         return Program(self.name, directory, ("{prog}/program",))
 
 
@@ -46,7 +48,7 @@ def build_function_call(language: CompiledLanguage, style: CFunction | CppFuncti
     """The student's file (unchanged) and the harness for ``signature``, compiled in one step."""
     if signature is None:
         raise ValueError(f"{language.name} needs the problem's typed signature to call a function")
-    files = {style.source_name: code, **style.harness_files(signature)}
+    files = {style.source_name: code, **style.harness_files(signature), **exec_server_files()}
     command = [language.compiler, *language.flags, *style.compile_arguments("{work}")]
     key = cache_key(language.name, language.version(), " ".join(command), *_named(files))
     return cached_build(key, files, command, clean_message=lambda text: style.compile_message(text, signature))

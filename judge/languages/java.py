@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from judge.errors import CompileError
-from judge.languages.base import Language, Program, cache_key, cached_build, read_source
+from judge.languages.base import Language, Program, cache_key, cached_build, exec_server_files, read_source
 from judge.languages.functions.java import CLASS_NAME, HARNESS_CLASS, JavaFunction
 from judge.signature import Signature
 
@@ -32,6 +32,7 @@ class Java(Language):
     memory_slack = JVM_ALLOWANCE
     limit_address_space = False
     min_processes = 256
+    exec_server = True
     styles = ("stdio", "function")
     function_style = JavaFunction()
     self_test_file = "Sum.java"
@@ -71,8 +72,9 @@ class Java(Language):
 
     def _compile(self, files: dict[str, bytes], clean_message=lambda text: text) -> Path:
         command = ["javac", "-encoding", "UTF-8", "-J-Xss64m", "-d", "{work}", *(f"{{work}}/{name}" for name in files)]
-        key = cache_key(self.name, self.version(), " ".join(command), *files.values())
-        return cached_build(key, files, command, clean_message)
+        shipped = {**files, **exec_server_files()}
+        key = cache_key(self.name, self.version(), " ".join(command), *shipped.values())
+        return cached_build(key, shipped, command, clean_message)
 
     def run_command(self, main_class: str) -> tuple[str, ...]:
         """How the JVM runs ``main_class`` from the compiled program directory."""

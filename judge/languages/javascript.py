@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judge.languages.base import HARNESS_DIR, Language, Program, cache_key, cached_build, read_source
+from judge.languages.base import (
+    HARNESS_DIR,
+    Language,
+    Program,
+    cache_key,
+    cached_build,
+    exec_server_files,
+    read_source,
+)
 from judge.languages.functions.javascript import JavaScriptFunction
 from judge.signature import Signature
 
@@ -28,6 +36,7 @@ class JavaScript(Language):
     time_factor, time_extra = 1.5, 0.2  # V8 start-up and its compiler threads
     memory_slack = NODE_ALLOWANCE
     limit_address_space = False
+    exec_server = True
     self_test_file = "sum.js"
     self_test_source = ("const [a, b] = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/).map(Number);\n"
                         "console.log(a + b);\n")
@@ -45,6 +54,7 @@ class JavaScript(Language):
             command += ["{prog}/" + name]
         # A syntax check up front makes a syntax error CE, as in the compiled languages.
         check = ["node", "--check", "{work}/" + name]
+        files.update(exec_server_files())
         key = cache_key(self.name, self.version(), style, *files.values())
         directory = cached_build(key, files, check, clean_message=_node_message)
         return Program(self.name, directory, tuple(command))

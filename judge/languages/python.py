@@ -17,6 +17,7 @@ from judge.languages.base import (
     cache_key,
     cached_build,
     read_source,
+    server_support_files,
 )
 from judge.languages.functions.python import PythonFunction
 from judge.sandbox import Limits
@@ -90,15 +91,17 @@ class Python(Language):
 
 @functools.cache
 def _server_files(interpreter: str) -> dict[str, bytes]:
-    """The files that start a Python program (start.py) and its warm server (server.py), with
-    their bytecode, compiled once by ``interpreter`` itself (and cached), when that works.
+    """The files that start a Python program (start.py) and its warm server (server.py and the
+    modules it loads), with their bytecode, compiled once by ``interpreter`` itself (and cached), when that works.
     Started from bytecode, neither compiles its source: that would cost every cold run about a
     millisecond, and leave a megabyte of memory behind in the server, which every forked case
     would copy."""
     sources = {SERVER_FILE: (HARNESS_DIR / "python_server.py").read_bytes(),
-               START_FILE: (HARNESS_DIR / "python_start.py").read_bytes()}
-    files = {**sources, "proc_usage.py": (HARNESS_DIR / "proc_usage.py").read_bytes()}
-    bytecode = {SERVER_FILE: SERVER_BYTECODE, START_FILE: START_BYTECODE}
+               START_FILE: (HARNESS_DIR / "python_start.py").read_bytes(), **server_support_files()}
+    files = dict(sources)
+    # The server loads its siblings from name.py + "c" when it is there (python_server.load_sibling).
+    bytecode = {SERVER_FILE: SERVER_BYTECODE, START_FILE: START_BYTECODE,
+                **{name: name + "c" for name in server_support_files()}}
     compile_all = "; ".join(f"py_compile.compile({name!r}, cfile={compiled!r}, doraise=True)"
                             for name, compiled in bytecode.items())
     command = [interpreter, "-I", "-S", "-c", "import py_compile; " + compile_all]

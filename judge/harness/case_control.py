@@ -1,0 +1,309 @@
+"""What every warm server shares (python_server.py and exec_server.py): the protocol with the
+judge, the case's files, watching a case against its limits, and killing, reaping and cleaning up
+after it. Runs INSIDE the sandbox, next to the servers: standard library only, nothing of the judge.
+
+Protocol on the server's stdin/stdout, one exchange per case (fixed-size binary headers; the judge
+imports them from this file):
+  judge -> server: REQUEST (stdin size N, limits), then N bytes of standard input
+  server -> judge: REPORT (how the run ended, its usage, stdout size N, stderr size M), then
+                   N + M bytes
+
+The Python server loads this module before it forks its zygote, so everything imported here is
+copied into every Python case: keep the imports to what a case needs anyway (select is imported
+where it is used, by the server alone).
+"""
+
+import os
+import resource
+import struct
+import time
+
+try:
+    import proc_usage  # next to this file in the program directory (the server registered it)
+except ImportError:  # the judge, importing the protocol
+    from judge.harness import proc_usage
+
+POLL = 0.05
+CPU_GRACE = 0.05  # measured CPU may pass the limit by this much before the case is stopped
+STDERR_KEEP = 64 * 1024
+PR_SET_DUMPABLE = 4
+PR_SET_CHILD_SUBREAPER = 36
+SIGKILL = 9  # not from the signal module, which would bring enum and functools into every Python case
+REQUEST = struct.Struct("=qddqqqq")
+REQUEST_FIELDS = ("stdin", "cpu", "wall", "memory", "output", "address_space", "nofile")  # seconds, bytes
+REPORT = struct.Struct("=qqddqqqq")
+REPORT_FIELDS = ("exit_code", "signal", "cpu", "wall", "memory_kb", "stopped", "stdout", "stderr")
+NONE = -1  # exit_code or signal: none (killed by a signal, or exited)
+STOPPED = (None, "wall", "cpu", "memory")  # "stopped" is an index into this
+SWEEP_ROUNDS = 200
+
+
+def take_control_channel():
+    """The judge's pipes (stdin and stdout) as files of their own; descriptors 0 and 1 become
+    /dev/null, so that nothing a case inherits can talk to the judge."""
+    control_in = os.fdopen(os.dup(0), "rb")
+    control_out = os.fdopen(os.dup(1), "wb")
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
+    os.dup2(null, 1)
+    os.close(null)
+    return control_in, control_out
+
+
+def serve(run_case, control_in, control_out):
+    """A server's loop: a request from the judge in, ``run_case(request, stdin)`` (which returns
+    the report, stdout and stderr), its report out; until the judge hangs up."""
+    while True:
+        header = control_in.read(REQUEST.size)
+        if len(header) < REQUEST.size:
+            return
+        request = dict(zip(REQUEST_FIELDS, REQUEST.unpack(header)))
+        stdin = control_in.read(request["stdin"])
+        report, stdout, stderr = run_case(request, stdin)
+        report["stopped"] = STOPPED.index(report["stopped"])
+        report["stdout"], report["stderr"] = len(stdout), len(stderr)
+        control_out.write(REPORT.pack(*(report[field] for field in REPORT_FIELDS)) + stdout + stderr)
+        control_out.flush()
+
+
+def report_of(status, stopped, cpu, wall, memory_kb):
+    """The report of a case that ended with wait ``status``."""
+    return {
+        "exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else NONE,
+        "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else NONE,
+        "cpu": cpu,
+        "wall": wall,
+        "memory_kb": memory_kb,
+        "stopped": stopped,
+    }
+
+
+def prctl(option, value):
+    import ctypes  # the only way to prctl from the standard library
+
+    try:
+        ctypes.CDLL(None).prctl(option, value, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def read_exactly(fd, size):
+    data = b""
+    while len(data) < size:
+        chunk = os.read(fd, size - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
+class Case:
+    """Where a case runs: its working directory, the directories emptied after it (that one
+    included, with the modes they had at the start), and its standard input and output.
+
+    stdin and stdout are memory files (memfd), not files in a directory: a case that fills the
+    sandbox's /tmp or its own directory cannot break its own output, as in a cold run, whose
+    stdout is a file outside the sandbox. The output limit (RLIMIT_FSIZE) applies to them as to
+    any file. The server writes stdin and reads stdout through descriptors of its own; the child
+    gets stdin read-only and stdout write-only, as a cold run opens them."""
+
+    def __init__(self, directory, scratch_dirs):
+        self.directory = directory
+        # Files in the sandbox's in-memory directories are memory, as a cold run counts them
+        # (none without private directories: then they are the host's, and a cold run's too).
+        self.memory_mounts = proc_usage.writable_tmpfs_mounts() if scratch_dirs[1:] else []
+        self.scratch_modes = {path: os.stat(path).st_mode & 0o7777 for path in scratch_dirs if os.path.isdir(path)}
+        self.stdin_fd, self.stdout_fd = os.memfd_create("stdin"), os.memfd_create("stdout")
+        self.case_stdin_fd = os.open(f"/proc/self/fd/{self.stdin_fd}", os.O_RDONLY | os.O_CLOEXEC)
+        self.case_stdout_fd = os.open(f"/proc/self/fd/{self.stdout_fd}", os.O_WRONLY | os.O_CLOEXEC)
+
+    def prepare(self, stdin):
+        """The case's input in place and its output empty, both read or written from the start."""
+        os.ftruncate(self.stdin_fd, 0)
+        view, offset = memoryview(stdin), 0
+        while offset < len(view):
+            offset += os.pwrite(self.stdin_fd, view[offset:], offset)
+        os.ftruncate(self.stdout_fd, 0)
+        for fd in (self.case_stdin_fd, self.case_stdout_fd):
+            os.lseek(fd, 0, os.SEEK_SET)
+
+    def enter(self):
+        """In the case's child: its session, working directory and standard input and output
+        (stderr, descriptor 2, is the server's pipe already); nothing else of the server's open."""
+        os.setsid()
+        os.chdir(self.directory)
+        os.dup2(self.case_stdin_fd, 0)
+        os.dup2(self.case_stdout_fd, 1)
+        os.closerange(3, 256)
+
+    def output(self, limit):
+        """Up to ``limit`` bytes of what the case wrote to stdout."""
+        chunks, size = [], 0
+        while size < limit:
+            chunk = os.pread(self.stdout_fd, min(limit - size, 1 << 20), size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+
+    def clean(self):
+        """Empty the directories the case could write, as a cold run would find them."""
+        for directory, mode in self.scratch_modes.items():
+            empty(directory, mode)
+
+
+def cpu_rlimit(cpu):
+    """RLIMIT_CPU (soft, hard) for a CPU limit of ``cpu`` seconds: a backstop past the limit,
+    which the server enforces on the whole process tree."""
+    cpu_seconds = int(cpu) + 2
+    return cpu_seconds, cpu_seconds + 1
+
+
+def limit_case(cpu, output, address_space, open_files):
+    """In the case's child: its own limits, as a cold run's prlimit sets them (the process count,
+    the stack and core dumps are the server's, inherited)."""
+    resource.setrlimit(resource.RLIMIT_CPU, cpu_rlimit(cpu))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (output, output))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
+    if address_space:
+        resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+
+
+def watch(child, stderr_fd, started, request, memory_mounts=()):
+    """Wait for the child, keeping its stderr; stop it at the CPU, memory or wall limit.
+    Returns (the stderr kept, why it was stopped or None, peak CPU seconds, peak resident KiB)
+    as read from /proc for the child and all its descendants, with what the files in
+    ``memory_mounts`` (tmpfs mount points) hold."""
+    import select  # the server's own: a Python case never needs it
+
+    pidfd = os.pidfd_open(child)
+    poller = select.poll()
+    poller.register(pidfd, select.POLLIN)
+    poller.register(stderr_fd, select.POLLIN)
+    stderr, cpu, memory_kb, stopped = StderrKept(), 0.0, 0, None
+    ceiling_kb = request["memory"] // 1024
+    try:
+        while True:
+            now = time.monotonic()
+            remaining = started + request["wall"] - now
+            if now - started >= POLL:  # most runs are over sooner: no need to read /proc for them
+                tree_cpu, tree_kb = proc_usage.tree_usage(child)
+                tree_kb += sum(proc_usage.tmpfs_kb(point) for point in memory_mounts)
+                cpu, memory_kb = max(cpu, tree_cpu), max(memory_kb, tree_kb)
+            if remaining <= 0:
+                stopped = "wall"
+            elif cpu > request["cpu"] + CPU_GRACE:
+                stopped = "cpu"
+            elif memory_kb > ceiling_kb:
+                stopped = "memory"
+            if stopped:
+                break
+            events = dict(poller.poll(min(remaining, POLL) * 1000))
+            if stderr_fd in events and not stderr.take(stderr_fd):
+                # End of file: nothing holds the pipe any more (in the Python server, a case
+                # killed the zygote, which holds it for every case). Polling it again would
+                # report that at once, forever.
+                poller.unregister(stderr_fd)
+            if pidfd in events:
+                break
+    finally:
+        os.close(pidfd)
+    return stderr, stopped, cpu, memory_kb
+
+
+class StderrKept:
+    """The first STDERR_KEEP bytes of a case's stderr, and how many more there were."""
+
+    def __init__(self):
+        self.kept, self.dropped = bytearray(), 0
+
+    def take(self, fd):
+        """Read what the (non-blocking) pipe holds now; False once it is at end of file."""
+        while True:
+            try:
+                chunk = os.read(fd, 65536)
+            except BlockingIOError:
+                return True
+            if not chunk:
+                return False
+            room = max(STDERR_KEEP - len(self.kept), 0)
+            self.kept += chunk[:room]
+            self.dropped += max(0, len(chunk) - room)
+
+    def text(self):
+        text = bytes(self.kept)
+        if self.dropped:
+            text += f"\n[... {self.dropped} more bytes of stderr not kept]".encode()
+        return text
+
+
+def kill(child):
+    """Kill the case's session (its process group) and the child itself."""
+    for target in (lambda: os.killpg(child, SIGKILL), lambda: os.kill(child, SIGKILL)):
+        try:
+            target()
+        except OSError:
+            pass
+
+
+def sweep():
+    """Kill and reap every process left under this one (a subreaper: orphans and daemons a case
+    left are re-parented here); nothing a case started outlives it."""
+    for _ in range(SWEEP_ROUNDS):
+        left = proc_usage.descendants(os.getpid())
+        if not left:
+            return
+        for pid in left:
+            try:
+                os.kill(pid, SIGKILL)
+            except OSError:
+                pass
+        reap()
+        time.sleep(0.001)  # killed processes take a moment to exit
+
+
+def reap():
+    try:
+        while os.waitpid(-1, os.WNOHANG)[0]:
+            pass
+    except ChildProcessError:
+        pass
+
+
+def empty(directory, mode):
+    """Remove everything in ``directory`` (what a case wrote there) and give it back ``mode``,
+    whatever permissions the case gave it and what is in it: a directory it made unreadable
+    or unwritable is opened up first."""
+    try:
+        os.chmod(directory, mode)
+    except OSError:
+        pass
+    pending, opened = [directory], []
+    while pending:
+        current = pending.pop()
+        try:
+            names = os.listdir(current)
+        except OSError:
+            continue
+        opened.append(current)
+        for name in names:
+            path = os.path.join(current, name)
+            try:
+                os.unlink(path)  # a file or a link (never followed)
+                continue
+            except IsADirectoryError:
+                pass
+            except OSError:
+                continue
+            try:
+                os.chmod(path, 0o700)
+            except OSError:
+                pass
+            pending.append(path)
+    for path in reversed(opened[1:]):  # each directory after those inside it
+        try:
+            os.rmdir(path)
+        except OSError:
+            pass
