@@ -150,6 +150,7 @@ MISTAKES = [
     ("java", "return", "class Solution { public long solution(int[][] board, int[] aloc, int[] bloc) { return 0; } }\n",
      "does not match"),
     ("java", "class", "public class Main { " + JAVA_METHOD + " }\n", "no class `Solution` found"),
+    ("java", "class-not-public", "import java.util.*;\nclass Answer { " + JAVA_METHOD + " }\n", "no class `Solution` found"),
     ("java", "main", "class Solution { " + JAVA_METHOD + "\n public static void main(String[] args) {} }\n",
      "remove `main`"),
 ]

@@ -63,8 +63,11 @@ class Java(Language):
         if signature is None:
             raise ValueError("java needs the problem's typed signature to call a function")
         style = self.function_style
-        if MAIN_METHOD.search(COMMENTS.sub("", text)):
+        code = COMMENTS.sub("", text)
+        if MAIN_METHOD.search(code):
             raise CompileError(style.compile_message("", signature, kind="main"))
+        if CLASS_NAME not in {match.group(2) for match in CLASS_DECLARATION.finditer(code)}:
+            raise CompileError(style.compile_message("", signature, kind="class"))
         file_name = f"{public_class(text) or CLASS_NAME}.java"
         files = {file_name: text.encode(), **style.harness_files(signature)}
         directory = self._compile(files, lambda message: style.compile_message(message, signature))
