@@ -145,14 +145,10 @@ def check_solution(problem: Problem, path: Path, expected: Verdict) -> Check:
 
 
 def render_checks(checks: list[Check]) -> str:
-    """The checks as a table fitted to the terminal, then every failed check's detail in full."""
-    from judge.terminal import fitted_table
+    """The checks as a table; details are never cut (they are what a problem setter reads)."""
+    from tabulate import tabulate
 
     rows = [[check.problem, check.what, "ok" if check.ok else "FAIL", check.detail] for check in checks]
-    failed = [check for check in checks if not check.ok]
-    parts = [fitted_table(rows, ["problem", "check", "result", "detail"], shrinkable=[3])]
-    if failed:
-        parts.append("\nfailed:")
-        parts += [f"  {check.problem}, {check.what}: {check.detail}" for check in failed]
-    parts.append(f"\n{len(checks) - len(failed)} passed, {len(failed)} failed")
-    return "\n".join(parts)
+    failed = sum(not check.ok for check in checks)
+    table = tabulate(rows, headers=["problem", "check", "result", "detail"], disable_numparse=True)
+    return f"{table}\n\n{len(checks) - failed} passed, {failed} failed"
