@@ -14,9 +14,7 @@ named, and the expected verdict stays the one a contest judge gives.
 from __future__ import annotations
 
 import os
-import socket
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -264,27 +262,10 @@ def test_the_test_data_and_other_submissions_cannot_be_found(name, tier, other_s
 
 @pytest.mark.parametrize("name", ["network.c", "network.js", "java/Network.java"])
 @pytest.mark.parametrize("tier", TIERS)
-def test_no_socket_reaches_the_host(name, tier):
+def test_no_socket_reaches_the_host(name, tier, loopback_listener):
     if tier == "none":
         pytest.skip("the none tier has no network namespace: it promises limits only")
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(5)
-    server.settimeout(1)
-    accepted = []
-
-    def accept():
-        try:
-            accepted.append(server.accept())
-        except OSError:
-            pass
-
-    listener = threading.Thread(target=accept)
-    listener.start()
-    port = server.getsockname()[1]
-    outcome = run_raw(name, tier, str(port).encode())
-    listener.join()
-    server.close()
+    outcome = run_raw(name, tier, str(loopback_listener.port).encode())
     assert b"CONNECTED" not in outcome.stdout, outcome.stdout
-    assert not accepted
     assert b"refused" in outcome.stdout or b"127.0.0.1" in outcome.stderr, (outcome.stdout, outcome.stderr)
+    assert not loopback_listener.accepted
