@@ -13,6 +13,7 @@ from typing import Any
 from judge.checkers import CheckResult, get_checker
 from judge.errors import CompileError, JudgeFault, LanguageUnavailable, UnsupportedSubmission
 from judge.languages import LANGUAGES, Language, Program, language_for
+from judge.languages.base import trim_message
 from judge.problem import Case, Problem
 from judge.reference import expected_output
 from judge.sandbox import Limits, Outcome, run_sandboxed
@@ -106,8 +107,8 @@ def prepare(problem: Problem, source: Path, language_name: str | None = None) ->
         raise UnsupportedSubmission(unusable)
     try:
         program = language.prepare(source, problem.io, **_signature_for(language, problem))
-    except CompileError as error:
-        return PrepareFailure(Verdict.CE, str(error), language.name)
+    except CompileError as error:  # its message goes into reports: sanitised, whoever raised it
+        return PrepareFailure(Verdict.CE, trim_message(str(error)), language.name)
     except LanguageUnavailable as error:
         return PrepareFailure(Verdict.IE, str(error), language.name)
     return Prepared(language, program, language.limits(base_limits(problem)))
@@ -120,8 +121,8 @@ def _prepare_package_program(problem: Problem, source: Path) -> Prepared | Prepa
     language = submission_language(source)
     try:
         language, program = prepare_program(source)
-    except CompileError as error:
-        return PrepareFailure(Verdict.CE, str(error), language.name)
+    except CompileError as error:  # its message goes into reports: sanitised, whoever raised it
+        return PrepareFailure(Verdict.CE, trim_message(str(error)), language.name)
     except LanguageUnavailable as error:
         return PrepareFailure(Verdict.IE, str(error), language.name)
     if language is None:

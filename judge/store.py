@@ -19,6 +19,7 @@ from pathlib import Path
 
 from judge import __version__
 from judge.errors import StoreError
+from judge.languages.base import read_source
 from judge.problem import Problem
 from judge.runner import CaseResult
 
@@ -70,6 +71,14 @@ def file_hash(*paths: Path) -> str:
         digest.update(path.read_bytes() if path.is_file() else b"")
         digest.update(b"\0")
     return digest.hexdigest()
+
+
+def source_hash(source: Path) -> str:
+    """A submission's hash, its file read as the languages read it (a symbolic link is refused),
+    the same as ``file_hash`` gives."""
+    if source.is_dir():  # a problem package's submission of several files
+        return file_hash(source)
+    return hashlib.sha256(read_source(source) + b"\0").hexdigest()
 
 
 def suite_hash(problem: Problem) -> str:
@@ -154,7 +163,7 @@ class Store:
 
         ``submitted_at`` defaults to the file's modification time: when a student handed it in.
         """
-        key = (student, problem.id, file_hash(source), suite_hash(problem), __version__)
+        key = (student, problem.id, source_hash(source), suite_hash(problem), __version__)
         with self._using(), self.db:
             # Insert-if-absent, then read, in one write transaction: another judge claiming the
             # same submission at the same moment gets the same row, never a second one.
