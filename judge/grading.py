@@ -323,6 +323,7 @@ def grade_entry(entry: Entry, problem: Problem, store: Store) -> SubmissionResul
     fresh = None
     if resumption.needs_judging:
         positions = {case.name: index for index, case in enumerate(problem.cases)}
-        fresh = judge_submission(problem, entry.path, cases=resumption.remaining, on_case=lambda result:
-                                 store.record_case(resumption.submission_id, positions[result.name], result))
+        fresh = judge_submission(problem, entry.path, cases=resumption.remaining, keep_output=False,
+                                 on_case=lambda result: store.record_case(resumption.submission_id,
+                                                                          positions[result.name], result))
     return finish_entry(entry, problem, store, resumption, fresh)
