@@ -119,7 +119,7 @@ class Store:
         except sqlite3.Error as error:
             raise StoreError(f"cannot open the results database {path} ({error}); pass another --db") from None
         try:
-            self._check_is_ours()  # reads only: a file that is not ours is left exactly as it was
+            _check_is_ours(self.db, path)  # reads only: a file that is not ours is left exactly as it was
             with self._using():
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=NORMAL")
@@ -129,20 +129,6 @@ class Store:
         except BaseException:
             self.db.close()
             raise
-
-    def _check_is_ours(self) -> None:
-        try:
-            version = self.db.execute("PRAGMA user_version").fetchone()[0]
-            tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        except sqlite3.DatabaseError as error:
-            raise StoreError(f"{self.path} is not a usable results database ({error}); move it away or pass "
-                             f"another --db") from None
-        if version > SCHEMA_VERSION:
-            raise StoreError(f"{self.path} was written by a newer judge (store version {version}; this judge "
-                             f"reads up to {SCHEMA_VERSION}); upgrade the judge, or pass another --db")
-        if tables and not tables & TABLES:
-            raise StoreError(f"{self.path} is not a usable results database (an SQLite database of something else: "
-                             f"{', '.join(sorted(tables))}); pass another --db")
 
     @contextmanager
     def _using(self) -> Iterator[None]:
@@ -216,6 +202,22 @@ def _history(db: sqlite3.Connection) -> list[dict]:
     return [dict(zip(keys, row)) for row in rows]
 
 
+def _check_is_ours(db: sqlite3.Connection, path: Path) -> None:
+    """StoreError unless ``db`` is a results store this judge can read (or a new, empty file)."""
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    except sqlite3.DatabaseError as error:
+        raise StoreError(f"{path} is not a usable results database ({error}); move it away or pass "
+                         f"another --db") from None
+    if version > SCHEMA_VERSION:
+        raise StoreError(f"{path} was written by a newer judge (store version {version}; this judge "
+                         f"reads up to {SCHEMA_VERSION}); upgrade the judge, or pass another --db")
+    if tables and not tables & TABLES:
+        raise StoreError(f"{path} is not a usable results database (an SQLite database of something else: "
+                         f"{', '.join(sorted(tables))}); pass another --db")
+
+
 def read_history(path: Path) -> list[dict]:
     """``Store.history`` of the database at ``path``, opened read-only (it never writes, so it
     can watch a store that a running `judge grade` fills); [] while it has no results yet."""
@@ -224,6 +226,7 @@ def read_history(path: Path) -> list[dict]:
     except sqlite3.Error as error:
         raise StoreError(f"cannot open {path} read-only ({error}); check the path and its permissions") from None
     try:
+        _check_is_ours(db, path)
         return _history(db)
     except sqlite3.OperationalError as error:
         if "no such table" in str(error):  # created, not yet set up by the judge writing it

@@ -68,7 +68,7 @@ def test_two_graders_writing_one_store_neither_lose_nor_duplicate_a_row(tmp_path
 
 def _claim_submissions(db: str, students: int, results) -> None:
     """Ask the store for the same submissions' rows as fast as it answers (run in two processes)."""
-    from judge.problem import load_problem
+    from judge.catalog import load_problem
     from judge.store import Store
     store = Store(Path(db))
     problem = load_problem("stones")
@@ -101,7 +101,7 @@ def test_two_processes_claiming_the_same_submissions_get_the_same_rows(tmp_path)
 
 
 def _suite_size(problem: str) -> int:
-    from judge.problem import load_problem
+    from judge.catalog import load_problem
     return len(load_problem(problem).cases)
 
 
