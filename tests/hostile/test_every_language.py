@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from judge.languages import language_for
-from judge.problem import Case, load_problem
-from judge.runner import CaseResult, base_limits, run_case
+from judge.catalog import load_problem
+from judge.problem import Case
+from judge.runner import CaseResult, Prepared, prepare, run_case
 from judge.sandbox import FIRST_SLOT_UID, SLOT_COUNT, probe_tier, run_sandboxed
 
 HERE = Path(__file__).resolve().parent
@@ -125,29 +125,29 @@ ATTACKS = [
 ]
 
 
-def prepared(name: str):
-    source = HERE / name
-    language = language_for(source)
-    return language, language.prepare(source, STONES.io), language.limits(base_limits(STONES))
+def prepared(name: str) -> Prepared:
+    built = prepare(STONES, HERE / name)
+    assert isinstance(built, Prepared), built
+    return built
 
 
 def judge_in(tier: str, name: str, stdin: str | None = None) -> CaseResult:
-    """Judge the program on stones case n-1 (or on ``stdin``) as `judge run` does, in ``tier``."""
-    language, program, limits = prepared(name)
-    case = STONES.case("n-1") if stdin is None else Case(name=f"input-{stdin}", input=f"{stdin}\n")
+    """Judge the program on stones case sample-1 (or on ``stdin``) as `judge run` does, in ``tier``.
+    Sample cases, because only their messages carry the program's last line of stderr."""
+    case = STONES.case("sample-1") if stdin is None else Case(name=f"input-{stdin}", input=f"{stdin}\n",
+                                                              visibility="sample")
 
     def execute(command, stdin_bytes, run_limits, program_dir):
         return run_sandboxed(command, stdin=stdin_bytes, limits=run_limits, program_dir=program_dir, tier=tier)
 
-    return run_case(STONES, program, language, limits, case, execute)
+    return run_case(STONES, prepared(name), case, execute)
 
 
 def run_raw(name: str, tier: str, stdin: bytes = b""):
     """Run a program in ``tier`` under the stones limits; return the Outcome."""
-    _, program, limits = prepared(name)
-    command = [part.replace("{memory_mb}", str(limits.memory >> 20)) for part in program.command]
-    return run_sandboxed(command, stdin=stdin, limits=limits, program_dir=program.directory,
-                         tier=tier)
+    built = prepared(name)
+    return run_sandboxed(built.program.argv(built.limits), stdin=stdin, limits=built.limits,
+                         program_dir=built.program.directory, tier=tier)
 
 
 # --- what may be left behind -----------------------------------------------------------------
@@ -188,7 +188,7 @@ def _host_litter() -> list[str]:
 
 def leftovers(name: str, markers: tuple[str, ...] = ()) -> list[str]:
     """Everything a run of ``name`` left behind (waiting a moment for killed processes to go)."""
-    _, program, _ = prepared(name)
+    program = prepared(name).program
     deadline = time.monotonic() + 2
     while True:
         processes = [found for pid in _slot_processes() if (found := _runs_of(program.directory, markers, pid))]
