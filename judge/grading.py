@@ -233,6 +233,9 @@ def grade_folder(folder: Path, store: Store, jobs: int = 1, on_start: Callable[[
             problems[problem_id] = sources[problem_id].load()
         except SuiteError as error:
             issues.append(str(error))
+            found.skipped += [Skipped(f"{entry.student}/{entry.path.name}", f"problem {problem_id} cannot be loaded "
+                                      f"({error}); skipped", entry.student, problem_id)
+                              for entry in found.entries if entry.problem == problem_id]
     entries = [entry for entry in found.entries if entry.problem in problems]
     if cluster is not None:
         entries = cluster.usable(entries, issues)

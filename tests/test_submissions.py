@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -183,3 +184,15 @@ def test_control_characters_and_judge_paths_are_removed_from_messages():
     trimmed = trim_message(flood)
     assert len(trimmed) <= COMPILER_MESSAGE_CHARS
     assert len(trimmed.splitlines()) <= COMPILER_MESSAGE_LINES + 1
+
+
+def test_files_for_a_problem_that_cannot_be_loaded_are_listed_with_the_reason(tmp_path):
+    problems = tmp_path / "problems"
+    for folder in ("cases", "reference", "validators", "strategies"):
+        shutil.copytree(ROOT / folder, problems / folder)
+    (problems / "cases" / "omok.yaml").write_text("id: omok\ntitle: [unclosed\n")
+    folder = make_class(tmp_path / "subs", {"ana/stones.py": SOLUTIONS / "stones/accepted/game_dp.py",
+                                            "ana/omok.py": SOLUTIONS / "omok/accepted/count_both_ways.py"})
+    done = run_judge("grade", str(folder), "--db", str(tmp_path / "r.db"), "--problems", str(problems))
+    assert done.returncode == 0, done.stderr
+    assert "ana/omok.py" in done.stdout and "omok cannot be loaded" in done.stdout
