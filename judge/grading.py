@@ -245,7 +245,10 @@ def grade_folder(folder: Path, store: Store, jobs: int = 1, on_start: Callable[[
     def grade(entry: Entry) -> SubmissionResult | None:
         try:
             result = grade_entry(entry, problems[entry.problem], store)
-        except OSError as error:  # the file changed since it was found (became a link, went away)
+        except OSError as error:
+            if not (entry.path.is_symlink() or not _readable(entry.path)):
+                raise  # not the submission's doing
+            # the file changed since it was found (became a link, went away)
             found.skipped.append(Skipped(f"{entry.student}/{entry.path.name}",
                                          f"cannot be read ({error.strerror}); skipped", entry.student, entry.problem))
             issues.append(str(found.skipped[-1]))

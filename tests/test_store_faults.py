@@ -62,7 +62,8 @@ def test_two_graders_writing_one_store_neither_lose_nor_duplicate_a_row(tmp_path
     assert {submission: suite_sizes[problem] for submission, problem in sizes.items()} == cases
     by_student = [{student["student"]: student for student in report["students"]} for report in reports]
     for index in range(6):
-        assert by_student[0][f"s{index}"]["problems"] == by_student[1][f"s{index}"]["problems"]
+        assert by_student[0][f"s{index}"]["problems"] == by_student[1][f"s{index}"]["problems"], \
+            [report["issues"] for report in reports]
         assert by_student[0][f"s{index}"]["total"] == 200
 
 
