@@ -22,8 +22,8 @@ class SampleView:
 
 
 def sample_view(problem: Problem, case: Case, result: CaseResult | None) -> SampleView | None:
-    """The visible parts of ``case`` and of ``result`` (CaseResult.output, which the judge keeps
-    for sample cases, possibly cut short); None for a hidden case."""
+    """The visible parts of ``case`` and of ``result`` (CaseResult.output, or in grading its
+    output_excerpt, which the judge keeps for sample cases); None for a hidden case."""
     if case.visibility != "sample":
         return None
     from judge.reference import expected_output
@@ -31,7 +31,8 @@ def sample_view(problem: Problem, case: Case, result: CaseResult | None) -> Samp
     task = problem.task
     shown_input = task.show_value(task.value(case))
     expected_text = task.answer_text(expected_output(problem, case))
-    got = result.output if result is not None and result.output else None
+    kept = (result.output or result.output_excerpt) if result is not None else ""  # grading keeps the excerpt
+    got = kept or None
     difference = first_difference(expected_text, got) if got is not None and result.verdict == "WA" else None
     return SampleView(case.name, shown_input, expected_text, got, difference, task.value_label or "input")
 

@@ -10,7 +10,8 @@ import functools
 import importlib.util
 import json
 import math
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,12 @@ def _shown(text: str) -> str:
     return text if isinstance(text, _End) else repr(_short(text))
 
 
+# What str.splitlines splits on; every one of them is also whitespace to str.split and \\s.
+_LINE_BREAK = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+_TOKEN = re.compile("\\S+")
+_TOKEN_OR_BREAK = re.compile("(\\S+)|\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
 def _differ(line: int, token: int | None, expected: str, got: str, reveal: bool) -> CheckResult:
     where = f"line {line}" + (f", token {token}" if token else "")
     if reveal:
@@ -59,25 +66,102 @@ def _differ(line: int, token: int | None, expected: str, got: str, reveal: bool)
 
 def _compare_lines(got: str, expected: str, reveal: bool,
                    same: Callable[[str, str], bool]) -> CheckResult:
-    got_lines, want_lines = _lines(got), _lines(expected)
-    for number, (want, have) in enumerate(zip(want_lines, got_lines), 1):
-        want_tokens, got_tokens = want.split(), have.split()
-        for position, (a, b) in enumerate(zip(want_tokens, got_tokens), 1):
-            if not same(a, b):
-                return _differ(number, position, a, b, reveal)
-        if len(want_tokens) != len(got_tokens):
-            position = min(len(want_tokens), len(got_tokens)) + 1
-            missing = len(got_tokens) < len(want_tokens)
-            a = want_tokens[position - 1] if missing else END_OF_LINE
-            b = END_OF_LINE if missing else got_tokens[position - 1]
-            return _differ(number, position, a, b, reveal)
-    if len(got_lines) < len(want_lines):
-        number = len(got_lines) + 1
-        return _differ(number, None, want_lines[number - 1], END_OF_OUTPUT, reveal)
-    if len(got_lines) > len(want_lines):
-        number = len(want_lines) + 1
-        return _differ(number, None, END_OF_OUTPUT, got_lines[number - 1], reveal)
-    return CheckResult(True)
+    """Line by line, token by token; trailing blank lines and trailing spaces don't count.
+
+    Outputs may be megabytes of tokens or lines, which as lists of strings would cost many times
+    their size: the submission's output is read as a stream of tokens and line breaks, the
+    expected text line by line in place, and a blank line of the output is compared only once a
+    later line shows that it was not trailing."""
+    line = _LineCompare(got, expected, reveal, same)
+    for match in _TOKEN_OR_BREAK.finditer(got):
+        difference = line.token(match) if match.group(1) else line.end(match.end())
+        if difference:
+            return difference
+    return line.end(len(got)) or line.finish()
+
+
+def _line_spans(text: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of each of ``text.splitlines()``, without copying them."""
+    start = 0
+    for line_break in _LINE_BREAK.finditer(text):
+        yield start, line_break.start()
+        start = line_break.end()
+    if start < len(text):
+        yield start, len(text)
+
+
+def _content_lines(text: str) -> int:
+    """How many lines ``text`` has, up to its last one that is not blank."""
+    last = len(text)
+    while last and text[last - 1].isspace():
+        last -= 1
+    return sum(1 for _ in _LINE_BREAK.finditer(text, 0, last)) + 1 if last else 0
+
+
+def _span_text(text: str, span: tuple[int, int], strip: bool = True) -> str:
+    """A line as a message shows it (no more of it than that is copied)."""
+    shown = text[span[0]:min(span[1], span[0] + 4 * SHOW)]
+    return shown.rstrip() if strip else shown
+
+
+class _LineCompare:
+    """The comparison's place: the output's line being read against its expected line, and the
+    output's blank lines waiting to be compared."""
+
+    def __init__(self, got: str, expected: str, reveal: bool, same: Callable[[str, str], bool]) -> None:
+        self.got, self.expected, self.reveal, self.same = got, expected, reveal, same
+        self.want_count = _content_lines(expected)
+        self.want_spans = _line_spans(expected)
+        self.number = 0  # lines compared (or being compared) so far
+        self.start = 0  # where the output's current line starts
+        self.want_tokens: Iterator[re.Match] | None = None  # the current line's expected tokens, once it has one
+        self.position = 0  # tokens of the current line seen
+        self.blank_run = 0
+
+    def token(self, match: re.Match) -> CheckResult | None:
+        if self.want_tokens is None:  # the line's first token: the blank lines before it count
+            for _ in range(self.blank_run):
+                difference = self._compare_blank_line()
+                if difference:
+                    return difference
+            self.blank_run = 0
+            self.number += 1
+            if self.number > self.want_count:
+                found = _LINE_BREAK.search(self.got, self.start)
+                line = (self.start, found.start() if found else len(self.got))
+                return _differ(self.number, None, END_OF_OUTPUT, _span_text(self.got, line), self.reveal)
+            self.want_tokens = _TOKEN.finditer(self.expected, *next(self.want_spans))
+        self.position += 1
+        want = next(self.want_tokens, None)
+        if want is None:
+            return _differ(self.number, self.position, END_OF_LINE, match.group(1), self.reveal)
+        if not self.same(want.group(), match.group(1)):
+            return _differ(self.number, self.position, want.group(), match.group(1), self.reveal)
+        return None
+
+    def end(self, next_start: int) -> CheckResult | None:
+        """The output's current line ends; the next starts at ``next_start``."""
+        difference = None
+        if self.want_tokens is None:
+            self.blank_run += 1 if next_start > self.start else 0
+        elif (missing := next(self.want_tokens, None)) is not None:
+            difference = _differ(self.number, self.position + 1, missing.group(), END_OF_LINE, self.reveal)
+        self.start, self.want_tokens, self.position = next_start, None, 0
+        return difference
+
+    def finish(self) -> CheckResult:
+        """The output has ended (its blank lines at the end do not count)."""
+        if self.number < self.want_count:
+            missing = _span_text(self.expected, next(self.want_spans))
+            return _differ(self.number + 1, None, missing, END_OF_OUTPUT, self.reveal)
+        return CheckResult(True)
+
+    def _compare_blank_line(self) -> CheckResult | None:
+        self.number += 1
+        if self.number > self.want_count:
+            return _differ(self.number, None, END_OF_OUTPUT, "", self.reveal)
+        first = _TOKEN.search(self.expected, *next(self.want_spans))
+        return _differ(self.number, 1, first.group(), END_OF_LINE, self.reveal) if first else None
 
 
 def check_tokens(got: str, expected: str, *, reveal: bool = True, **_: Any) -> CheckResult:
@@ -90,14 +174,28 @@ def check_exact(got: str, expected: str, *, reveal: bool = True, **_: Any) -> Ch
     """Byte-for-byte equality (after decoding); the message still names the first differing line."""
     if got == expected:
         return CheckResult(True)
-    got_lines, want_lines = got.split("\n"), expected.split("\n")
-    for number, (want, have) in enumerate(zip(want_lines, got_lines), 1):
-        if want != have:
-            return _differ(number, None, want, have, reveal)
-    number = min(len(got_lines), len(want_lines)) + 1
-    if len(got_lines) < len(want_lines):
-        return _differ(number, None, want_lines[number - 1], END_OF_OUTPUT, reveal)
-    return _differ(number, None, END_OF_OUTPUT, got_lines[number - 1], reveal)
+    got_pieces, want_pieces = _piece_spans(got), _piece_spans(expected)
+    number = 0
+    while True:  # the texts differ, so some line does
+        number += 1
+        want, have = next(want_pieces, None), next(got_pieces, None)
+        if want is None or have is None or not _same_piece(expected, want, got, have):
+            return _differ(number, None, END_OF_OUTPUT if want is None else _span_text(expected, want, False),
+                           END_OF_OUTPUT if have is None else _span_text(got, have, False), reveal)
+
+
+def _piece_spans(text: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of each of ``text.split("\\n")``, without copying them."""
+    start = 0
+    while (end := text.find("\n", start)) >= 0:
+        yield start, end
+        start = end + 1
+    yield start, len(text)
+
+
+def _same_piece(text: str, span: tuple[int, int], other: str, other_span: tuple[int, int]) -> bool:
+    length = span[1] - span[0]
+    return length == other_span[1] - other_span[0] and other.startswith(text[span[0]:span[1]], other_span[0])
 
 
 def check_float(got: str, expected: str, *, reveal: bool = True, abs_tol: float = 1e-6,

@@ -203,9 +203,10 @@ class Cluster:
 
     def _submit(self, entry: Entry, problem: Problem, resumption):
         from judge.cluster_worker import judge_remotely, resource_name
+        from judge.languages.base import read_source  # never through a symbolic link
 
         return self.client.submit(
-            judge_remotely, self._bundle(problem), entry.path.name, entry.path.read_bytes(),
+            judge_remotely, self._bundle(problem), entry.path.name, read_source(entry.path),
             resumption.language, [case.name for case in resumption.remaining], self.cold,
             key=f"judge-{entry.student}-{entry.problem}-{resumption.submission_id}-{self.run_token}",
             resources={resource_name(resumption.language, self.options.min_sandbox): 1}, pure=False)

@@ -164,11 +164,11 @@ def judge_remotely(bundle: ProblemBundle, source_name: str, source: bytes, langu
     try:
         path = folder / source_name
         path.write_bytes(source)
-        result = judge_submission(problem, path, language, cases=cases, cold=cold)
+        # What the program printed is not recorded or reported by `grade` (beyond a sample case's
+        # excerpt): it is not kept, and need not cross the network.
+        result = judge_submission(problem, path, language, cases=cases, cold=cold, keep_output=False)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    # What the program printed is not recorded or reported by `grade`; it need not cross the network.
-    result.cases = [dataclasses.replace(case, output="") for case in result.cases]
     return result
 
 

@@ -3,15 +3,18 @@ resuming from the results store, and collect a class report."""
 
 from __future__ import annotations
 
+import difflib
+import os
+import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from judge.languages import UnknownLanguage, language_for
 from judge.catalog import catalog
-from judge.errors import SuiteError
+from judge.errors import SuiteError, UnknownLanguage, UsageError
+from judge.languages import language_for
 from judge.problem import Case, Problem
 from judge.runner import CaseResult, SubmissionResult, judge_submission, summarize
 from judge.sandbox import isolation_summary
@@ -29,6 +32,19 @@ class Entry:
     path: Path
 
 
+@dataclass(frozen=True)
+class Skipped:
+    """A file or folder of the submissions that was not graded, and why."""
+
+    path: str  # relative to the submissions folder: "eve/stones.c", "stray.txt"
+    reason: str
+    student: str | None = None  # None: not inside a student's folder
+    problem: str | None = None  # the problem the file was meant for, when that is certain
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.reason}"
+
+
 @dataclass
 class StudentReport:
     student: str
@@ -44,43 +60,140 @@ class StudentReport:
 class ClassReport:
     problems: list[str]
     students: list[StudentReport]
-    issues: list[str]
+    issues: list[str]  # one sentence per file not graded (str of its Skipped) and per other problem
     max_scores: dict[str, float]
     loaded: dict[str, Problem] = field(default_factory=dict)  # the graded problems, for showing their samples
     sandbox: dict = field(default_factory=dict)  # the tier judged in and whether it isolated fully
+    skipped: list[Skipped] = field(default_factory=list)
+
+    def skipped_for(self, student: str, problem: str) -> list[Skipped]:
+        """Why this student's file for this problem was not graded (empty: there was none)."""
+        return [item for item in self.skipped if item.student == student and item.problem == problem]
 
 
-def discover(folder: Path, problems: list[str]) -> tuple[list[Entry], list[str]]:
-    """The submissions in ``folder`` and, as sentences, everything that could not be used."""
-    entries, issues = [], []
-    for student_dir in sorted(folder.iterdir()):
-        if not student_dir.is_dir():
-            issues.append(f"{student_dir.name}: not a student folder (expected {folder.name}/<student>/<problem>.<ext>); skipped")
+@dataclass
+class Discovery:
+    """What a submissions folder holds: the submissions to grade, every student folder (graded
+    or not), what was skipped and why, and notes on files graded under another name."""
+
+    entries: list[Entry] = field(default_factory=list)
+    students: list[str] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+class NoSubmissions(UsageError):
+    """The submissions folder holds no student folders."""
+
+
+# Made by archivers and file managers, never by students: ignored without a word.
+IGNORED_NAMES = {"__MACOSX", "Thumbs.db", "desktop.ini"}
+# "stones (1).py": what a browser names a file downloaded a second time.
+DOWNLOAD_COPY = re.compile(r"^(?P<name>.+?)\s*\(\d+\)$")
+LAYOUT = "<student>/<problem>.<ext>"
+
+
+def _ignored(path: Path) -> bool:
+    return path.name.startswith(".") or path.name in IGNORED_NAMES
+
+
+def discover(folder: Path, problems: list[str]) -> Discovery:
+    """The submissions in ``folder`` and, with a reason each, everything that could not be used.
+
+    File names match problems without regard to case (``Stones.PY``, Java's ``Omok.java``); a
+    browser's download copy (``stones (1).py``) counts as the file it copies. Symbolic links are
+    never followed: a link to /proc/self/environ or a hidden suite would be read by the judge.
+    """
+    found = Discovery()
+    root = folder.resolve()
+    children = sorted(path for path in folder.iterdir() if not _ignored(path))
+    for student_dir in children:
+        name = student_dir.name
+        if student_dir.is_symlink():
+            found.skipped.append(Skipped(name, "a symbolic link, not followed; a student's folder must be a "
+                                               "real folder", student=name))
+        elif not student_dir.is_dir():
+            found.skipped.append(Skipped(name, f"not a student folder (expected {folder.name}/{LAYOUT}); skipped"))
+        else:
+            found.students.append(name)
+            _discover_student(student_dir, root, problems, found)
+    if not found.students:
+        raise NoSubmissions(_no_students(folder, children, problems))
+    return found
+
+
+def _no_students(folder: Path, children: list[Path], problems: list[str]) -> str:
+    message = f"{folder} holds no student folders; expected {folder}/{LAYOUT}"
+    loose = [path.name for path in children if _problem_of(path.name, problems)[0]]
+    if loose:
+        message += (f" ({', '.join(loose[:3])} lie in it directly: put each student's files in a folder of "
+                    f"their own, or pass the folder that holds the students' folders)")
+    return message
+
+
+def _discover_student(student_dir: Path, root: Path, problems: list[str], found: Discovery) -> None:
+    student = student_dir.name
+    files = sorted(path for path in student_dir.iterdir() if not _ignored(path))
+    by_problem: dict[str, list[Path]] = {}
+    for path in files:
+        where = f"{student}/{path.name}"
+        problem, why_not = _problem_of(path.name, problems)
+        refusal = _refusal(path, root) if problem else None
+        if problem is None or refusal:
+            found.skipped.append(Skipped(where, refusal or why_not, student, problem))
+        else:
+            by_problem.setdefault(problem, []).append(path)
+    for problem, paths in sorted(by_problem.items()):
+        if len(paths) > 1:
+            names = ", ".join(path.name for path in paths)
+            found.skipped.append(Skipped(student, f"{len(paths)} files for {problem} ({names}); none graded, "
+                                                  f"keep one", student, problem))
             continue
-        files = sorted(path for path in student_dir.iterdir() if not path.name.startswith("."))
-        by_problem: dict[str, list[Path]] = {}
-        for path in files:
-            problem = path.stem
-            if not path.is_file():
-                issues.append(f"{student_dir.name}/{path.name}: not a file; skipped")
-            elif problem not in problems:
-                issues.append(f"{student_dir.name}/{path.name}: no problem called {problem!r} "
-                              f"(known: {', '.join(problems)}); skipped")
-            elif not _supported(path):
-                issues.append(f"{student_dir.name}/{path.name}: unsupported file type {path.suffix or '(none)'}; skipped")
-            elif not _readable(path):
-                issues.append(f"{student_dir.name}/{path.name}: cannot be read; skipped")
-            else:
-                by_problem.setdefault(problem, []).append(path)
-        for problem, paths in sorted(by_problem.items()):
-            if len(paths) > 1:
-                names = ", ".join(path.name for path in paths)
-                issues.append(f"{student_dir.name}: {len(paths)} files for {problem} ({names}); none graded, keep one")
-                continue
-            entries.append(Entry(student_dir.name, problem, paths[0]))
-        if not files:
-            issues.append(f"{student_dir.name}: empty folder")
-    return entries, issues
+        found.entries.append(Entry(student, problem, paths[0]))
+        if not _same_name(paths[0].name, problem):
+            found.notes.append(f"{student}/{paths[0].name}: graded as {problem} (the name of a browser's "
+                               f"second download of {problem}{paths[0].suffix})")
+    if not files:
+        found.skipped.append(Skipped(student, "empty folder", student))
+
+
+def _problem_of(file_name: str, problems: list[str]) -> tuple[str | None, str]:
+    """The problem a file name is for (case aside, download copies as the file they copy), or
+    None and why not, with the nearest problem's name for a near miss."""
+    stem, _, extension = file_name.rpartition(".") if "." in file_name else (file_name, "", "")
+    copy = DOWNLOAD_COPY.match(stem)
+    by_key = {problem.casefold(): problem for problem in problems}
+    for candidate in (stem, copy["name"] if copy else None):
+        if candidate is not None and candidate.casefold() in by_key:
+            return by_key[candidate.casefold()], ""
+    reason = f"no problem called {stem!r} (known: {', '.join(problems)})"
+    near = difflib.get_close_matches(stem.casefold(), list(by_key), n=1, cutoff=0.6)
+    if near:
+        reason += f"; did you mean {by_key[near[0]]}?"
+    elif extension.lower() == "java" and problems:
+        example = problems[0]
+        reason += (f"; name a Java file after the problem it solves ({example}.java or "
+                   f"{example.capitalize()}.java), not after its class")
+    return None, reason + "; skipped"
+
+
+def _same_name(file_name: str, problem: str) -> bool:
+    return Path(file_name).stem.casefold() == problem.casefold()
+
+
+def _refusal(path: Path, root: Path) -> str | None:
+    """Why a file named after a problem cannot be graded, or None if it can."""
+    if path.is_symlink():
+        return "a symbolic link, not followed; a submission must be a regular file"
+    if not path.resolve().is_relative_to(root):
+        return "lies outside the submissions folder; skipped"
+    if not path.is_file():
+        return "not a file; skipped"
+    if not _supported(path):
+        return f"unsupported file type {path.suffix or '(none)'}; skipped"
+    if not _readable(path):
+        return "cannot be read; skipped"
+    return None
 
 
 def _supported(path: Path) -> bool:
@@ -93,11 +206,16 @@ def _supported(path: Path) -> bool:
 
 def _readable(path: Path) -> bool:
     try:
-        with open(path, "rb") as handle:
-            handle.read(1)
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        os.read(descriptor, 1)
         return True
     except OSError:
         return False
+    finally:
+        os.close(descriptor)
 
 
 def grade_folder(folder: Path, store: Store, jobs: int = 1, on_start: Callable[[int], None] | None = None,
@@ -105,23 +223,36 @@ def grade_folder(folder: Path, store: Store, jobs: int = 1, on_start: Callable[[
                  cluster: Cluster | None = None) -> ClassReport:
     """Judge every submission in ``folder`` (reusing complete results from ``store``) against the
     problems in force (``problems_dir``, else the usual places: see judge/catalog.py), here or,
-    with ``cluster``, on its workers."""
+    with ``cluster``, on its workers. NoSubmissions if it holds no student folders."""
     sources = catalog(problems_dir).require_some()
-    entries, issues = discover(folder, list(sources))
+    found = discover(folder, list(sources))
+    issues = [str(item) for item in found.skipped] + found.notes
     problems = {}
-    for problem_id in sorted({entry.problem for entry in entries}):
+    for problem_id in sorted({entry.problem for entry in found.entries}):
         try:
             problems[problem_id] = sources[problem_id].load()
         except SuiteError as error:
             issues.append(str(error))
-    entries = [entry for entry in entries if entry.problem in problems]
+            found.skipped += [Skipped(f"{entry.student}/{entry.path.name}", f"problem {problem_id} cannot be loaded "
+                                      f"({error}); skipped", entry.student, problem_id)
+                              for entry in found.entries if entry.problem == problem_id]
+    entries = [entry for entry in found.entries if entry.problem in problems]
     if cluster is not None:
         entries = cluster.usable(entries, issues)
     if on_start:
         on_start(len(entries))
 
-    def grade(entry: Entry) -> SubmissionResult:
-        result = grade_entry(entry, problems[entry.problem], store)
+    def grade(entry: Entry) -> SubmissionResult | None:
+        try:
+            result = grade_entry(entry, problems[entry.problem], store)
+        except OSError as error:
+            if not (entry.path.is_symlink() or not _readable(entry.path)):
+                raise  # not the submission's doing
+            # the file changed since it was found (became a link, went away)
+            found.skipped.append(Skipped(f"{entry.student}/{entry.path.name}",
+                                         f"cannot be read ({error.strerror}); skipped", entry.student, entry.problem))
+            issues.append(str(found.skipped[-1]))
+            result = None
         if on_done:
             on_done(entry)
         return result
@@ -132,14 +263,12 @@ def grade_folder(folder: Path, store: Store, jobs: int = 1, on_start: Callable[[
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             try:
                 results = list(pool.map(grade, entries))
-            except BaseException:  # stopped: submissions not begun yet are not started
+            except BaseException:  # stopped, or the store failed: submissions not begun are not started
                 pool.shutdown(wait=False, cancel_futures=True)
                 raise
-    students: dict[str, StudentReport] = {}
-    for student_dir in sorted(path.name for path in folder.iterdir() if path.is_dir()):
-        students[student_dir] = StudentReport(student_dir)
+    students = {student: StudentReport(student) for student in found.students}
     for entry, result in zip(entries, results):
-        if result is not None:  # None: the cluster gave up on it (an issue says so)
+        if result is not None:  # None: unreadable since found, or the cluster gave up on it (an issue says so)
             students[entry.student].results[entry.problem] = result
     ordered = list(students.values())
     for report, place in zip(ordered, rank([report.total for report in ordered])):
@@ -147,7 +276,7 @@ def grade_folder(folder: Path, store: Store, jobs: int = 1, on_start: Callable[[
     ordered.sort(key=lambda report: (report.rank, report.student))
     return ClassReport(sorted(problems), ordered, issues,
                        {problem_id: problem.total_points for problem_id, problem in problems.items()}, problems,
-                       sandbox=isolation_summary())
+                       sandbox=isolation_summary(), skipped=found.skipped)
 
 
 @dataclass
@@ -200,6 +329,7 @@ def grade_entry(entry: Entry, problem: Problem, store: Store) -> SubmissionResul
     fresh = None
     if resumption.needs_judging:
         positions = {case.name: index for index, case in enumerate(problem.cases)}
-        fresh = judge_submission(problem, entry.path, cases=resumption.remaining, on_case=lambda result:
-                                 store.record_case(resumption.submission_id, positions[result.name], result))
+        fresh = judge_submission(problem, entry.path, cases=resumption.remaining, keep_output=False,
+                                 on_case=lambda result: store.record_case(resumption.submission_id,
+                                                                          positions[result.name], result))
     return finish_entry(entry, problem, store, resumption, fresh)

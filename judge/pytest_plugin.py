@@ -136,10 +136,11 @@ class SuiteFile(pytest.File):
     def setup(self) -> None:
         """Build the solution once for the whole file (and start its warm pool)."""
         from judge.errors import JudgeError
+        from judge.languages.base import own_file
         from judge.runner import PrepareFailure, executor, prepare
 
         try:
-            self.prepared = prepare(self.problem, self.solution)
+            self.prepared = prepare(self.problem, own_file(self.solution))
         except JudgeError as error:  # a language the problem cannot use: the same for every case
             raise pytest.UsageError(f"{self.solution}: {error}") from None
         if not isinstance(self.prepared, PrepareFailure):

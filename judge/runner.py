@@ -13,6 +13,7 @@ from typing import Any
 from judge.checkers import CheckResult, get_checker
 from judge.errors import CompileError, JudgeFault, LanguageUnavailable, UnsupportedSubmission
 from judge.languages import LANGUAGES, Language, Program, language_for
+from judge.languages.base import trim_message
 from judge.problem import Case, Problem
 from judge.reference import expected_output
 from judge.sandbox import Limits, Outcome, run_sandboxed
@@ -21,6 +22,7 @@ from judge.tasks.base import Execute
 from judge.verdict import Verdict, decide, overall_verdict
 
 COLD_ENV = "JUDGE_COLD"
+OUTPUT_EXCERPT_CHARS = 4096  # of a sample case's output, kept for showing the difference
 
 
 
@@ -37,7 +39,8 @@ class CaseResult:
     signal: int | None = None
     message: str = ""
     visibility: str = "hidden"
-    output: str = ""  # what the submission printed (or returned), for stress and debugging
+    output: str = ""  # what the submission printed (or returned), whole: only when asked for (stress)
+    output_excerpt: str = ""  # a sample case's output, its first OUTPUT_EXCERPT_CHARS; "" for hidden cases
     score: float | None = None  # a package's output validator's score.txt, for group scoring
 
 
@@ -106,8 +109,8 @@ def prepare(problem: Problem, source: Path, language_name: str | None = None) ->
         raise UnsupportedSubmission(unusable)
     try:
         program = language.prepare(source, problem.io, **_signature_for(language, problem))
-    except CompileError as error:
-        return PrepareFailure(Verdict.CE, str(error), language.name)
+    except CompileError as error:  # its message goes into reports: sanitised, whoever raised it
+        return PrepareFailure(Verdict.CE, trim_message(str(error)), language.name)
     except LanguageUnavailable as error:
         return PrepareFailure(Verdict.IE, str(error), language.name)
     return Prepared(language, program, language.limits(base_limits(problem)))
@@ -120,8 +123,8 @@ def _prepare_package_program(problem: Problem, source: Path) -> Prepared | Prepa
     language = submission_language(source)
     try:
         language, program = prepare_program(source)
-    except CompileError as error:
-        return PrepareFailure(Verdict.CE, str(error), language.name)
+    except CompileError as error:  # its message goes into reports: sanitised, whoever raised it
+        return PrepareFailure(Verdict.CE, trim_message(str(error)), language.name)
     except LanguageUnavailable as error:
         return PrepareFailure(Verdict.IE, str(error), language.name)
     if language is None:
@@ -161,11 +164,14 @@ def executor(language: Language, program: Program, style: str, limits: Limits, c
 def judge_submission(problem: Problem, source: Path, language_name: str | None = None,
                      cases: list[Case] | None = None, jobs: int = 1,
                      on_case: Callable[[CaseResult], None] | None = None,
-                     stop_on_failure: bool = False, cold: bool = False) -> SubmissionResult:
+                     stop_on_failure: bool = False, cold: bool = False,
+                     keep_output: bool = True) -> SubmissionResult:
     """Judge ``source`` on ``cases`` (default: all of the problem's) and score it.
 
     With ``stop_on_failure`` the cases run in order and stop at the first that is not AC: the
     overall verdict is the same, and a slow wrong solution costs one time-out, not dozens.
+    Without ``keep_output`` the results hold no whole outputs (a class of submissions printing
+    megabytes each would otherwise be held in memory until the report), only excerpts.
     """
     cases = list(problem.cases if cases is None else cases)
     prepared = prepare(problem, source, language_name)
@@ -174,16 +180,17 @@ def judge_submission(problem: Problem, source: Path, language_name: str | None =
     workers = 1 if stop_on_failure else min(jobs, len(cases))
     cold = cold or not problem.task.runs_warm
     with executor(prepared.language, prepared.program, problem.io, prepared.limits, cold, workers) as execute:
-        results = _run_cases(problem, prepared, cases, execute, jobs, on_case, stop_on_failure)
+        results = _run_cases(problem, prepared, cases, execute, jobs, on_case, stop_on_failure, keep_output)
     result = summarize(problem, source, prepared.language.name, results)
     result.partial = len(results) < len(problem.cases)
     return result
 
 
 def _run_cases(problem: Problem, prepared: Prepared, cases: list[Case], execute: Execute, jobs: int,
-               on_case: Callable[[CaseResult], None] | None, stop_on_failure: bool) -> list[CaseResult]:
+               on_case: Callable[[CaseResult], None] | None, stop_on_failure: bool,
+               keep_output: bool) -> list[CaseResult]:
     def run_one(case: Case) -> CaseResult:
-        result = run_case(problem, prepared, case, execute)
+        result = run_case(problem, prepared, case, execute, keep_output)
         if on_case:
             on_case(result)
         return result
@@ -222,8 +229,19 @@ def failed_preparation(problem: Problem, source: Path, cases: list[Case], failur
     return summarize(problem, source, failure.language, results, compile_message=failure.message)
 
 
-def run_case(problem: Problem, prepared: Prepared, case: Case, execute: Execute | None = None) -> CaseResult:
-    """Run one case in the sandbox (as the problem's task type runs it) and decide its verdict."""
+def run_case(problem: Problem, prepared: Prepared, case: Case, execute: Execute | None = None,
+             keep_output: bool = True) -> CaseResult:
+    """Run one case in the sandbox (as the problem's task type runs it) and decide its verdict.
+    The result keeps the whole output only with ``keep_output``; an excerpt of a sample case's
+    output always."""
+    result = _judge_case(problem, prepared, case, execute)
+    result.output_excerpt = result.output[:OUTPUT_EXCERPT_CHARS] if case.visibility == "sample" else ""
+    if not keep_output:
+        result.output = ""
+    return result
+
+
+def _judge_case(problem: Problem, prepared: Prepared, case: Case, execute: Execute | None) -> CaseResult:
     judged = problem.task.judge_case(problem, prepared, case, execute or cold_execute)
     if judged is not None:
         return judged

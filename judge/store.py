@@ -13,14 +13,20 @@ import hashlib
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from judge import __version__
 from judge.errors import StoreError
+from judge.languages.base import read_source
 from judge.problem import Problem
 from judge.runner import CaseResult
 
 DEFAULT_DB = Path(".judge") / "results.db"
+SCHEMA_VERSION = 1  # PRAGMA user_version of the stores this judge writes; raise it when SCHEMA changes
+BUSY_TIMEOUT = 30.0  # seconds a write waits for another judge writing the same store
+TABLES = {"submissions", "case_results"}
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS submissions (
     id INTEGER PRIMARY KEY,
@@ -67,6 +73,14 @@ def file_hash(*paths: Path) -> str:
     return digest.hexdigest()
 
 
+def source_hash(source: Path) -> str:
+    """A submission's hash, its file read as the languages read it (a symbolic link is refused),
+    the same as ``file_hash`` gives."""
+    if source.is_dir():  # a problem package's submission of several files
+        return file_hash(source)
+    return hashlib.sha256(read_source(source) + b"\0").hexdigest()
+
+
 def suite_hash(problem: Problem) -> str:
     """What the expected results depend on: the suite and the reference solver. Hashed once per
     version of those files, not once per submission graded. For a problem package: its data,
@@ -92,20 +106,38 @@ def _version(path: Path) -> tuple[int, int] | None:
 
 
 class Store:
-    """Thread-safe access to one results database."""
+    """Thread-safe access to one results database. Several judges may write one store at once
+    (write-ahead log, writes wait up to BUSY_TIMEOUT for each other); every failure to use it is
+    a StoreError naming the file and what to do."""
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self.lock = threading.Lock()
         try:
-            self.db = sqlite3.connect(path, check_same_thread=False, timeout=30)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.executescript(SCHEMA)
-        except sqlite3.DatabaseError as error:
-            raise StoreError(f"{path} is not a usable results database ({error}); "
-                             f"move it away or pass another --db") from None
+            self.db = sqlite3.connect(path, check_same_thread=False, timeout=BUSY_TIMEOUT)
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot open the results database {path} ({error}); pass another --db") from None
+        try:
+            _check_is_ours(self.db, path)  # reads only: a file that is not ours is left exactly as it was
+            with self._using():
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=NORMAL")
+                with self.db:
+                    self.db.executescript(SCHEMA)
+                    self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except BaseException:
+            self.db.close()
+            raise
+
+    @contextmanager
+    def _using(self) -> Iterator[None]:
+        """One access to the database, under the thread lock; SQLite's failures become StoreError."""
+        with self.lock:
+            try:
+                yield
+            except sqlite3.Error as error:
+                raise StoreError(_explain(self.path, error)) from None
 
     def close(self) -> None:
         with self.lock:
@@ -117,28 +149,28 @@ class Store:
 
         ``submitted_at`` defaults to the file's modification time: when a student handed it in.
         """
-        key = (student, problem.id, file_hash(source), suite_hash(problem), __version__)
-        with self.lock, self.db:
+        key = (student, problem.id, source_hash(source), suite_hash(problem), __version__)
+        with self._using(), self.db:
+            # Insert-if-absent, then read, in one write transaction: another judge claiming the
+            # same submission at the same moment gets the same row, never a second one.
+            self.db.execute(
+                "INSERT OR IGNORE INTO submissions (student, problem, path, language, source_hash, suite_hash, "
+                "judge_version, submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (student, problem.id, str(source), language, *key[2:], submitted_at or _submitted_at(source)))
             row = self.db.execute(
                 "SELECT id, complete FROM submissions WHERE student=? AND problem=? AND source_hash=? "
                 "AND suite_hash=? AND judge_version=?", key).fetchone()
-            if row:
-                return row[0], bool(row[1])
-            cursor = self.db.execute(
-                "INSERT INTO submissions (student, problem, path, language, source_hash, suite_hash, "
-                "judge_version, submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (student, problem.id, str(source), language, *key[2:], submitted_at or _submitted_at(source)))
-            return cursor.lastrowid, False
+            return row[0], bool(row[1])
 
     def record_case(self, submission_id: int, position: int, result: CaseResult) -> None:
-        with self.lock, self.db:
+        with self._using(), self.db:
             self.db.execute(
                 "INSERT OR REPLACE INTO case_results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (submission_id, position, result.name, result.group, result.verdict, result.cpu_time,
                  result.wall_time, result.memory_kb, result.message, result.visibility))
 
     def recorded_cases(self, submission_id: int) -> list[CaseResult]:
-        with self.lock:
+        with self._using():
             rows = self.db.execute(
                 "SELECT case_name, case_group, verdict, cpu_time, wall_time, memory_kb, message, visibility "
                 "FROM case_results WHERE submission_id=? ORDER BY position", (submission_id,)).fetchall()
@@ -146,20 +178,20 @@ class Store:
                            memory_kb=row[5], message=row[6], visibility=row[7]) for row in rows]
 
     def compile_message(self, submission_id: int) -> str:
-        with self.lock:
+        with self._using():
             row = self.db.execute("SELECT compile_message FROM submissions WHERE id=?", (submission_id,)).fetchone()
         return row[0] if row else ""
 
     def complete(self, submission_id: int, verdict: str, score: float, max_score: float,
                  compile_message: str) -> None:
-        with self.lock, self.db:
+        with self._using(), self.db:
             self.db.execute("UPDATE submissions SET complete=1, verdict=?, score=?, max_score=?, "
                             "compile_message=? WHERE id=?", (verdict, score, max_score, compile_message,
                                                               submission_id))
 
     def history(self) -> list[dict]:
         """Every complete submission, oldest first: the input of the scoreboards."""
-        with self.lock:
+        with self._using():
             return _history(self.db)
 
 
@@ -170,6 +202,22 @@ def _history(db: sqlite3.Connection) -> list[dict]:
     return [dict(zip(keys, row)) for row in rows]
 
 
+def _check_is_ours(db: sqlite3.Connection, path: Path) -> None:
+    """StoreError unless ``db`` is a results store this judge can read (or a new, empty file)."""
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    except sqlite3.DatabaseError as error:
+        raise StoreError(f"{path} is not a usable results database ({error}); move it away or pass "
+                         f"another --db") from None
+    if version > SCHEMA_VERSION:
+        raise StoreError(f"{path} was written by a newer judge (store version {version}; this judge "
+                         f"reads up to {SCHEMA_VERSION}); upgrade the judge, or pass another --db")
+    if tables and not tables & TABLES:
+        raise StoreError(f"{path} is not a usable results database (an SQLite database of something else: "
+                         f"{', '.join(sorted(tables))}); pass another --db")
+
+
 def read_history(path: Path) -> list[dict]:
     """``Store.history`` of the database at ``path``, opened read-only (it never writes, so it
     can watch a store that a running `judge grade` fills); [] while it has no results yet."""
@@ -178,6 +226,7 @@ def read_history(path: Path) -> list[dict]:
     except sqlite3.Error as error:
         raise StoreError(f"cannot open {path} read-only ({error}); check the path and its permissions") from None
     try:
+        _check_is_ours(db, path)
         return _history(db)
     except sqlite3.OperationalError as error:
         if "no such table" in str(error):  # created, not yet set up by the judge writing it
@@ -187,6 +236,20 @@ def read_history(path: Path) -> list[dict]:
         raise StoreError(f"{path} is not a usable results database ({error}); pass another --db") from None
     finally:
         db.close()
+
+
+def _explain(path: Path, error: sqlite3.Error) -> str:
+    """What went wrong with the store at ``path``, and what to do, in one sentence."""
+    text = str(error)
+    if "full" in text:
+        return (f"the disk holding the results database {path} is full ({text}); every result recorded "
+                f"before stays: free some space and run the same command again to resume")
+    if "locked" in text or "busy" in text:
+        return (f"the results database {path} stayed locked by another judge for {BUSY_TIMEOUT:g} s ({text}); "
+                f"run again when it is done, or pass another --db")
+    if isinstance(error, sqlite3.DatabaseError) and "not a database" in text:
+        return f"{path} is not a usable results database ({text}); move it away or pass another --db"
+    return f"the results database {path} could not be used ({text}); pass another --db"
 
 
 def _submitted_at(source: Path) -> float:

@@ -80,3 +80,28 @@ def test_unknown_checker_is_an_error():
         assert "fuzzy" in str(error)
     else:
         raise AssertionError("an unknown checker must be refused")
+
+
+def _peak_allocation(function, *args, **kwargs) -> int:
+    import tracemalloc
+    tracemalloc.start()
+    try:
+        function(*args, **kwargs)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_huge_outputs_are_compared_without_splitting_them_all_at_once():
+    """Outputs of 256 KiB: 128 Ki tokens on one line, or 128 Ki short lines. Read one token and
+    one line at a time, in place, a comparison allocates a few KiB whatever the size (split at
+    once, tens of times the output's size)."""
+    tokens = "1 " * (1 << 17)
+    lines = "1\n" * (1 << 17)
+    for got, expected in [(tokens, "1 2\n"), (lines, "1\n2\n"), (tokens + "\n", tokens.rstrip() + " 2\n"),
+                          (lines + "x\n", lines)]:
+        for checker in (check_tokens, check_float, check_exact):
+            assert not checker(got, expected).ok
+        for checker in (check_tokens, check_exact):
+            assert _peak_allocation(checker, got, expected) < 64 << 10, checker.__name__
+    assert check_tokens(lines + "\n\n\n", lines).ok

@@ -75,10 +75,14 @@ def warn_if_weak() -> None:
         print(f"judge: warning: {problem}", file=sys.stderr)
 
 
-def readable_source(path_text: str, directory_allowed: bool = False) -> Path:
+def readable_source(path_text: str, directory_allowed: bool = False, own: bool = True) -> Path:
     """The solution file (or, when ``directory_allowed``, a directory of files: a problem
-    package's submission), or a UsageError saying why it cannot be used."""
+    package's submission), or a UsageError saying why it cannot be used. One's ``own`` file may
+    be a symbolic link (it is resolved here, once); someone else's (a student's) may not."""
     path = Path(path_text)
+    if path.is_symlink() and not own:
+        raise UsageError(f"{path_text} is a symbolic link; a student's submission must be a regular file "
+                         f"(a link could make the judge read any file of this machine)")
     if not path.exists():
         raise UsageError(f"solution file {path_text} does not exist")
     if directory_allowed and path.is_dir():
@@ -90,7 +94,8 @@ def readable_source(path_text: str, directory_allowed: bool = False) -> Path:
             pass
     except OSError as error:
         raise UsageError(f"cannot read {path_text}: {error.strerror}") from None
-    return path
+    from judge.languages.base import own_file
+    return own_file(path)
 
 
 def open_store(path: Path | None):

@@ -40,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_problems_option(parser)
     parser.add_argument("--db", type=Path, help="results database to record in (default .judge/results.db)")
     parser.add_argument("--student", help="whose run this is, in the records (default: $USER); judging someone "
-                        "else's code needs a sandbox that hides this machine's files")
+                        "else's code needs a sandbox that hides this machine's files, and refuses a symbolic link")
     add_weak_sandbox_option(parser, "judge someone else's code")
     parser.add_argument("--no-record", action="store_true", help="do not record the result")
     add_cold_option(parser)
@@ -53,7 +53,7 @@ def handle(args: argparse.Namespace) -> int:
     from judge.runner import judge_submission
 
     problem = find_problem(args.problem, args.problems).load(args.time_limit)
-    source = readable_source(args.solution, directory_allowed=problem.package is not None)
+    source = readable_source(args.solution, directory_allowed=problem.package is not None, own=not args.student)
     if args.student:
         require_isolation(args.allow_weak_sandbox, f"judging {args.student}'s code")
     else:
@@ -67,7 +67,7 @@ def handle(args: argparse.Namespace) -> int:
     if not args.no_record and cases is None:
         from judge.store import record_run
         store = open_store(args.db)
-        record_run(store, args.student, problem, source, result)
+        record_run(store, args.student or os.environ.get("USER") or "me", problem, source, result)
         store.close()
     return EXIT_OK if result.verdict == "AC" else EXIT_FAILED
 

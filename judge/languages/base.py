@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -25,6 +27,8 @@ COMPILE_LIMITS = Limits(cpu_time=30, wall_time=60, memory=2048 << 20, output=256
                         processes=512, limit_address_space=False)
 COMPILER_MESSAGE_LINES = 25
 EXEC_SERVER_FILE = "exec_server.py"
+COMPILER_MESSAGE_LINE_CHARS = 300
+COMPILER_MESSAGE_CHARS = 4096
 
 
 
@@ -137,8 +141,19 @@ def exec_server_files() -> dict[str, bytes]:
 
 
 def read_source(source: Path) -> bytes:
-    """The submission's bytes."""
-    return source.read_bytes()
+    """The submission's bytes. A symbolic link is refused (OSError ELOOP), never followed: a
+    submission linking to /proc/self/environ or a hidden suite would otherwise be read by the
+    judge, outside the sandbox, and shown back in the compiler's message. Callers judging a
+    person's own file resolve links first (``own_file``)."""
+    descriptor = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    with os.fdopen(descriptor, "rb") as handle:
+        return handle.read()
+
+
+def own_file(path: Path) -> Path:
+    """A source file given by the person whose code it is (`judge run`, `judge stress`, the
+    pytest plugin): a symbolic link there is their own choice, so it is resolved once, here."""
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
 
 
 def cached_build(key: str, files: dict[str, bytes], compile_command: list[str] | None,
@@ -168,11 +183,26 @@ def _compile(build: Path, command: list[str], clean_message) -> None:
         raise CompileError(trim_message(clean_message(text)) or "the compiler failed without a message")
 
 
+# Terminal escape sequences (colours, cursor moves) and other control characters but tab.
+_CONTROL = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# A path through one of the judge's own directories (the compile cache, a run's scratch
+# directory, the sandbox's mount points): only the file name after it is the student's business.
+_JUDGE_PATH = re.compile(r"(?:/[\w.+-]+)*?/(?:judge-(?:cache|run|server)-[\w.-]*|prog|sandbox)(?:/[\w.+-]+)*/")
+
+
 def trim_message(text: str) -> str:
-    lines = [line for line in text.replace("/sandbox/", "").splitlines() if line.strip()]
+    """A compiler's message made fit for a report: no terminal control characters, none of the
+    judge's own paths, at most COMPILER_MESSAGE_LINES non-blank lines of COMPILER_MESSAGE_LINE_CHARS
+    characters, COMPILER_MESSAGE_CHARS in all."""
+    text = _JUDGE_PATH.sub("", _CONTROL.sub("", text[: COMPILER_MESSAGE_CHARS * 4]))
+    lines = [_cut(line.rstrip(), COMPILER_MESSAGE_LINE_CHARS) for line in text.splitlines() if line.strip()]
     if len(lines) > COMPILER_MESSAGE_LINES:
         lines = lines[:COMPILER_MESSAGE_LINES] + [f"... ({len(lines) - COMPILER_MESSAGE_LINES} more lines)"]
-    return "\n".join(lines)
+    return _cut("\n".join(lines), COMPILER_MESSAGE_CHARS)
+
+
+def _cut(text: str, most: int) -> str:
+    return text if len(text) <= most else text[: most - 3] + "..."
 
 
 def with_time(limits: Limits, factor: float, extra: float) -> Limits:

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import socket
-import threading
 from pathlib import Path
 
 import pytest
@@ -154,26 +152,10 @@ def test_the_graders_files_cannot_be_changed(tier, tmp_path):
 
 
 @pytest.mark.parametrize("tier", [tier for tier in TIERS if tier in ("bwrap", "unshare")])
-def test_no_network_not_even_loopback(tier):
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(5)
-    server.settimeout(0.5)
-    accepted = []
-
-    def accept():
-        try:
-            accepted.append(server.accept())
-        except OSError:
-            pass
-
-    listener = threading.Thread(target=accept)
-    listener.start()
-    outcome = run_raw("network.py", tier, str(server.getsockname()[1]).encode())
-    listener.join()
-    server.close()
+def test_no_network_not_even_loopback(tier, loopback_listener):
+    outcome = run_raw("network.py", tier, str(loopback_listener.port).encode())
     assert b"CONNECTED" not in outcome.stdout
-    assert not accepted
+    assert not loopback_listener.accepted
 
 
 def test_the_tier_can_be_forced_and_a_bad_value_is_a_clear_error():

@@ -1,0 +1,2 @@
+// process.abort(): SIGABRT, RE naming SIGABRT.
+process.abort();
