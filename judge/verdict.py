@@ -73,13 +73,15 @@ def decide(outcome: Outcome, limits: Limits, check: CheckResult | None,
     """
     if outcome.internal_error:
         return Decision(Verdict.IE, outcome.internal_error)
+    # Output over the limit first: a runtime that swallows the write errors (node, the JVM) runs on
+    # and may time out afterwards, but what it did wrong was the output.
+    if outcome.output_exceeded or outcome.signal == signal.SIGXFSZ:
+        return Decision(Verdict.OLE, f"output over the limit of {limits.output // 1024} KiB")
     if outcome.cpu_time > limits.cpu_time or outcome.signal == signal.SIGXCPU:
         return Decision(Verdict.TLE, f"CPU time {outcome.cpu_time:.2f} s over the limit {limits.cpu_time:g} s")
     if outcome.wall_timed_out:
         return Decision(Verdict.TLE, f"still running after {limits.wall_time:g} s of wall time "
                                f"(used {outcome.cpu_time:.2f} s CPU: sleeping or waiting?)")
-    if outcome.output_exceeded or outcome.signal == signal.SIGXFSZ:
-        return Decision(Verdict.OLE, f"output over the limit of {limits.output // 1024} KiB")
     ceiling_kb = (limits.memory + limits.memory_slack) // 1024
     if out_of_memory or outcome.memory_kb > ceiling_kb:
         return Decision(Verdict.MLE, f"memory limit {limits.memory // (1024 * 1024)} MiB exceeded"

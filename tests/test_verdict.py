@@ -49,3 +49,9 @@ def test_judge_faults_are_never_the_students():
 def test_overall_verdict_is_the_first_failure():
     assert overall_verdict(["AC", "AC"]) == "AC"
     assert overall_verdict(["AC", "TLE", "WA"]) == "TLE"
+
+
+def test_output_over_its_cap_is_ole_even_when_the_program_then_times_out():
+    """node and the JVM swallow the failed writes of a flood and run on until stopped."""
+    assert verdict(output_exceeded=True, cpu_time=1.5, exit_code=None, signal=signal.SIGKILL) == "OLE"
+    assert verdict(output_exceeded=True, wall_timed_out=True, exit_code=None, signal=signal.SIGKILL) == "OLE"

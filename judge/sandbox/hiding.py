@@ -58,9 +58,20 @@ def _covered(path: str, by: list[str]) -> bool:
     return any(path.startswith(other + "/") for other in by)
 
 
+def _foreign_top_dirs() -> list[str]:
+    """Every top-level directory that is not the system's own (/work, /data, a mounted share...):
+    what lies there is this machine's business, not a submission's."""
+    try:
+        names = os.listdir("/")
+    except OSError:
+        return []
+    return [f"/{name}" for name in names
+            if name not in SYSTEM_TOP and not _holds_or_is_in_runtime(f"/{name}")]
+
+
 def hidden_paths() -> list[str]:
     """The directories covered, outermost only (a tmpfs already hides what lies below it)."""
-    candidates = sorted({*WRITABLE, *PRIVATE, *_judge_paths()} - {STAGE}, key=len)
+    candidates = sorted({*WRITABLE, *PRIVATE, *_judge_paths(), *_foreign_top_dirs()} - {STAGE}, key=len)
     chosen: list[str] = []
     for path in candidates:
         if os.path.isdir(path) and not os.path.islink(path) and not _covered(path, chosen) and path not in chosen:
