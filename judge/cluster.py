@@ -13,9 +13,7 @@ Dask is imported only here and only when ``--cluster`` is given: a local grade n
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -92,6 +90,9 @@ class Cluster:
     """A connection to a Dask cluster whose workers judge for this process."""
 
     def __init__(self, options: ClusterOptions, cold: bool = False) -> None:
+        import logging  # here: `judge --help` reads this module for the --cluster options
+        import uuid
+
         try:
             import distributed
         except ImportError:
@@ -114,6 +115,8 @@ class Cluster:
                           for language in status["languages"]}
 
     def _connect(self, distributed):
+        import logging
+
         address = self.options.address
         if address.startswith(LOCAL_PREFIX):
             self.local_cluster = distributed.LocalCluster(
