@@ -98,8 +98,11 @@ def test_plugin_that_collects_nothing_says_how_to_name_the_suite(pytester):
 
 
 def test_plugin_compile_error_message_is_shown_once(project):
-    result = project.runpytest("cases/stones.yaml", "--solution", str(ROOT / "solutions/stones/compile_error/missing_semicolon.c"))
+    # -rN: no short summary, which would repeat every failure's message once more.
+    result = project.runpytest("cases/stones.yaml", "-rN", "--solution",
+                               str(ROOT / "solutions/stones/compile_error/missing_semicolon.c"))
     result.assert_outcomes(failed=22)
+    assert result.stdout.str().count("int main(void)") == 1  # the compiler's quoted line: once
     assert result.stdout.str().count("the full message is shown on the first case") == 21
 
 
