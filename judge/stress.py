@@ -203,10 +203,15 @@ def save_counterexample(problem: Problem, result: StressResult, seed: int) -> st
     the suite already has is not saved twice."""
     from hashlib import sha256
 
+    from judge.catalog import BUILTIN_FOLDER
     from judge.formats.suite import append_case
     from judge.reference import validator_module
 
     value = result.counterexample.input
+    if BUILTIN_FOLDER in problem.project_root.parts:
+        raise StressError(f"not saved: {problem.id} is a built-in problem of the installed judge; copy its files "
+                          f"(cases/, reference/, validators/, strategies/) to a folder of your own and run "
+                          f"judge stress --problems FOLDER ... --save there")
     try:
         validator_module(problem).validate(value)
     except ValueError as error:

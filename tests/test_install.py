@@ -72,3 +72,13 @@ def test_the_working_directory_problems_come_first_then_the_built_in_ones(instal
     assert "pebbles" in listing.stdout and "sokoban" in listing.stdout
     only = judge(installed, "list", cwd=tmp_path, JUDGE_PROBLEMS=str(tmp_path))
     assert "pebbles" in only.stdout and "sokoban" not in only.stdout
+
+
+def test_stress_save_leaves_an_installed_built_in_suite_alone(installed, tmp_path):
+    wrong = tmp_path / "wrong.py"
+    wrong.write_text((ROOT / "solutions/stones/wrong_answer/even_wins.py").read_text())
+    suite = installed / "judge/_builtin/cases/stones.yaml"
+    before = suite.read_bytes()
+    done = judge(installed, "stress", "stones", str(wrong), "--save", "--examples", "20", cwd=tmp_path)
+    assert done.returncode == 2 and "built-in problem of the installed judge" in done.stderr, done.stderr
+    assert suite.read_bytes() == before
