@@ -2,7 +2,6 @@
 
 import xml.etree.ElementTree as ET
 
-import pytest
 
 # Imported here, before any in-process pytester run, so that pytester's clean-up of modules first
 # imported by an inner run never re-imports PyYAML apart from its already-loaded C extension
