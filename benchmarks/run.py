@@ -215,7 +215,8 @@ MARGINAL_SOLUTIONS = {
 
 
 def plain_command(work: Path, source: Path) -> list[str]:
-    """How the solution starts outside any sandbox: built here the way the judge builds it."""
+    """How the solution starts outside any sandbox: built and run with the judge's options, but
+    Java as a student starts it (its start-up is what the judge's Java options shorten)."""
     built = work / f"plain-{source.stem}"
     built.mkdir(exist_ok=True)
     if source.suffix in (".c", ".cpp"):
@@ -223,19 +224,20 @@ def plain_command(work: Path, source: Path) -> list[str]:
         subprocess.run([compiler, "-O2", standard, "-o", str(built / "program"), str(source), "-lm"], check=True)
         return [str(built / "program")]
     if source.suffix == ".java":
+        # As a student starts it: the JVM's own defaults, none of the judge's start-up options.
         subprocess.run(["javac", "-encoding", "UTF-8", "-d", str(built), str(source)], check=True)
-        return ["java", "-Xss64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-                "-cp", str(built), source.stem]
+        return ["java", "-cp", str(built), source.stem]
     if source.suffix == ".js":
         return ["node", "--stack-size=32000", str(source)]
     return [SUBMISSION_PYTHON, "-I", "-S", str(source)]
 
 
-def marginal_case_cost(work: Path, repeats: int) -> list:
+def marginal_case_cost(work: Path, repeats: int, languages: list[str]) -> list:
     """Per language: (the suite with -j 1 minus one case of it) / (cases - 1), the median of
     ``repeats``, against the median per-case time of a plain loop over the same inputs."""
     rows = []
-    for language, (problem_id, name, target) in MARGINAL_SOLUTIONS.items():
+    for language in languages:
+        problem_id, name, target = MARGINAL_SOLUTIONS[language]
         problem = load_problem(problem_id, ROOT)
         source = ROOT / "solutions" / problem_id / "accepted" / name
         run = JUDGE + ["run", problem_id, str(source), "-j", "1", "--no-record"]
@@ -269,6 +271,8 @@ def main() -> None:
     parser.add_argument("--students", type=int, default=100)
     parser.add_argument("--quick", action="store_true", help="smaller runs, for a rough look")
     parser.add_argument("--only", type=int, nargs="+", metavar="N", help="run only these items (numbers above)")
+    parser.add_argument("--languages", nargs="+", choices=sorted(MARGINAL_SOLUTIONS), default=sorted(MARGINAL_SOLUTIONS),
+                        metavar="LANGUAGE", help="item 8 for these languages only")
     args = parser.parse_args()
     items = {
         1: lambda: per_case_overhead(work, 200 if args.quick else 1000),
@@ -278,7 +282,7 @@ def main() -> None:
         5: lambda: grading(work, args.students),
         6: lambda: cluster_throughput(work, 10 if args.quick else 40, 1 if args.quick else 2),
         7: lambda: per_case_cost(work, 3 if args.quick else 10),
-        8: lambda: marginal_case_cost(work, 3 if args.quick else 5),
+        8: lambda: marginal_case_cost(work, 3 if args.quick else 5, args.languages),
     }
     unknown = set(args.only or ()) - set(items)
     if unknown:

@@ -49,6 +49,21 @@ def test_java_any_file_name_non_ascii_class_and_stray_package(write_program):
     assert quick(write_program("anything.java", text)).verdict == "AC"
 
 
+def test_java_concatenation_is_built_without_invokedynamic_and_goes_left_to_right(write_program):
+    """The judge compiles `+` on strings to StringBuilder calls: the invokedynamic form spins
+    method-handle classes at the first `+` of every run, a sixth of a JVM's start. Each operand
+    still becomes a string in order, as the JLS says."""
+    text = ("import java.util.*;\npublic class Main { public static void main(String[] a) {\n"
+            " StringBuilder sb = new StringBuilder(\"a\"); String s = \"\" + sb + sb.append(\"b\");\n"
+            " int n = new Scanner(System.in).nextInt();\n"
+            " System.out.println(s.equals(\"aab\") ? (n % 2 == 1 ? \"SK\" : \"CY\") : \"order \" + s); } }\n")
+    path = write_program("Main.java", text)
+    result = quick(path)
+    assert result.verdict == "AC", [case.message for case in result.cases]
+    built = LANGUAGES["java"].prepare(path, "stdio").directory
+    assert b"makeConcatWithConstants" not in (built / "Main.class").read_bytes()
+
+
 def test_java_class_finding():
     assert find_classes("class A {}\npublic class B { public static void main(String[] x) {} }") == ("B", "B")
     assert find_classes("// class Fake\nclass Solution { static public void main(String[] a) {} }") == (None, "Solution")
