@@ -14,7 +14,6 @@ name is. ``$JUDGE_ROOT`` is the older name of ``$JUDGE_PROBLEMS``.
 
 from __future__ import annotations
 
-import difflib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +21,7 @@ from pathlib import Path
 from judge.errors import SuiteError
 from judge.formats import ProblemSource, formats
 from judge.problem import Problem
+from judge.suggestions import listing, nearest
 
 PROBLEMS_ENV = "JUDGE_PROBLEMS"
 OLD_PROBLEMS_ENV = "JUDGE_ROOT"
@@ -59,9 +59,9 @@ class Catalog:
     def unknown(self, name: str, known: dict[str, ProblemSource]) -> str:
         if not known:
             return f"unknown problem {name!r}: no problems found ({self.describe()})"
-        close = difflib.get_close_matches(name, known, n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        return f"unknown problem {name!r}{hint}; known problems: {', '.join(known)} ({self.describe()})"
+        meant = nearest(name, known)
+        hint = f" (did you mean {meant!r}?)" if meant else ""
+        return f"unknown problem {name!r}{hint}; known problems: {listing(known)} ({self.describe()})"
 
     def describe(self) -> str:
         return "looked in " + "; ".join(f"{folder} ({why})" for folder, why in self.folders) if self.folders \

@@ -3,7 +3,6 @@ resuming from the results store, and collect a class report."""
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from collections.abc import Callable
@@ -20,6 +19,7 @@ from judge.runner import CaseResult, SubmissionResult, judge_submission, summari
 from judge.sandbox import isolation_summary
 from judge.scoring import rank
 from judge.store import Store
+from judge.suggestions import listing, nearest
 
 if TYPE_CHECKING:
     from judge.cluster import Cluster
@@ -166,10 +166,10 @@ def _problem_of(file_name: str, problems: list[str]) -> tuple[str | None, str]:
     for candidate in (stem, copy["name"] if copy else None):
         if candidate is not None and candidate.casefold() in by_key:
             return by_key[candidate.casefold()], ""
-    reason = f"no problem called {stem!r} (known: {', '.join(problems)})"
-    near = difflib.get_close_matches(stem.casefold(), list(by_key), n=1, cutoff=0.6)
+    reason = f"no problem called {stem!r} (known: {listing(problems)})"
+    near = nearest(stem.casefold(), by_key)
     if near:
-        reason += f"; did you mean {by_key[near[0]]}?"
+        reason += f"; did you mean {by_key[near]}?"
     elif extension.lower() == "java" and problems:
         example = problems[0]
         reason += (f"; name a Java file after the problem it solves ({example}.java or "

@@ -78,16 +78,21 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector):
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     """--solution that judged nothing is a mistake: say which, and how to name the suite."""
+    from judge.suggestions import listing, nearest
+
     solutions = _solutions(session.config)
     if not solutions:
         return
     seen = session.config.stash[SUITES_SEEN]
     unmatched = [problem for problem in solutions if problem is not None and problem not in seen]
     if unmatched:
-        found = ", ".join(sorted(seen)) or "none"
-        raise pytest.UsageError(f"--solution {unmatched[0]}=... names problem {unmatched[0]!r}, but no suite "
-                                f"cases/{unmatched[0]}.yaml was collected (suites collected: {found}). "
-                                f"{_where_suites_are(unmatched[0])}")
+        problem = unmatched[0]
+        meant = nearest(problem, sorted(seen))
+        hint = f"did you mean {meant!r}? " if meant else ""
+        found = listing(sorted(seen)) or "none"
+        raise pytest.UsageError(f"--solution {problem}=... names problem {problem!r}, but no suite "
+                                f"cases/{problem}.yaml was collected; {hint}(suites collected: {found}). "
+                                f"{_where_suites_are(problem)}")
     if not seen:
         raise pytest.UsageError("--solution was given, but no case suite (cases/<problem>.yaml) was collected. "
                                 + _where_suites_are(None))

@@ -90,6 +90,15 @@ def test_plugin_solution_for_a_problem_not_collected(project):
     result.stdout.fnmatch_lines(["*no --solution for stones (omok=... name other problems)*"])
 
 
+def test_plugin_misspelt_problem_names_the_one_meant_and_lists_few(project):
+    for number in range(20):  # many suites collected: the message names the near one, not all
+        shutil.copy(project.path / "cases/stones.yaml", project.path / f"cases/copy{number:02d}.yaml")
+    accepted = ROOT / "solutions/omok/accepted/count_both_ways.py"
+    result = project.runpytest("cases", "--solution", f"omk={accepted}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*names problem 'omk'*did you mean 'omok'?*and 13 more)*"])
+
+
 def test_plugin_that_collects_nothing_says_how_to_name_the_suite(pytester):
     accepted = ROOT / "solutions/stones/accepted/game_dp.py"
     result = pytester.runpytest("--solution", str(accepted))

@@ -14,7 +14,6 @@ an error with the nearest known key, never silently ignored.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import functools
 import math
 from pathlib import Path
@@ -24,6 +23,7 @@ from judge.errors import SuiteError
 from judge.formats.base import ProblemFormat, ProblemSource
 from judge.problem import MIB, SCORING_MODES, VISIBILITIES, Case, Problem, ProblemFiles
 from judge.signature import Signature, SignatureError, check_arguments, parse_signature, value_problem
+from judge.suggestions import nearest
 from judge.tasks import TASK_TYPES, task_type
 
 SUITES_FOLDER = "cases"
@@ -127,8 +127,8 @@ class _SuiteReader:
                 continue
             if elsewhere and key in elsewhere:
                 raise self.fail(where, f"field '{key}' {elsewhere[key]}")
-            close = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
-            hint = f"did you mean '{close[0]}'?" if close else f"known fields: {', '.join(allowed)}"
+            meant = nearest(str(key), allowed)
+            hint = f"did you mean '{meant}'?" if meant else f"known fields: {', '.join(allowed)}"
             raise self.fail(where, f"unknown field '{key}'; {hint}")
 
     def positive(self, data: dict, key: str, where: str, default: float) -> float:
