@@ -12,6 +12,7 @@ from typing import Any
 
 from judge.checkers import CheckResult, get_checker
 from judge.errors import CompileError, JudgeFault, LanguageUnavailable, UnsupportedSubmission
+from judge.formats import format_of
 from judge.languages import LANGUAGES, Language, Program, language_for
 from judge.languages.base import trim_message
 from judge.problem import Case, Problem
@@ -97,8 +98,12 @@ def prepare(problem: Problem, source: Path, language_name: str | None = None) ->
     """Choose the language and build the program, once, for every way of judging (run, stress,
     grade, the pytest plugin). A submission that cannot be built is a PrepareFailure value;
     UnknownLanguage and UnsupportedSubmission are raised: they are the caller's usage errors."""
-    if source.is_dir() or problem.package is not None:
-        return _prepare_package_program(problem, source)
+    problem_format = format_of(problem)
+    own_way = problem_format.prepare(problem, source)
+    if own_way is not None:
+        return own_way
+    if source.is_dir():
+        raise UnsupportedSubmission(f"{source} is a folder; {problem.id} takes one source file")
     language = language_for(source, language_name)
     if problem.io not in language.styles:
         usable = [name for name, lang in LANGUAGES.items() if problem.io in lang.styles]
@@ -107,28 +112,19 @@ def prepare(problem: Problem, source: Path, language_name: str | None = None) ->
     unusable = problem.task.unusable_by(problem, language)
     if unusable:
         raise UnsupportedSubmission(unusable)
+    return built(problem, language, lambda: (language, language.prepare(source, problem.io,
+                                                                         **_signature_for(language, problem))))
+
+
+def built(problem: Problem, language: Language, build: Callable[[], tuple[Language, Program]]) -> Prepared | PrepareFailure:
+    """What ``build()`` made (a language and its program) ready to judge ``problem``; its
+    compile error (CE) or missing toolchain (IE) as a PrepareFailure in ``language``."""
     try:
-        program = language.prepare(source, problem.io, **_signature_for(language, problem))
+        language, program = build()
     except CompileError as error:  # its message goes into reports: sanitised, whoever raised it
         return PrepareFailure(Verdict.CE, trim_message(str(error)), language.name)
     except LanguageUnavailable as error:
         return PrepareFailure(Verdict.IE, str(error), language.name)
-    return Prepared(language, program, language.limits(base_limits(problem)))
-
-
-def _prepare_package_program(problem: Problem, source: Path) -> Prepared | PrepareFailure:
-    """A submission to a problem package: one file, or a directory of files (see judge/icpc/programs.py)."""
-    from judge.icpc.programs import prepare_program, submission_language
-
-    language = submission_language(source)
-    try:
-        language, program = prepare_program(source)
-    except CompileError as error:  # its message goes into reports: sanitised, whoever raised it
-        return PrepareFailure(Verdict.CE, trim_message(str(error)), language.name)
-    except LanguageUnavailable as error:
-        return PrepareFailure(Verdict.IE, str(error), language.name)
-    if language is None:
-        raise UnsupportedSubmission(f"{source}: a submission with build/run scripts is not supported")
     return Prepared(language, program, language.limits(base_limits(problem)))
 
 
@@ -213,10 +209,8 @@ def summarize(problem: Problem, source: Path, language: str, results: list[CaseR
               compile_message: str = "") -> SubmissionResult:
     """The submission's result from its case results: overall verdict and score."""
     verdicts = {result.name: result.verdict for result in results}
-    verdict, points = overall_verdict([result.verdict for result in results]), score(problem, verdicts)
-    if problem.package is not None and problem.package.scoring:
-        from judge.icpc.scoring import aggregate
-        verdict, points = aggregate(problem.package, results)
+    verdict, points = format_of(problem).aggregate(problem, results) or \
+        (overall_verdict([result.verdict for result in results]), score(problem, verdicts))
     return SubmissionResult(
         problem=problem.id, submission=str(source), language=language, verdict=verdict,
         score=points, max_score=problem.total_points, cases=results, compile_message=compile_message)

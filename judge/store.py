@@ -82,13 +82,16 @@ def source_hash(source: Path) -> str:
 
 
 def suite_hash(problem: Problem) -> str:
-    """What the expected results depend on: the suite and the reference solver. Hashed once per
-    version of those files, not once per submission graded. For a problem package: its data,
-    validators and time limit."""
-    if problem.package is not None:
-        from judge.icpc.package import package_hash
-        return package_hash(problem.package.root, problem.time_limit)
-    paths = (problem.suite_path, problem.reference_path)
+    """What the expected results depend on, as the problem's format says (the suite and its
+    reference solver; a package's data, validators and time limit)."""
+    from judge.formats import format_of
+
+    return format_of(problem).content_hash(problem)
+
+
+def current_hash(paths: tuple[Path, ...]) -> str:
+    """``file_hash`` of ``paths``, hashed once per version of those files, not once per
+    submission graded."""
     return _hash_of_versions(paths, tuple(_version(path) for path in paths))
 
 

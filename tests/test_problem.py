@@ -1,12 +1,12 @@
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, built_in_problems
 
 from judge.catalog import known_problems, load_problem
-from judge.errors import SuiteError
+from judge.errors import SuiteError, UnsupportedSubmission
 from judge.formats.suite import load_suite
+from judge.runner import prepare
 
 GOOD = """
 id: tiny
@@ -82,3 +82,10 @@ def test_unknown_problem_lists_the_known_ones():
 
 def test_the_built_in_problems_are_the_suites_in_cases():
     assert known_problems(ROOT) == sorted(path.stem for path in (ROOT / "cases").glob("*.yaml"))
+
+
+def test_a_folder_is_no_submission_to_a_suite_problem(tmp_path):
+    """Only a format that takes folders of files (packages) builds one; a suite problem says so."""
+    (tmp_path / "main.py").write_text("print(1)\n")
+    with pytest.raises(UnsupportedSubmission, match="is a folder; stones takes one source file"):
+        prepare(load_problem("stones"), tmp_path)

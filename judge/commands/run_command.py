@@ -49,11 +49,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     from judge.catalog import find_problem
+    from judge.formats import format_of
     from judge.renderers import load_format
     from judge.runner import judge_submission
 
     problem = find_problem(args.problem, args.problems).load(args.time_limit)
-    source = readable_source(args.solution, directory_allowed=problem.package is not None, own=not args.student)
+    source = readable_source(args.solution, directory_allowed=format_of(problem).accepts_directory_submissions,
+                             own=not args.student)
     if args.student:
         require_isolation(args.allow_weak_sandbox, f"judging {args.student}'s code")
     else:

@@ -59,3 +59,21 @@ class ProblemFormat:
     def describe(self, problem: Problem) -> str:
         """What `judge show` prints: statement, limits and samples."""
         raise NotImplementedError
+
+    def content_hash(self, problem: Problem) -> str:
+        """A key of everything the expected results depend on: results recorded under another
+        key are judged again (see judge/store.py)."""
+        raise NotImplementedError
+
+    # A submission may be a folder of files (as a package's submissions may), not only one file.
+    accepts_directory_submissions = False
+
+    def prepare(self, problem: Problem, source: Path):
+        """Build a submission this format's own way (a ``judge.runner`` Prepared or
+        PrepareFailure); None builds it the judge's way: one source file in one of its languages."""
+        return
+
+    def aggregate(self, problem: Problem, results: list):
+        """(verdict, score) of a submission from its case results, when this format decides them
+        its own way; None: the judge's rules (judge/verdict.py, judge/scoring.py)."""
+        return

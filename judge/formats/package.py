@@ -12,6 +12,7 @@ from judge.problem import Problem
 class PackageFormat(ProblemFormat):
     name = "icpc"
     reports_broken_problems = False  # problemtools stops at a broken package: so does judge test
+    accepts_directory_submissions = True
 
     def sources_in(self, folder: Path) -> list[ProblemSource]:
         from judge.icpc import is_package_dir
@@ -39,3 +40,20 @@ class PackageFormat(ProblemFormat):
         from judge.icpc.show import render_package
 
         return render_package(problem)
+
+    def content_hash(self, problem: Problem) -> str:
+        from judge.icpc.package import package_hash
+
+        return package_hash(problem.package.root, problem.time_limit)  # its data, validators and limit
+
+    def prepare(self, problem: Problem, source: Path):
+        from judge.icpc.programs import prepare_submission
+
+        return prepare_submission(problem, source)
+
+    def aggregate(self, problem: Problem, results: list):
+        if not problem.package.scoring:
+            return None
+        from judge.icpc.scoring import aggregate
+
+        return aggregate(problem.package, results)

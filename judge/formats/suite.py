@@ -61,6 +61,11 @@ class SuiteFormat(ProblemFormat):
     def describe(self, problem: Problem) -> str:
         return describe_suite_problem(problem)
 
+    def content_hash(self, problem: Problem) -> str:
+        from judge.store import current_hash
+
+        return current_hash((problem.suite_path, problem.reference_path))  # the suite and its reference solver
+
     def strategy_path(self, source: ProblemSource) -> Path | None:
         return parts_of(source.path).strategies
 

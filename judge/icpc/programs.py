@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from judge.errors import UnsupportedSubmission
 from judge.languages import LANGUAGES, CompileError, Language, Program, UnknownLanguage, language_for
 from judge.languages.base import cache_key, cached_build
 
@@ -53,6 +54,21 @@ def prepare_program(path: Path) -> tuple[Language | None, Program]:
     builder = {"c": _compiled, "cpp": _compiled, "java": _java, "python": _python,
                "javascript": _javascript}[language.name]
     return language, builder(language, contents, path)
+
+
+def prepare_submission(problem, source: Path):
+    """A submission to ``problem``, one file or a directory of files, built: a runner.Prepared,
+    or a PrepareFailure (CE, IE)."""
+    from judge.runner import built
+
+    return built(problem, submission_language(source), lambda: _runnable(source))
+
+
+def _runnable(source: Path) -> tuple[Language, Program]:
+    language, program = prepare_program(source)
+    if language is None:
+        raise UnsupportedSubmission(f"{source}: a submission with build/run scripts is not supported")
+    return language, program
 
 
 def _source_files(directory: Path) -> list[str]:
