@@ -7,6 +7,7 @@ import resource
 import select
 import signal
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,7 +27,8 @@ CPU_GRACE = 0.05  # measured CPU may pass the limit by this much before the run 
 def run_sandboxed(command: list[str], *, stdin: bytes, limits: Limits,
                   program_dir: Path | None = None, work_dir: Path | None = None,
                   env: dict[str, str] | None = None, tier: str | None = None,
-                  stdio: tuple[int, int] | None = None) -> Outcome:
+                  stdio: tuple[int, int] | None = None,
+                  on_start: Callable[[int], None] | None = None) -> Outcome:
     """Run ``command`` under ``limits`` with ``stdin`` as its standard input.
 
     ``stdio`` (file descriptors for standard input and output, such as pipe ends to another
@@ -37,6 +39,10 @@ def run_sandboxed(command: list[str], *, stdin: bytes, limits: Limits,
     ``command`` may refer to ``{prog}`` (the read-only program directory) and ``{work}`` (the
     writable working directory); they are replaced by the paths the program sees. When
     ``work_dir`` is None an empty temporary directory is made and removed afterwards.
+
+    ``on_start``, when given, is called right after the program started and before the run can
+    reap it, with a pidfd of the process the judge started: the caller's own, to close. It is not
+    called when the program could not start or no pidfd could be had.
     """
     tier = tier or sandbox_tier()
     handed_over = False  # the stdio fds are _run's to close from then on
@@ -54,7 +60,7 @@ def run_sandboxed(command: list[str], *, stdin: bytes, limits: Limits,
         spec = RunSpec(tuple(command), limits, tier, claim.uid, work_dir, program_dir=program_dir,
                        scratch_in_memory=owns_work_dir, env=env or {})
         handed_over = True
-        return _run(spec, claim.scratch, stdin, stdio)
+        return _run(spec, claim.scratch, stdin, stdio, on_start)
     finally:
         if not handed_over:  # never left open when the run could not start
             _close_all(stdio or ())
@@ -69,7 +75,8 @@ def _close_all(fds) -> None:
             pass
 
 
-def _run(spec: RunSpec, scratch: Path, stdin: bytes, stdio: tuple[int, int] | None) -> Outcome:
+def _run(spec: RunSpec, scratch: Path, stdin: bytes, stdio: tuple[int, int] | None,
+         on_start: Callable[[int], None] | None = None) -> Outcome:
     # stdin and stdout are files: no pipe can deadlock, and RLIMIT_FSIZE caps the output.
     # stderr is a pipe the judge drains and truncates, so chatty debugging output is no OLE.
     stdin_path, stdout_path = scratch / "stdin", scratch / "stdout"
@@ -99,6 +106,8 @@ def _run(spec: RunSpec, scratch: Path, stdin: bytes, stdio: tuple[int, int] | No
         os.close(stderr_write)
         _close_all(stdio or ())
     try:
+        if on_start is not None:
+            _hand_pidfd(pid, on_start)
         watch = _wait_draining(pid, spec.uid, stderr_read, started + spec.limits.wall_time, spec.limits)
         if watch.stopped:
             kill_group(pid)
@@ -120,6 +129,15 @@ def _run(spec: RunSpec, scratch: Path, stdin: bytes, stdio: tuple[int, int] | No
     outcome = _outcome(status, watch, wall, stdout_path, spec)
     outcome.ended_at = ended_at
     return outcome
+
+
+def _hand_pidfd(pid: int, on_start: Callable[[int], None]) -> None:
+    # Not reaped yet (only this thread reaps it), so the pid is still the started process's.
+    try:
+        pidfd = os.pidfd_open(pid)
+    except OSError:
+        return  # the caller goes without
+    on_start(pidfd)
 
 
 def _reap_what_outlived(uid: int) -> tuple[float, int]:
