@@ -2,7 +2,8 @@
 interactive (submission and validator connected by pipes both ways, each in its own sandbox).
 
 Interactive verdicts follow problemtools' precedence: a validator that failed (IE), or rejected
-before the submission ended, decides; then the submission's TLE or crash; then the validator.
+before the submission ended (in the kernel's order, see exit_order.py), decides; then the
+submission's TLE or crash; then the validator.
 """
 
 from __future__ import annotations
@@ -13,11 +14,14 @@ import signal
 import threading
 
 from judge.checkers import CheckResult
+from judge.icpc.exit_order import TIE, ExitReferee
 from judge.icpc.output_validator import Judgement, OutputValidator, ValidatorWorkspace
 from judge.languages import Program
 from judge.problem import Case, Problem
 from judge.sandbox import Limits, Outcome, run_sandboxed
 from judge.verdict import decide
+
+SUBMISSION, VALIDATOR = "submission", "validator"
 
 
 def run_package_case(problem: Problem, prepared, case: Case, execute, validator: OutputValidator):
@@ -63,9 +67,10 @@ def run_interactive(validator: OutputValidator, files, command: list[str], progr
     def run_validator() -> None:
         command_line = [part.replace("{memory_mb}", str(validator_limits.memory >> 20))
                         for part in validator.command(workspace, files)]
-        outcomes["validator"] = run_sandboxed(command_line, stdin=b"", limits=validator_limits,
-                                              program_dir=validator_program.directory, work_dir=workspace.path,
-                                              stdio=(to_validator_read, to_submission_write))
+        outcomes[VALIDATOR] = run_sandboxed(command_line, stdin=b"", limits=validator_limits,
+                                            program_dir=validator_program.directory, work_dir=workspace.path,
+                                            stdio=(to_validator_read, to_submission_write),
+                                            on_start=referee.on_start(VALIDATOR))
 
     # The judge keeps its own end of the pipe to the submission: a submission that ends early
     # must not kill the validator's next write with SIGPIPE (that would be the judge's fault,
@@ -74,17 +79,24 @@ def run_interactive(validator: OutputValidator, files, command: list[str], progr
     kept_reader = os.dup(to_submission_read)
     thread = threading.Thread(target=run_validator, daemon=True)
     drain = threading.Thread(target=_read_to_the_end, args=(kept_reader,), daemon=True)
+    # Which ended first, as the kernel saw it. The validator's side has ended when the pipe to
+    # the submission hangs up: the submission's next read gets end of file at that very moment.
+    referee = ExitReferee(SUBMISSION, VALIDATOR, hang_ups={VALIDATOR: os.dup(to_submission_read)})
     try:
         thread.start()
         try:
             submission = run_sandboxed(command, stdin=b"", limits=limits, program_dir=program.directory,
-                                       stdio=(to_submission_read, to_validator_write))
+                                       stdio=(to_submission_read, to_validator_write),
+                                       on_start=referee.on_start(SUBMISSION))
         finally:
             drain.start()  # from here on the drain owns the kept end, and closes it
         thread.join()
         drain.join(timeout=1.0)
-        return submission, _interactive_judgement(submission, outcomes["validator"], workspace, validator, limits)
+        first = referee.finish()
+        return submission, _interactive_judgement(submission, outcomes[VALIDATOR], first, workspace,
+                                                  validator, limits)
     finally:
+        referee.close()
         workspace.close()
 
 
@@ -99,13 +111,12 @@ def _read_to_the_end(fd: int) -> None:
         os.close(fd)
 
 
-def _interactive_judgement(submission: Outcome, validator_outcome: Outcome, workspace: ValidatorWorkspace,
-                           validator: OutputValidator, limits: Limits) -> Judgement | None:
+def _interactive_judgement(submission: Outcome, validator_outcome: Outcome, first: str | None,
+                           workspace: ValidatorWorkspace, validator: OutputValidator,
+                           limits: Limits) -> Judgement | None:
     judgement = workspace.judgement(validator_outcome, validator.name)
-    # A submission killed by SIGPIPE wrote after the validator had closed its end: the validator
-    # was first, whatever order the two endings were noticed in.
-    validator_first = validator_outcome.ended_at < submission.ended_at or submission.signal == signal.SIGPIPE
-    if judgement.verdict == "IE" or (judgement.verdict == "WA" and validator_first):
+    if judgement.verdict == "IE" or (judgement.verdict == "WA"
+                                     and _validator_ended_first(submission, validator_outcome, first, limits)):
         submission.signal = None  # the submission's end afterwards (a broken pipe, say) is not its fault
         submission.exit_code = 0
         submission.cpu_time = min(submission.cpu_time, limits.cpu_time)
@@ -114,3 +125,28 @@ def _interactive_judgement(submission: Outcome, validator_outcome: Outcome, work
     if submission.exit_code != 0 or submission.signal is not None or submission.wall_timed_out:
         return None  # the submission's own TLE / RE / MLE decides
     return judgement
+
+
+def _validator_ended_first(submission: Outcome, validator_outcome: Outcome, first: str | None,
+                           limits: Limits) -> bool:
+    """Whether the validator ended before the submission; ``first`` is the ExitReferee's answer."""
+    if submission.signal == signal.SIGPIPE:
+        # It wrote after the validator had closed its end: the validator was first, whatever
+        # the order of the two endings.
+        return True
+    if first == TIE:
+        # Both ended within one wake-up of the referee. A submission that fails just as the
+        # validator rejects most plausibly failed because of it (its next read found the pipe
+        # closed: EOFError, or garbage read and an abort), and problemtools then gives the
+        # validator's WA. Not so when the judge stopped the submission for a limit: the
+        # validator's rejection ("no answer") follows from that stop.
+        return not _stopped_for_a_limit(submission, limits)
+    if first is None:  # no pidfd to watch: the order in which the two runs noticed their ends
+        return validator_outcome.ended_at < submission.ended_at
+    return first == VALIDATOR
+
+
+def _stopped_for_a_limit(outcome: Outcome, limits: Limits) -> bool:
+    ceiling_kb = limits.memory_ceiling // 1024
+    return (outcome.wall_timed_out or outcome.cpu_time > limits.cpu_time or outcome.signal == signal.SIGXCPU
+            or outcome.memory_kb > ceiling_kb)
