@@ -43,6 +43,7 @@ class _End(str):
 
 
 END_OF_LINE, END_OF_OUTPUT = _End("the end of the line"), _End("the end of the output")
+NO_OUTPUT = _End("no output")  # the program printed nothing at all
 
 
 def _shown(text: str) -> str:
@@ -57,6 +58,8 @@ _TOKEN_OR_BREAK = re.compile("(\\S+)|\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]
 
 def _differ(line: int, token: int | None, expected: str, got: str, reveal: bool) -> CheckResult:
     where = f"line {line}" + (f", token {token}" if token else "")
+    if got is NO_OUTPUT:  # said first: "line 1: got the end of the output" hides the plain fact
+        return CheckResult(False, f"no output; expected {_shown(expected)} on {where}" if reveal else "no output")
     if reveal:
         return CheckResult(False, f"{where}: expected {_shown(expected)}, got {_shown(got)}")
     if isinstance(got, _End):
@@ -153,7 +156,7 @@ class _LineCompare:
         """The output has ended (its blank lines at the end do not count)."""
         if self.number < self.want_count:
             missing = _span_text(self.expected, next(self.want_spans))
-            return _differ(self.number + 1, None, missing, END_OF_OUTPUT, self.reveal)
+            return _differ(self.number + 1, None, missing, END_OF_OUTPUT if self.got else NO_OUTPUT, self.reveal)
         return CheckResult(True)
 
     def _compare_blank_line(self) -> CheckResult | None:
@@ -174,6 +177,8 @@ def check_exact(got: str, expected: str, *, reveal: bool = True, **_: Any) -> Ch
     """Byte-for-byte equality (after decoding); the message still names the first differing line."""
     if got == expected:
         return CheckResult(True)
+    if not got:
+        return _differ(1, None, _span_text(expected, next(_piece_spans(expected)), False), NO_OUTPUT, reveal)
     got_pieces, want_pieces = _piece_spans(got), _piece_spans(expected)
     number = 0
     while True:  # the texts differ, so some line does

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -275,10 +276,31 @@ def key_line(message: str) -> str:
     return next((line for line in lines if "error" in line.lower()), lines[0] if lines else "")[:200]
 
 
+# Where a runtime's report of an uncaught error places it in the submission: Python's innermost
+# frame is its traceback's last, node's and the JVM's the first of their stacks. The JVM's own
+# frames name their module (`at java.base/java.util.Scanner.next(Scanner.java:1478)`).
+PYTHON_FRAME = re.compile(r'^\s*File "[^"]*/solution\.py", line (\d+)', re.MULTILINE)
+NODE_FRAME = re.compile(r"/solution\.[cm]?js:(\d+)")
+JAVA_FRAME = re.compile(r"^\s*at (?![\w.$]+/)[\w.$<>]+\([^():]+\.java:(\d+)\)", re.MULTILINE)
+
+
 def error_line(stderr: bytes) -> str:
     """The line of a program's stderr that says what went wrong: the last one naming an error or
-    exception (Python's last traceback line, Java's and node's exception line), else the last."""
-    lines = [line.strip() for line in stderr.decode("utf-8", errors="replace").splitlines() if line.strip()]
+    exception (Python's last traceback line, Java's and node's exception line), else the last;
+    with the line of the submission where it happened, when the runtime's report names it."""
+    text = stderr.decode("utf-8", errors="replace")
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
     named = [line for line in lines if ("Error" in line or "Exception" in line) and not line.startswith("at ")]
-    return (named or lines or [""])[-1][:200]
+    line = (named or lines or [""])[-1][:200]
+    where = error_location(text)
+    return f"{line} (line {where})" if line and where else line
+
+
+def error_location(stderr: str) -> int | None:
+    """The submission's line number an uncaught error's report names, if it names one."""
+    python = PYTHON_FRAME.findall(stderr)
+    if python:
+        return int(python[-1])
+    found = NODE_FRAME.search(stderr) or JAVA_FRAME.search(stderr)
+    return int(found.group(1)) if found else None
 

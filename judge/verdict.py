@@ -80,12 +80,20 @@ def decide(outcome: Outcome, limits: Limits, check: CheckResult | None,
     if outcome.cpu_time > limits.cpu_time or outcome.signal == signal.SIGXCPU:
         return Decision(Verdict.TLE, f"CPU time {outcome.cpu_time:.2f} s over the limit {limits.cpu_time:g} s")
     if outcome.wall_timed_out:
-        return Decision(Verdict.TLE, f"still running after {limits.wall_time:g} s of wall time "
-                               f"(used {outcome.cpu_time:.2f} s CPU: sleeping or waiting?)")
+        # A program that used little CPU was waiting; one near its CPU limit was computing on a
+        # machine too busy to give it the CPU time in the wall-clock time.
+        used = (f"used {outcome.cpu_time:.2f} s CPU: sleeping or waiting?" if outcome.cpu_time < limits.cpu_time / 2
+                else f"used {outcome.cpu_time:.2f} s CPU of its {limits.cpu_time:g} s: the machine was busy")
+        return Decision(Verdict.TLE, f"still running after {limits.wall_time:g} s of wall time ({used})")
     ceiling_kb = (limits.memory + limits.memory_slack) // 1024
-    if out_of_memory or outcome.memory_kb > ceiling_kb:
-        return Decision(Verdict.MLE, f"memory limit {limits.memory // (1024 * 1024)} MiB exceeded"
-                               f" (peak {outcome.memory_kb // 1024} MiB)")
+    limit_text = f"memory limit {limits.memory // (1024 * 1024)} MiB exceeded"
+    if outcome.memory_kb > ceiling_kb or (out_of_memory and outcome.memory_kb > limits.memory // 1024):
+        return Decision(Verdict.MLE, f"{limit_text} (peak {outcome.memory_kb // 1024} MiB)")
+    if out_of_memory:
+        # An allocation beyond the limit is refused before it is made, so the peak may be far
+        # below the limit: "peak 7 MiB" would contradict the verdict.
+        return Decision(Verdict.MLE, f"{limit_text}: the program asked for more memory than the limit allows"
+                                     + (f"; {error_line}" if error_line else ""))
     if outcome.signal is not None:
         return Decision(Verdict.RE, f"killed by {_signal_name(outcome.signal)}" + (f": {error_line}" if error_line else ""))
     if outcome.exit_code:

@@ -20,6 +20,14 @@ def test_tokens_missing_and_extra_lines():
         "line 2: got the end of the output, where the expected output goes on")
 
 
+def test_no_output_at_all_is_said_plainly():
+    assert check_tokens("", "SK\n").message == "no output; expected 'SK' on line 1"
+    assert check_tokens("", "SK\n", reveal=False).message == "no output"
+    assert check_exact("", "SK\n").message == "no output; expected 'SK' on line 1"
+    assert check_float("", "1.5\n", reveal=False).message == "no output"
+    assert check_tokens("\n", "SK\n").message == "line 1: expected 'SK', got the end of the output"
+
+
 def test_only_blank_lines_at_the_end_are_ignored():
     assert check_tokens("1\n2\n\n\n", "1\n2\n").ok
     assert check_tokens("1  \n2\t\n", "1\n2\n").ok

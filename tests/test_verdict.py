@@ -35,6 +35,23 @@ def test_memory_error_reported_by_the_runtime_is_mle():
     assert decide(outcome, LIMITS, None, out_of_memory=True).verdict == "MLE"
 
 
+def test_a_refused_allocation_says_so_rather_than_a_peak_below_the_limit():
+    """`[0] * 10**9` is refused at once: its peak is a few MiB, far below the limit."""
+    outcome = Outcome(exit_code=1, memory_kb=7000)
+    message = decide(outcome, LIMITS, None, out_of_memory=True, error_line="MemoryError").message
+    assert message == "memory limit 64 MiB exceeded: the program asked for more memory than the limit allows; MemoryError"
+    over = decide(Outcome(exit_code=1, memory_kb=70 << 10), LIMITS, None, out_of_memory=True).message
+    assert over == "memory limit 64 MiB exceeded (peak 70 MiB)"
+
+
+def test_a_wall_clock_timeout_guesses_sleeping_only_when_little_cpu_was_used():
+    def message(cpu_time):
+        outcome = Outcome(exit_code=None, signal=signal.SIGKILL, wall_timed_out=True, cpu_time=cpu_time)
+        return decide(outcome, LIMITS, None).message
+    assert message(0.01) == "still running after 4 s of wall time (used 0.01 s CPU: sleeping or waiting?)"
+    assert message(0.9) == "still running after 4 s of wall time (used 0.90 s CPU of its 1 s: the machine was busy)"
+
+
 def test_runtime_errors():
     assert verdict(None, exit_code=1) == "RE"
     assert verdict(None, exit_code=None, signal=signal.SIGSEGV) == "RE"
