@@ -120,3 +120,54 @@ def test_a_missing_toolchain_is_the_graders_problem(write_program, monkeypatch):
         java.version()
     result = quick(write_program("Main.java", PARITY["java"]), names=("n-1",))
     assert result.verdict == "IE" and "javac-not-installed-here" in result.cases[0].message
+
+
+RUNTIME_ERRORS = {  # each fails on line 3 of its file, reading sample-1's 5
+    "index.py": "import sys\ninput = sys.stdin.readline\nprint([1, 2, 3][int(input())])\n",
+    "index.js": ("const input = require('fs').readFileSync('/dev/stdin').toString().trim().split('\\n');\n"
+                 "const table = null;\nconsole.log(table[Number(input[0])]);\n"),
+    "Index.java": ("import java.util.*;\npublic class Main { public static void main(String[] a) { int[] t = new int[3];\n"
+                   "  System.out.println(t[new Scanner(System.in).nextInt()]); } }\n"),
+}
+
+
+@pytest.mark.parametrize("name", RUNTIME_ERRORS)
+def test_a_runtime_error_on_a_sample_names_the_line(write_program, name):
+    """A traceback's (or stack's) innermost frame in the submission gives the line, as the
+    function-style harnesses do; a hidden case still says nothing from stderr."""
+    result = quick(write_program(name, RUNTIME_ERRORS[name]), names=("sample-1", "n-1000"))
+    sample, hidden = result.cases
+    assert sample.verdict == "RE" and sample.message.endswith("(line 3)"), sample.message
+    assert hidden.verdict == "RE" and hidden.message == "exit code 1", hidden.message
+
+
+def test_an_exception_inside_the_jdk_is_placed_at_the_submissions_call(write_program):
+    text = ("import java.util.*;\npublic class Main { public static void main(String[] a) {\n"
+            "  Scanner in = new Scanner(System.in); in.nextInt();\n  System.out.println(in.nextInt()); } }\n")
+    message = quick(write_program("Main.java", text), names=("sample-1",)).cases[0].message
+    assert "NoSuchElementException" in message and message.endswith("(line 4)"), message
+
+
+LEETCODE_CLASS = {
+    "py": "class Solution:\n    def solution(self, board, aloc, bloc):\n        return 0\n",
+    "cpp": ("#include <bits/stdc++.h>\nusing namespace std;\nclass Solution {\npublic:\n"
+            "    int solution(vector<vector<int>> board, vector<int> aloc, vector<int> bloc) { return 0; }\n};\n"),
+}
+
+
+@pytest.mark.parametrize("extension", sorted(LEETCODE_CLASS))
+def test_a_leetcode_class_solution_is_told_to_be_a_plain_function(write_program, extension):
+    result = quick(write_program(f"leet.{extension}", LEETCODE_CLASS[extension]), FOOTHOLDS, names=("sample-4",))
+    assert result.verdict == "CE"
+    assert result.compile_message.startswith("error: no function `solution` found outside a class "
+                                             "(is it inside class `Solution`?"), result.compile_message
+
+
+def test_define_int_long_long_in_a_cpp_function_is_named(write_program):
+    """Codeforces' `#define int long long` turns the declaration into one the judge does not call."""
+    text = ("#include <bits/stdc++.h>\nusing namespace std;\n#define int long long\n"
+            "int solution(vector<vector<int>> board, vector<int> aloc, vector<int> bloc) { return 0; }\n")
+    result = quick(write_program("cf.cpp", text), FOOTHOLDS, names=("sample-4",))
+    assert result.verdict == "CE"
+    first = result.compile_message.splitlines()[0]
+    assert first.startswith("error: `solution` does not match") and "#define int long long" in first, first

@@ -21,6 +21,10 @@ HEADLINES = {
     "missing": "error: no {function} `{name}` found; the judge calls {declaration}",
     "class": "error: no class `Solution` found; the judge calls {declaration}",
     "mismatch": "error: `{name}` does not match the declaration the judge calls: {declaration}",
+    "macro": ("error: `{name}` does not match the declaration the judge calls, {declaration}, once the "
+              "file's macros are applied: a macro such as `#define int long long` changes its types"),
+    "method": ("error: no {function} `{name}` found outside a class (is it inside class `Solution`? the judge "
+               "calls a plain {function}, not a method); declare {declaration}"),
 }
 OPEN_QUOTE, CLOSE_QUOTE = "[`'\u2018]", "['\u2019]"  # gcc and ld quote names `so', 'so' or \u2018so\u2019
 LINK_MAIN_TWICE = re.compile(f"multiple definition of {OPEN_QUOTE}main{CLOSE_QUOTE}")

@@ -21,6 +21,7 @@ BRIDGE_FILE = "judge_bridge.cpp"
 MAIN_FILE = "judge_main.cpp"
 RUNTIME_FILE = "judge_function_call.hpp"
 SOURCE_NAME = "solution.cpp"
+BRIDGE_UNDEFINED = re.compile(f"undefined reference to {quoted('judge_bridge::call', '[(]')}")
 
 
 def cpp_type(type_: Type, std: str = "") -> str:
@@ -52,10 +53,17 @@ class CppFunction(FunctionStyle):
         if re.search(rf"^{SOURCE_NAME}:\d+:\d+: error", message, re.MULTILINE):
             return None  # the student's own errors come first; the call may fail only because of them
         name = signature.name
+        if re.search(f"{quoted(name)} was not declared in this scope; did you mean {quoted('Solution')}", message):
+            return "method"  # LeetCode's `class Solution { public: ... }`
         if re.search(f"{quoted(name)} was not declared|undefined reference to {quoted(name, '[(]')}", message):
             return "missing"
         if BRIDGE_FILE in message:
             return "mismatch"
+        if BRIDGE_UNDEFINED.search(message):
+            # The bridge defines `call` after including the student's file, so a macro of theirs
+            # that renames a type (`#define int long long`) changes its types, and main's call
+            # to it finds no such function.
+            return "macro"
         return None
 
 

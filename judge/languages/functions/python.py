@@ -27,7 +27,8 @@ class PythonFunction(FunctionStyle):
         return f"def {signature.name}({params}) -> {python_type(signature.returns)}"
 
     def interface_problem(self, code: bytes, signature: Signature) -> str | None:
-        """"missing" when nothing at the top level is called ``solution``, "mismatch" when a
+        """"missing" when nothing at the top level is called ``solution`` ("method" when a class
+        defines it, as LeetCode's ``class Solution`` does), "mismatch" when a
         top-level ``def solution`` cannot take the signature's arguments; None otherwise (also
         when ``solution`` is bound some other way, which only running it can tell)."""
         try:
@@ -36,11 +37,17 @@ class PythonFunction(FunctionStyle):
             return None  # the syntax check reports it
         bound = [node for node in tree.body if signature.name in _names_bound(node)]
         if not bound:
-            return "missing"
+            return "method" if _in_a_class(tree, signature.name) else "missing"
         last = bound[-1]
         if isinstance(last, (ast.FunctionDef, ast.AsyncFunctionDef)) and last.name == signature.name:
             return None if _accepts(last.args, len(signature.params)) else "mismatch"
         return None
+
+
+def _in_a_class(tree: ast.Module, name: str) -> bool:
+    """Whether a top-level class defines a method called ``name``."""
+    return any(isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == name
+               for node in tree.body if isinstance(node, ast.ClassDef) for item in node.body)
 
 
 def _names_bound(node: ast.stmt) -> set[str]:
