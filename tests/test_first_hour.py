@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import yaml  # noqa: F401 - imported before any in-process pytester run (see test_pytest_plugin.py)
-from conftest import ROOT, run_judge
+from conftest import ROOT, judge_json, run_judge
 
 
 def project_with(tmp_path: Path, problem_id: str, folders=("cases", "reference", "validators", "strategies")) -> Path:
@@ -138,3 +138,35 @@ def test_reading_dev_stdin_as_online_judges_allow(name, cold, write_program):
     stones = load_problem("stones")
     result = judge_submission(stones, write_program(name, DEV_STDIN[name]), cases=list(stones.cases[:3]), cold=cold)
     assert result.verdict == "AC", [case.message for case in result.cases]
+
+
+def test_a_huge_list_refused_at_once_is_mle_without_a_peak_below_the_limit(write_program):
+    """`[0] * 10**9` raises MemoryError before using any memory: "peak 7 MiB" would contradict MLE."""
+    result = judge_json("run", "stones", str(write_program("big.py", "a = [0] * 10**9\nprint(len(a))\n")),
+                        "--case", "sample-1", "--no-record")
+    case = result["cases"][0]
+    assert case["verdict"] == "MLE", case
+    assert case["message"] == ("memory limit 128 MiB exceeded: the program asked for more memory than the "
+                               "limit allows; MemoryError (line 1)")
+
+
+def test_stress_says_why_it_ran_fewer_examples_than_asked_for(tmp_path):
+    """Hypothesis may give an input twice; a repeat is not run again, and the count says so."""
+    project = project_with(tmp_path, "stones")
+    (project / "strategies/stones.py").write_text(
+        "from hypothesis import strategies as st\n\ndef inputs():\n    return st.sampled_from(['1\\n', '2\\n'])\n")
+    accepted = ROOT / "solutions/stones/accepted/game_dp.py"
+    done = run_judge("stress", "stones", str(accepted), "--examples", "10", "--problems", str(project))
+    assert done.returncode == 0, done.stderr
+    assert "No difference found in 2 examples" in done.stdout
+    assert "the other 8 of the 10 asked for would repeat inputs already run" in done.stdout
+
+
+@pytest.mark.parametrize("command, says", [
+    ("stress", "the solution's source file"),
+    ("show", "problem name (see `judge list`)"),
+    ("grade", "submissions a folder of student folders"),
+])
+def test_every_argument_in_help_says_what_it_is(command, says):
+    done = run_judge(command, "--help")
+    assert done.returncode == 0 and says in " ".join(done.stdout.split())

@@ -27,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from judge.cluster import add_cluster_arguments  # Dask itself is imported only with --cluster
     from judge.renderers import format_names
 
-    parser.add_argument("submissions", type=Path)
+    parser.add_argument("submissions", type=Path, help="a folder of student folders: SUBMISSIONS/<student>/<problem>.<ext>")
     add_jobs_option(parser, "submissions judged")
     parser.add_argument("--format", choices=format_names("grade"), default="table")
     parser.add_argument("--out", type=Path,

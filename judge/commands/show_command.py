@@ -11,7 +11,7 @@ HELP = "print a problem's statement and samples"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("problem")
+    parser.add_argument("problem", help="problem name (see `judge list`), suite file or package folder")
     add_problems_option(parser)
 
 

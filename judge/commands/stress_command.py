@@ -23,8 +23,8 @@ HELP = "search for a small input on which a solution fails"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("problem")
-    parser.add_argument("solution")
+    parser.add_argument("problem", help="problem name (see `judge list`) or suite file")
+    parser.add_argument("solution", help="the solution's source file")
     parser.add_argument("--examples", type=positive_int, default=200, help="inputs to try (default 200)")
     parser.add_argument("--seed", type=int, default=0, help="random seed; the same seed gives the same run")
     parser.add_argument("--time-limit", type=positive_float, help="CPU seconds per run (default: the problem's)")
@@ -71,13 +71,17 @@ def _stress_and_report(args: argparse.Namespace, problem, planned) -> int:
     if args.format == "json":
         print(json.dumps(result.to_json(problem.task), indent=2, ensure_ascii=False))
     else:
-        print(render_stress(result, problem.task, saved))
+        print(render_stress(result, problem.task, saved, args.examples))
     return EXIT_FAILED if result.found else EXIT_OK
 
 
-def render_stress(result, task, saved: str | None) -> str:
+def render_stress(result, task, saved: str | None, asked: int) -> str:
     if not result.found:
-        return f"No difference found in {result.examples_run} examples ({result.problem}, {result.submission})."
+        found = f"No difference found in {result.examples_run} examples ({result.problem}, {result.submission})"
+        if result.examples_run >= asked:
+            return found + "."
+        # Hypothesis may generate an input twice (or run out of new ones); a repeat is not run again.
+        return f"{found}: the other {asked - result.examples_run} of the {asked} asked for would repeat inputs already run."
     example = result.counterexample
     if example.input is None:
         return f"{example.verdict} before any example could run:\n{example.message}"
