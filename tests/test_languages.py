@@ -171,3 +171,11 @@ def test_define_int_long_long_in_a_cpp_function_is_named(write_program):
     assert result.verdict == "CE"
     first = result.compile_message.splitlines()[0]
     assert first.startswith("error: `solution` does not match") and "#define int long long" in first, first
+
+
+def test_a_java_file_saved_by_a_windows_editor_compiles(write_program):
+    """Notepad writes UTF-8 with a byte-order mark and CRLF line ends; javac alone refuses the mark."""
+    path = write_program("Main.java", "")
+    path.write_bytes(b"\xef\xbb\xbf" + PARITY["java"].replace("\n", "\r\n").encode())
+    result = quick(path)
+    assert result.verdict == "AC", result.compile_message

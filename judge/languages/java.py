@@ -66,7 +66,8 @@ class Java(Language):
     def prepare(self, source: Path, style: str, signature: Signature | None = None) -> Program:
         self.version()
         try:
-            text = read_source(source).decode("utf-8")
+            # utf-8-sig: Windows editors start a UTF-8 file with a byte-order mark, which javac refuses.
+            text = read_source(source).decode("utf-8-sig")
         except UnicodeDecodeError:
             raise CompileError(f"{source.name} is not UTF-8 text; save it as UTF-8") from None
         text = PACKAGE_LINE.sub("", text, count=1)  # a stray package line would hide the class
