@@ -179,3 +179,24 @@ def test_a_java_file_saved_by_a_windows_editor_compiles(write_program):
     path.write_bytes(b"\xef\xbb\xbf" + PARITY["java"].replace("\n", "\r\n").encode())
     result = quick(path)
     assert result.verdict == "AC", result.compile_message
+
+
+ONLINE_JUDGE_TEMPLATES = {  # read input.txt unless ONLINE_JUDGE is set, as Codeforces and Baekjoon set it
+    "template.c": ('#include <stdio.h>\nint main(void) {\n#ifndef ONLINE_JUDGE\n  freopen("input.txt", "r", stdin);\n'
+                   '#endif\n  int n; scanf("%d", &n); puts(n % 2 ? "SK" : "CY"); return 0; }\n'),
+    "template.cpp": ('#include <bits/stdc++.h>\nusing namespace std;\n#define int long long\nsigned main() {\n'
+                     '#ifndef ONLINE_JUDGE\n  freopen("input.txt", "r", stdin); freopen("output.txt", "w", stdout);\n'
+                     '#endif\n  ios::sync_with_stdio(false); cin.tie(0);\n'
+                     '  int n; cin >> n; cout << (n % 2 ? "SK" : "CY") << "\\n"; }\n'),
+    "Template.java": ('import java.io.*;\npublic class Main { public static void main(String[] a) throws IOException {\n'
+                      '  Reader in = System.getProperty("ONLINE_JUDGE") == null ? new FileReader("input.txt")\n'
+                      '                                                      : new InputStreamReader(System.in);\n'
+                      '  int n = Integer.parseInt(new BufferedReader(in).readLine().trim());\n'
+                      '  System.out.println(n % 2 == 1 ? "SK" : "CY"); } }\n'),
+}
+
+
+@pytest.mark.parametrize("name", ONLINE_JUDGE_TEMPLATES)
+def test_contest_templates_see_online_judge_defined(write_program, name):
+    result = quick(write_program(name, ONLINE_JUDGE_TEMPLATES[name]))
+    assert result.verdict == "AC", [case.message for case in result.cases]

@@ -14,6 +14,11 @@ from judge.languages.functions.cpp import CppFunction
 from judge.signature import Signature
 
 
+# Defined as Codeforces and Baekjoon define it: contest templates read `input.txt` and write
+# `output.txt` unless it is set (`#ifndef ONLINE_JUDGE freopen(...)`), and would print nothing here.
+ONLINE_JUDGE = "-DONLINE_JUDGE"
+
+
 class CompiledLanguage(Language):
     compiler = ""
     source_name = ""
@@ -64,7 +69,7 @@ class C(CompiledLanguage):
     extensions = (".c",)
     compiler = "gcc"
     source_name = "main.c"
-    flags = ("-O2", "-std=c17", "-pipe")
+    flags = ("-O2", "-std=c17", "-pipe", ONLINE_JUDGE)
     apt_packages = ("gcc",)
     self_test_file = "sum.c"
     self_test_source = '#include <stdio.h>\nint main(void) { long a, b; scanf("%ld %ld", &a, &b); printf("%ld\\n", a + b); }\n'
@@ -76,7 +81,7 @@ class Cpp(CompiledLanguage):
     extensions = (".cpp", ".cc", ".cxx")
     compiler = "g++"
     source_name = "main.cpp"
-    flags = ("-O2", "-std=c++17", "-pipe")
+    flags = ("-O2", "-std=c++17", "-pipe", ONLINE_JUDGE)
     apt_packages = ("g++",)
     self_test_file = "sum.cpp"
     self_test_source = "#include <iostream>\nint main() { long a, b; std::cin >> a >> b; std::cout << a + b << '\\n'; }\n"

@@ -103,6 +103,8 @@ class Java(Language):
         """How the JVM runs ``main_class`` from the compiled program directory."""
         return ("java", "-Xss64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
                 "-XX:-UsePerfData", *START_UP_OPTIONS, "-Dfile.encoding=UTF-8", "-Dsun.stdout.encoding=UTF-8", "-Xmx{memory_mb}m",
+                # As Codeforces and Baekjoon set it: templates test System.getProperty("ONLINE_JUDGE").
+                "-DONLINE_JUDGE=true",
                 "-cp", "{prog}", main_class)
 
 
