@@ -55,11 +55,24 @@ class Decision:
     message: str
 
 
+# What the signals a crashing program dies of mean, in a student's words.
+SIGNAL_MEANINGS = {
+    signal.SIGSEGV: "invalid memory access: an index out of bounds, a null pointer or too deep recursion",
+    signal.SIGBUS: "invalid memory access",
+    signal.SIGFPE: "arithmetic error: an integer division by zero",
+    signal.SIGABRT: "aborted: a failed assert or an uncaught exception",
+    signal.SIGILL: "illegal instruction: undefined behaviour the compiler made a trap, such as a division by zero",
+}
+
+
 def _signal_name(number: int) -> str:
+    """``SIGSEGV (invalid memory access: ...)``: the name, and what it means when it is a crash's."""
     try:
-        return signal.Signals(number).name
+        name = signal.Signals(number).name
     except ValueError:
         return f"signal {number}"
+    meaning = SIGNAL_MEANINGS.get(number)
+    return f"{name} ({meaning})" if meaning else name
 
 
 def decide(outcome: Outcome, limits: Limits, check: CheckResult | None,

@@ -56,7 +56,10 @@ def test_runtime_errors():
     assert verdict(None, exit_code=1) == "RE"
     assert verdict(None, exit_code=None, signal=signal.SIGSEGV) == "RE"
     message = decide(Outcome(exit_code=None, signal=signal.SIGSEGV), LIMITS, None, error_line="boom").message
-    assert message == "killed by SIGSEGV: boom"
+    assert message == ("killed by SIGSEGV (invalid memory access: an index out of bounds, a null pointer "
+                       "or too deep recursion): boom")
+    assert decide(Outcome(exit_code=None, signal=signal.SIGFPE), LIMITS, None).message == (
+        "killed by SIGFPE (arithmetic error: an integer division by zero)")
 
 
 def test_judge_faults_are_never_the_students():
