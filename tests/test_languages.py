@@ -200,3 +200,13 @@ ONLINE_JUDGE_TEMPLATES = {  # read input.txt unless ONLINE_JUDGE is set, as Code
 def test_contest_templates_see_online_judge_defined(write_program, name):
     result = quick(write_program(name, ONLINE_JUDGE_TEMPLATES[name]))
     assert result.verdict == "AC", [case.message for case in result.cases]
+
+
+def test_the_same_javascript_as_mjs_and_as_js_runs_under_its_own_name(write_program):
+    """Two files of the same bytes, one an ES module by its extension: each is run by its own name
+    (the build cache once handed the .js file the .mjs one's build, and node found no solution.js)."""
+    text = ("let data = '';\nprocess.stdin.on('data', chunk => data += chunk);\n"
+            "process.stdin.on('end', () => console.log(Number(data) % 2 ? 'SK' : 'CY'));\n")  # either kind of module
+    for name in ("same.mjs", "same.js"):
+        result = quick(write_program(name, text))
+        assert result.verdict == "AC", (name, [case.message for case in result.cases])

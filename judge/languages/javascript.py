@@ -55,7 +55,8 @@ class JavaScript(Language):
         # A syntax check up front makes a syntax error CE, as in the compiled languages.
         check = ["node", "--check", "{work}/" + name]
         files.update(exec_server_files())
-        key = cache_key(self.name, self.version(), style, *files.values())
+        # The name is part of the key: the same bytes as a.mjs and as a.js are built (and run) apart.
+        key = cache_key(self.name, self.version(), style, name, *files.values())
         directory = cached_build(key, files, check, clean_message=_node_message)
         return Program(self.name, directory, tuple(command))
 
