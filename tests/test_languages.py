@@ -210,3 +210,19 @@ def test_the_same_javascript_as_mjs_and_as_js_runs_under_its_own_name(write_prog
     for name in ("same.mjs", "same.js"):
         result = quick(write_program(name, text))
         assert result.verdict == "AC", (name, [case.message for case in result.cases])
+
+
+def test_java_nested_classes_before_main_are_not_mains_class(write_program):
+    """Baekjoon's Java keeps `static class Node` inside Main, ahead of main; braces in strings
+    and characters do not count."""
+    text = ("import java.util.*;\npublic class Main {\n"
+            "    static class Node { int v; Node(int v) { this.v = v; } }\n"
+            "    static final String OPEN = \"{ class Fake {\"; static final char CLOSE = '}';\n"
+            "    public static void main(String[] args) {\n"
+            "        Node node = new Node(new Scanner(System.in).nextInt());\n"
+            "        System.out.println(node.v % 2 == 1 ? \"SK\" : \"CY\");\n    }\n}\n")
+    assert find_classes(text) == ("Main", "Main")
+    result = quick(write_program("Main.java", text))
+    assert result.verdict == "AC", [case.message for case in result.cases]
+    assert find_classes("public class Main { static class Inner { public static void main(String[] a) {} } }") == (
+        "Main", "Main$Inner")

@@ -39,6 +39,10 @@ MAIN_METHOD = re.compile(r"\bstatic\s+(?:public\s+)?void\s+main\s*\(")
 START_UP_OPTIONS = ("-XX:+IgnoreUnrecognizedVMOptions", "-XX:+UnlockDiagnosticVMOptions",
                     "-XX:ArchiveRelocationMode=0")
 COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+# What is not code: comments, text blocks, string and character literals, in one pass (so that
+# "http://" is a string, not a comment); a brace or a `class` inside them declares nothing.
+NOT_CODE = re.compile(r'"""[\s\S]*?"""|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*|/\*[\s\S]*?\*/')
+TYPE_DECLARATION = re.compile(r"\b(?:class|interface|enum|record)\s+(\w+)")
 
 
 class Java(Language):
@@ -115,8 +119,9 @@ def public_class(text: str) -> str | None:
 
 
 def find_classes(text: str) -> tuple[str | None, str]:
-    """(the public class, the class that declares main) of a Java source."""
-    code = COMMENTS.sub("", text)
+    """(the public class, the class that declares main) of a Java source; a nested class that
+    declares main is named as the JVM names it (``Outer$Inner``)."""
+    code = NOT_CODE.sub(" ", text)
     declarations = list(CLASS_DECLARATION.finditer(code))
     if not declarations:
         raise CompileError("no class found; a Java submission needs a class with "
@@ -125,5 +130,26 @@ def find_classes(text: str) -> tuple[str | None, str]:
     main = MAIN_METHOD.search(code)
     if main is None:
         raise CompileError("no `public static void main(String[] args)` method found")
+    enclosing = _enclosing_types(code, main.start())
+    if enclosing:
+        return public, "$".join(enclosing)
     owner = [match.group(2) for match in declarations if match.start() < main.start()]
     return public, owner[-1] if owner else declarations[0].group(2)
+
+
+def _enclosing_types(code: str, position: int) -> list[str]:
+    """The names of the types whose bodies hold ``position``, outermost first. A nested class
+    declared before main (BOJ's `static class Node`) is not main's class."""
+    closing: dict[int, int] = {}
+    opened: list[int] = []
+    for index, char in enumerate(code):
+        if char == "{":
+            opened.append(index)
+        elif char == "}" and opened:
+            closing[opened.pop()] = index
+    names = []
+    for match in TYPE_DECLARATION.finditer(code, 0, position):
+        body = code.find("{", match.end())
+        if 0 <= body < position < closing.get(body, len(code)):
+            names.append(match.group(1))
+    return names
