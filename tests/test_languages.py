@@ -226,3 +226,18 @@ def test_java_nested_classes_before_main_are_not_mains_class(write_program):
     assert result.verdict == "AC", [case.message for case in result.cases]
     assert find_classes("public class Main { static class Inner { public static void main(String[] a) {} } }") == (
         "Main", "Main$Inner")
+
+
+def test_a_python_file_not_in_its_encoding_is_ce(write_program):
+    """Python refuses to run a script saved as cp949 (a Korean Windows editor's default) unless a
+    coding line declares it; compile() lets such bytes pass in a comment, so this was an RE on
+    every case, quoting the sandbox's path."""
+    body = "# 돌 게임\nn = int(input())\nprint('SK' if n % 2 else 'CY')\n"
+    plain = write_program("cp949.py", "")
+    plain.write_bytes(body.encode("cp949"))
+    result = quick(plain)
+    assert result.verdict == "CE"
+    assert result.compile_message == "cp949.py is not UTF-8 text and declares no encoding it is in; save it as UTF-8"
+    declared = write_program("declared.py", "")
+    declared.write_bytes(("# -*- coding: cp949 -*-\n" + body).encode("cp949"))
+    assert quick(declared).verdict == "AC"

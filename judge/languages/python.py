@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import functools
+import io
 import os
 import shutil
 import sys
+import tokenize
 from pathlib import Path
 
 from judge.errors import CompileError, LanguageUnavailable
@@ -125,6 +127,7 @@ def _identity(interpreter: str) -> tuple[str, str]:
 
 
 def _check_syntax(code: bytes, filename: str) -> None:
+    _check_encoding(code, filename)
     try:
         compile(code, filename, "exec", dont_inherit=True)
     except SyntaxError as error:
@@ -132,3 +135,15 @@ def _check_syntax(code: bytes, filename: str) -> None:
         raise CompileError(f"{filename}, {where}: SyntaxError: {error.msg}") from None
     except ValueError as error:  # null bytes
         raise CompileError(f"{filename}: {error}") from None
+
+
+def _check_encoding(code: bytes, filename: str) -> None:
+    """The interpreter refuses a script that is not in its declared encoding (UTF-8 unless a
+    coding line says otherwise), even where compile() lets it pass (in a comment): a CE, not an
+    RE on every case. A file saved as cp949 or Latin-1 by an editor is the usual cause."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(code).readline)
+        code.decode(encoding)
+    except (SyntaxError, UnicodeDecodeError, LookupError):
+        raise CompileError(f"{filename} is not UTF-8 text and declares no encoding it is in; "
+                           "save it as UTF-8") from None
