@@ -163,6 +163,13 @@ def test_a_leetcode_class_solution_is_told_to_be_a_plain_function(write_program,
                                              "(is it inside class `Solution`?"), result.compile_message
 
 
+def test_a_javascript_class_solution_is_told_to_be_a_plain_function(write_program):
+    text = "class Solution {\n  solution(board, aloc, bloc) { return 0; }\n}\n"
+    result = quick(write_program("leet.js", text), FOOTHOLDS, names=("sample-4",))
+    assert result.verdict == "RE"
+    assert "`solution` is a method of class Solution" in result.cases[0].message, result.cases[0].message
+
+
 def test_define_int_long_long_in_a_cpp_function_is_named(write_program):
     """Codeforces' `#define int long long` turns the declaration into one the judge does not call."""
     text = ("#include <bits/stdc++.h>\nusing namespace std;\n#define int long long\n"

@@ -26,7 +26,9 @@ function loadCommonJs() {
   const source = fs.readFileSync(path, "utf8");
   const module = { exports: {} };
   const load = require("vm").compileFunction(
-    source + "\n;return typeof solution === 'function' ? solution : undefined;",
+    source + "\n;return typeof solution === 'function' ? solution"
+      + " : typeof Solution === 'function' && typeof Solution.prototype.solution === 'function' ? Solution"
+      + " : undefined;",
     ["require", "module", "exports"], { filename: "solution.js" });
   return load(require, module, module.exports)
     || (typeof module.exports === "function" ? module.exports : module.exports.solution);
@@ -43,6 +45,11 @@ async function main() {
     solution = path.endsWith(".mjs") ? await loadModule() : loadCommonJs();
   } catch (error) {
     fail(`loading the submission failed: ${error && error.name}: ${error && error.message}${whereIn(error)}`);
+  }
+  if (typeof solution === "function" && typeof solution.prototype?.solution === "function"
+      && solution.name === "Solution") {
+    fail("`solution` is a method of class Solution; JavaScript submissions define a top-level "
+         + "`function solution(...)` (or export it)");
   }
   if (typeof solution !== "function") fail("the submission defines no function `solution`");
 
