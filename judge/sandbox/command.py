@@ -16,6 +16,7 @@ from judge.sandbox.runtime import RUNTIME_PATHS, SCRATCH_BYTES, extra_runtime_pa
 PROGRAM_DIR_INSIDE = "/prog"
 WORK_DIR_INSIDE = "/sandbox"
 SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
+MQUEUE_INSIDE = "/dev/mqueue"
 
 
 def running_as_root() -> bool:
@@ -40,7 +41,7 @@ def isolation_prefix(tier: str, bwrap: str, program_dir: Path | None, work_dir: 
     enter = ["/usr/bin/env", "-C", str(work_dir)]
     if tier != "unshare":
         return enter
-    namespaces = ["/usr/bin/unshare", "--user", "--map-root-user", "--net", "--pid", "--fork",
+    namespaces = ["/usr/bin/unshare", "--user", "--map-root-user", "--net", "--ipc", "--pid", "--fork",
                   "--kill-child", "--mount", "--mount-proc"]
     # A session of its own inside: the program's process group (which it may signal whole) is
     # then not unshare's, whose death would kill the run.
@@ -68,7 +69,9 @@ def bwrap_prefix(bwrap: str, program_dir: Path | None, work_dir: Path | None, en
             "--cap-drop", "ALL", "--die-with-parent", "--new-session",
             "--hostname", "judge", "--proc", "/proc", "--dev", "/dev",
             "--size", str(SCRATCH_BYTES), "--tmpfs", "/dev/shm",
-            "--size", str(SCRATCH_BYTES), "--tmpfs", "/tmp"]
+            "--size", str(SCRATCH_BYTES), "--tmpfs", "/tmp",
+            # The run's POSIX message queues as files: a warm server removes a case's there.
+            "--mqueue", MQUEUE_INSIDE]
     for path in RUNTIME_PATHS + extra_runtime_paths():
         args += _bind_host_path(path)
     if program_dir is not None:
@@ -77,6 +80,10 @@ def bwrap_prefix(bwrap: str, program_dir: Path | None, work_dir: Path | None, en
         args += ["--size", str(SCRATCH_BYTES), "--tmpfs", WORK_DIR_INSIDE]
     else:
         args += ["--bind", str(work_dir), WORK_DIR_INSIDE]
+    # bwrap builds its root and /dev on tmpfs of no size, writable by the program: files there
+    # would outlive a warm case and be read by the next. Only the directories mounted above are
+    # the program's to write.
+    args += ["--remount-ro", "/dev", "--remount-ro", "/"]
     args += ["--chdir", WORK_DIR_INSIDE, "--clearenv"]
     for key, value in env.items():
         args += ["--setenv", key, value]

@@ -21,6 +21,10 @@ PRIVATE = ("/home", "/root", "/run", "/media", "/srv")
 # Where the run's own directories wait while the view is built: its tmpfs then stays, covering
 # the host's /mnt.
 STAGE = "/mnt"
+# The run's POSIX message queues, listed as files (the IPC namespace's mqueue file system), so
+# that a warm server can remove what a case left there; in the stage, as a host may lack
+# /dev/mqueue.
+MQUEUE = f"{STAGE}/mqueue"
 # Top-level directories of the system itself: a project below one of them is hidden alone, one
 # anywhere else with its whole top-level directory (other checkouts of it are often next to it).
 SYSTEM_TOP = {"usr", "etc", "opt", "var", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "boot", "proc",
@@ -98,6 +102,12 @@ def hiding_script(keep: list[Path], fresh: list[Path]) -> str:
     for path in map(str, fresh):
         lines += [f"mkdir -p {shlex.quote(path)}",
                   f"{mount} -t tmpfs -o size={SCRATCH_BYTES},mode=755 judge-work {shlex.quote(path)}"]
+    lines += [f"mkdir {MQUEUE}", f"{mount} -t mqueue judge-mqueue {MQUEUE}"]
+    # What covers the host is read-only once the view is built: a file written there would
+    # outlive a warm case (only the run's own directories are emptied after each) and be read
+    # by the next.
+    for path in [STAGE, *(path for path in hidden if path not in WRITABLE)]:
+        lines.append(f"{mount} -t tmpfs -o remount,ro judge-hidden {shlex.quote(path)}")
     # The shell stays as the namespace's PID 1 (an init): the kernel ignores the signals a PID 1
     # sends itself or gets from its own file-size limit, which the program must not be.
     # A command in the background gets /dev/null as stdin unless it is given one; the shell's own

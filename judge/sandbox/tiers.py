@@ -17,8 +17,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.sandbox.command import isolation_prefix, running_as_root, slot_prefix
-from judge.sandbox.hiding import WRITABLE
+from judge.sandbox.command import MQUEUE_INSIDE, isolation_prefix, running_as_root, slot_prefix
+from judge.sandbox.hiding import MQUEUE, WRITABLE
 from judge.sandbox.limits import SandboxError
 from judge.sandbox.slots import acquire_slot, kill_slot, release_slot
 
@@ -193,9 +193,9 @@ def private_directories(tier: str | None = None) -> tuple[str, ...]:
     the tier in force) gets empty and of its own; in the none tier they are the host's, shared."""
     tier = tier or sandbox_tier()
     if tier == "bwrap":
-        return ("/tmp", "/dev/shm")
+        return ("/tmp", "/dev/shm", MQUEUE_INSIDE)
     if tier == "unshare" and unshare_hides():
-        return WRITABLE
+        return (*WRITABLE, MQUEUE)
     return ()
 
 
