@@ -19,6 +19,7 @@ from judge.harness import SERVER_BYTECODE, SERVER_FILE
 from judge.harness import case_control as protocol
 from judge.languages.base import EXEC_SERVER_FILE, Program
 from judge.sandbox import Limits, Outcome, SandboxedServer, private_directories, run_sandboxed
+from judge.sandbox.command import running_as_root
 
 REPLY_GRACE = 5.0  # seconds past the wall limit before a silent server is given up on
 # How many servers may die without ever answering before the pool runs everything cold: a
@@ -46,8 +47,12 @@ def server_command(program: Program, style: str) -> list[str]:
 def private_dirs() -> tuple[str, ...]:
     """The writable directories besides its working directory that the sandbox gives each run
     of its own (/tmp and /dev/shm under bwrap and unshare). In the none tier they are the host's,
-    shared (cold runs do not get them fresh either), and a server must not empty them."""
-    return private_directories()
+    shared: a server must not empty them, only remove what its slot uid left there, as the judge
+    does after a cold run (and only as root: otherwise the server runs as the judge's own user)."""
+    private = private_directories()
+    if private or not running_as_root():
+        return private
+    return tuple(protocol.OWNED_ONLY + path for path in protocol.SHARED_DIRECTORIES)
 
 
 class WarmPool:

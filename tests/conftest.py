@@ -45,6 +45,19 @@ def judge_json(*args: str, **kwargs) -> dict:
     return json.loads(done.stdout)
 
 
+def forcing_tier(tier: str, monkeypatch):
+    """Run the test with ``tier`` forced (for a fixture to yield from). Without root a `none` run
+    is the judge's own user, and a case that kills every process it can would end the tests."""
+    from judge.sandbox import sandbox_tier
+
+    if tier == "none" and os.geteuid() != 0:
+        pytest.skip("without root a run in the `none` tier runs as the judge's own user")
+    monkeypatch.setenv("JUDGE_SANDBOX", tier)
+    sandbox_tier.cache_clear()
+    yield tier
+    sandbox_tier.cache_clear()
+
+
 @pytest.fixture
 def write_program(tmp_path: Path):
     """Write a small program to a file and return its path."""

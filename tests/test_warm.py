@@ -12,14 +12,14 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, built_in_problems, example_solutions
+from conftest import ROOT, built_in_problems, example_solutions, forcing_tier
 
 from judge import warm
 from judge.catalog import load_problem
 from judge.languages.base import HARNESS_DIR
 from judge.languages.python import python_interpreter
 from judge.runner import base_limits, executor, judge_submission, prepare
-from judge.sandbox import probe_tier, run_sandboxed, sandbox_tier
+from judge.sandbox import probe_tier, run_sandboxed
 
 SOLUTIONS = [(problem, path) for problem in built_in_problems() for path, _ in example_solutions(problem)
              if path.suffix == ".py"]
@@ -254,14 +254,8 @@ def finishes_within(seconds: float, function):
 @pytest.fixture(params=[tier for tier in ("bwrap", "none") if probe_tier(tier) is None])
 def forced_tier(request, monkeypatch):
     """Runs the test under bwrap, where the server is out of a case's reach, and (as root) in the
-    `none` tier, where a case can kill it too. Without root a `none` run is the judge's own user,
-    and a case that kills every process it can would end the tests."""
-    if request.param == "none" and os.geteuid() != 0:
-        pytest.skip("without root a run in the `none` tier runs as the judge's own user")
-    monkeypatch.setenv("JUDGE_SANDBOX", request.param)
-    sandbox_tier.cache_clear()
-    yield request.param
-    sandbox_tier.cache_clear()
+    `none` tier, where a case can kill it too."""
+    yield from forcing_tier(request.param, monkeypatch)
 
 
 def prepared_with_wall_time(problem, path: Path, wall_time: float) -> tuple:

@@ -19,9 +19,10 @@ import struct
 import time
 
 try:
-    import proc_usage  # next to this file in the program directory (the server registered it)
+    import ipc_objects  # next to this file in the program directory (the server registered it)
+    import proc_usage
 except ImportError:  # the judge, importing the protocol
-    from judge.harness import proc_usage
+    from judge.harness import ipc_objects, proc_usage
 
 POLL = 0.05
 CPU_GRACE = 0.05  # measured CPU may pass the limit by this much before the case is stopped
@@ -36,6 +37,12 @@ REPORT_FIELDS = ("exit_code", "signal", "cpu", "wall", "memory_kb", "stopped", "
 NONE = -1  # exit_code or signal: none (killed by a signal, or exited)
 STOPPED = (None, "wall", "cpu", "memory")  # "stopped" is an index into this
 SWEEP_ROUNDS = 200
+# The world-writable directories of a Linux system. Where the sandbox gives a run none of its
+# own (the weaker tiers), they are the host's, shared with everyone.
+SHARED_DIRECTORIES = ("/tmp", "/var/tmp", "/dev/shm")
+# Marks a directory given to a server of which only the entries of the server's own uid (a
+# sandbox slot's, which the case shares) are the case's to remove.
+OWNED_ONLY = "owned:"
 
 
 def take_control_channel():
@@ -108,7 +115,11 @@ class Case:
     gets stdin read-only and stdout write-only, as a cold run opens them."""
 
     def __init__(self, directory, scratch_dirs):
+        """``scratch_dirs``: the directories emptied after each case; one given as OWNED_ONLY +
+        path is shared with the host, and only what the server's uid owns there is removed."""
         self.directory = directory
+        self.shared_dirs = [path[len(OWNED_ONLY):] for path in scratch_dirs if path.startswith(OWNED_ONLY)]
+        scratch_dirs = [path for path in scratch_dirs if not path.startswith(OWNED_ONLY)]
         # Files in the sandbox's in-memory directories are memory, as a cold run counts them
         # (none without private directories: then they are the host's, and a cold run's too).
         self.memory_mounts = proc_usage.writable_tmpfs_mounts() if scratch_dirs[1:] else []
@@ -148,9 +159,12 @@ class Case:
         return b"".join(chunks)
 
     def clean(self):
-        """Empty the directories the case could write, as a cold run would find them."""
+        """Empty the directories the case could write and remove the System V IPC objects it
+        made, as a cold run would find them."""
         for directory, mode in self.scratch_modes.items():
             empty(directory, mode)
+        remove_owned_by(os.getuid(), self.shared_dirs)
+        ipc_objects.remove_created_by(os.getuid())
 
 
 def cpu_rlimit(cpu):
@@ -175,7 +189,8 @@ def watch(child, stderr_fd, started, request, memory_mounts=()):
     """Wait for the child, keeping its stderr; stop it at the CPU, memory or wall limit.
     Returns (the stderr kept, why it was stopped or None, peak CPU seconds, peak resident KiB)
     as read from /proc for the child and all its descendants, with what the files in
-    ``memory_mounts`` (tmpfs mount points) hold."""
+    ``memory_mounts`` (tmpfs mount points) and the shared memory segments of the server's uid
+    hold."""
     import select  # the server's own: a Python case never needs it
 
     pidfd = os.pidfd_open(child)
@@ -191,6 +206,8 @@ def watch(child, stderr_fd, started, request, memory_mounts=()):
             if now - started >= POLL:  # most runs are over sooner: no need to read /proc for them
                 tree_cpu, tree_kb = proc_usage.tree_usage(child)
                 tree_kb += sum(proc_usage.tmpfs_kb(point) for point in memory_mounts)
+                # Shared memory segments the case made (and detached) are memory too.
+                tree_kb += ipc_objects.shared_memory_kb(os.getuid())
                 cpu, memory_kb = max(cpu, tree_cpu), max(memory_kb, tree_kb)
             if remaining <= 0:
                 stopped = "wall"
@@ -272,38 +289,92 @@ def reap():
         pass
 
 
+def remove_owned_by(uid, directories):
+    """Remove every entry of ``directories`` that ``uid`` owns (a directory with all it holds)."""
+    for directory in directories:
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.stat(follow_symlinks=False).st_uid != uid:
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    empty(entry.path, 0o700)
+                    os.rmdir(entry.path)
+                else:
+                    os.unlink(entry.path)
+            except OSError:
+                continue
+
+
+DIRECTORY_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
 def empty(directory, mode):
     """Remove everything in ``directory`` (what a case wrote there) and give it back ``mode``,
     whatever permissions the case gave it and what is in it: a directory it made unreadable
-    or unwritable is opened up first."""
+    or unwritable is opened up first. The walk goes down and up one descriptor at a time, by
+    names relative to it: a tree deeper than a path may be long, or than the descriptors the
+    server may open, is emptied all the same."""
     try:
         os.chmod(directory, mode)
     except OSError:
         pass
-    pending, opened = [directory], []
-    while pending:
-        current = pending.pop()
+    try:
+        fd = os.open(directory, DIRECTORY_FLAGS)
+    except OSError:
+        return
+    stack = [(None, _all_but_directories_removed(fd))]  # (name in its parent, subdirectories left)
+    try:
+        while stack:
+            name, left = stack[-1]
+            if left:
+                below = left.pop()
+                try:
+                    child = os.open(below, DIRECTORY_FLAGS, dir_fd=fd)
+                except OSError:
+                    continue
+                os.close(fd)
+                fd = child
+                stack.append((below, _all_but_directories_removed(fd)))
+                continue
+            stack.pop()
+            if name is None:
+                return
+            parent = os.open("..", DIRECTORY_FLAGS, dir_fd=fd)
+            os.close(fd)
+            fd = parent
+            try:
+                os.rmdir(name, dir_fd=fd)
+            except OSError:
+                pass
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _all_but_directories_removed(fd):
+    """Unlink every entry of the directory ``fd`` but its subdirectories (files and links, never
+    followed); return the names of those, each opened up to be entered."""
+    subdirectories = []
+    try:
+        entries = [entry.name for entry in os.scandir(fd)]
+    except OSError:
+        return subdirectories
+    for name in entries:
         try:
-            names = os.listdir(current)
+            os.unlink(name, dir_fd=fd)
+            continue
+        except IsADirectoryError:
+            pass
         except OSError:
             continue
-        opened.append(current)
-        for name in names:
-            path = os.path.join(current, name)
-            try:
-                os.unlink(path)  # a file or a link (never followed)
-                continue
-            except IsADirectoryError:
-                pass
-            except OSError:
-                continue
-            try:
-                os.chmod(path, 0o700)
-            except OSError:
-                pass
-            pending.append(path)
-    for path in reversed(opened[1:]):  # each directory after those inside it
         try:
-            os.rmdir(path)
+            os.chmod(name, 0o700, dir_fd=fd)
         except OSError:
             pass
+        subdirectories.append(name)
+    return subdirectories

@@ -341,7 +341,8 @@ def exit_status(code):
 
 
 if __name__ == "__main__":
-    load_sibling("proc_usage")  # case_control imports it
+    load_sibling("proc_usage")  # case_control imports them
+    load_sibling("ipc_objects")
     control = load_sibling("case_control")
     start = load_sibling("start")
     main()

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from judge.harness.proc_usage import descendants, parent_of, processes_of_uid, tmpfs_used_kb, usage
 from judge.sandbox.command import running_as_root
+from judge.sandbox.ipc_namespace import run_shared_memory_kb
 from judge.sandbox.limits import Limits, Outcome
 from judge.sandbox.scratch import hand_over
 from judge.sandbox.slots import Claim, kill_group, spawned_pids
@@ -213,8 +214,12 @@ def _wait_draining(pid: int, uid: int, stderr_fd: int, deadline: float, limits: 
             processes = _run_processes(pid, uid)
             cpu, memory_kb = usage(processes, own_processes=2)  # the wrapper and the program
             # Files in the run's in-memory directories (/tmp, /dev/shm, ...) are memory too.
-            inside = next((other for other in processes if other != pid), None)
+            # Read through a live process of the run (a zombie has no namespaces left to read).
+            inside = next((other for other in processes if other != pid and os.path.exists(f"/proc/{other}/ns/mnt")),
+                          None)
             memory_kb += tmpfs_used_kb(inside) if inside else 0
+            # So are the System V shared memory segments the run made (detached, no process shows them).
+            memory_kb += run_shared_memory_kb(inside or pid, uid)
             watch.cpu, watch.memory_kb = max(watch.cpu, cpu), max(watch.memory_kb, memory_kb)
             if remaining <= 0:
                 watch.stopped = "wall"

@@ -21,6 +21,8 @@ import threading
 import time
 from pathlib import Path
 
+from judge.harness.case_control import SHARED_DIRECTORIES, remove_owned_by
+from judge.harness.ipc_objects import remove_created_by
 from judge.harness.proc_usage import processes_of_uid
 from judge.sandbox.command import running_as_root
 from judge.sandbox.limits import RunsStopped
@@ -99,34 +101,24 @@ class Claim:
         """Free the slot; with ``check``, raise RunsStopped if the judge is stopping."""
         kill_slot(self.uid)
         sweep_shared_directories(self.uid)
+        remove_host_ipc_objects(self.uid)
         shutil.rmtree(self.scratch, ignore_errors=True)
         release_slot(self._lock)
         leave_slot(self.uid, check)
 
 
-SHARED_DIRECTORIES = ("/tmp", "/var/tmp", "/dev/shm")
-
-
 def sweep_shared_directories(uid: int) -> None:
     """Remove what a run left in the host's world-writable directories (only a tier without a
     mount namespace lets it write there; elsewhere these are the run's own tmpfs)."""
-    if not running_as_root():
-        return
-    for directory in SHARED_DIRECTORIES:
-        try:
-            entries = list(os.scandir(directory))
-        except OSError:
-            continue
-        for entry in entries:
-            try:
-                if entry.stat(follow_symlinks=False).st_uid != uid:
-                    continue
-                if entry.is_dir(follow_symlinks=False):
-                    shutil.rmtree(entry.path, ignore_errors=True)
-                else:
-                    os.unlink(entry.path)
-            except OSError:
-                continue
+    if running_as_root():
+        remove_owned_by(uid, SHARED_DIRECTORIES)
+
+
+def remove_host_ipc_objects(uid: int) -> None:
+    """Remove the System V IPC objects a run made in the host's IPC namespace (only a tier
+    without an IPC namespace lets it make them there; elsewhere they go with the run's)."""
+    if running_as_root():
+        remove_created_by(uid)
 
 
 def kill_slot(uid: int) -> None:

@@ -1,0 +1,79 @@
+"""What one case of a warm run leaves must not reach the next, nor outlive the submission: files
+anywhere the program can write, System V IPC objects (which outlive every process), memory held
+in them. Each program here is judged warm on several cases, in every tier, and must get the
+verdict a cold run gets; afterwards the host holds nothing of it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import forcing_tier
+
+from judge.catalog import load_problem
+from judge.runner import judge_submission
+from judge.sandbox import probe_tier
+from judge.sandbox.slots import FIRST_SLOT_UID, SLOT_COUNT
+
+HERE = Path(__file__).resolve().parent
+QUEUE_IN_HOST = ("the none tier has no IPC namespace: a POSIX message queue is the host's and outlives "
+                 "the run (System V objects are removed by their creator's uid; a queue is found only "
+                 "through a mounted mqueue file system)")
+TIERS = [tier for tier in ("bwrap", "unshare", "none") if probe_tier(tier) is None]
+STONES = load_problem("stones")
+
+
+@pytest.fixture(params=TIERS)
+def tier(request, monkeypatch):
+    yield from forcing_tier(request.param, monkeypatch)
+
+
+def host_ipc_objects() -> list[str]:
+    """The System V IPC objects in the host's namespace that a sandbox slot made."""
+    found = []
+    for kind in ("shm", "msg", "sem"):
+        lines = Path(f"/proc/sysvipc/{kind}").read_text().splitlines()
+        header = lines[0].split()
+        for line in lines[1:]:
+            row = dict(zip(header, line.split()))
+            if FIRST_SLOT_UID <= int(row["cuid"]) < FIRST_SLOT_UID + SLOT_COUNT:
+                found.append(f"{kind} {line.split()[1]} of uid {row['cuid']}")
+    return found
+
+
+def judged(name: str, cold: bool, count: int) -> list[tuple[str, str]]:
+    # One case at a time: in the none tier, cases running side by side share the host's /tmp.
+    cases = [STONES.case(f"n-{n}") for n in range(1, count + 1)]
+    result = judge_submission(STONES, HERE / name, cases=cases, cold=cold, jobs=1)
+    return [(case.verdict, case.message) for case in result.cases]
+
+
+@pytest.mark.parametrize("name", ["keep_state.c", "keep_state.py", "deep_tree.py"])
+def test_a_case_finds_nothing_an_earlier_case_left(name, tier):
+    assert [verdict for verdict, _ in judged(name, cold=False, count=3)] == ["AC"] * 3
+    assert not host_ipc_objects()
+
+
+@pytest.mark.parametrize("cold", [False, True], ids=["warm", "cold"])
+def test_memory_held_in_shared_memory_segments_counts(tier, cold):
+    """Each segment is written, then detached: no process shows it, yet it is memory."""
+    assert [verdict for verdict, _ in judged("hoard_shm.c", cold=cold, count=2)] == ["MLE"] * 2
+    assert not host_ipc_objects()
+
+
+@pytest.fixture
+def host_queues_removed():
+    """Removes the queue a run left in the host's IPC namespace (through an mqueue file system
+    mounted where only this command sees it), so that one run does not fail the next."""
+    yield
+    if os.geteuid() == 0:
+        script = "mount -t mqueue judge-test /mnt && rm -f /mnt/judge-hostile-queue"
+        subprocess.run(["unshare", "--mount", "sh", "-c", script], check=False)
+
+
+def test_a_case_finds_no_message_queue_an_earlier_case_left(tier, host_queues_removed, request):
+    if tier == "none":
+        request.applymarker(pytest.mark.xfail(reason=QUEUE_IN_HOST, strict=True))
+    assert [verdict for verdict, _ in judged("keep_queue.c", cold=False, count=3)] == ["AC"] * 3
