@@ -185,12 +185,13 @@ def limit_case(cpu, output, address_space, open_files):
         resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
 
 
-def watch(child, stderr_fd, started, request, memory_mounts=()):
+def watch(child, parent, stderr_fd, started, request, memory_mounts=()):
     """Wait for the child, keeping its stderr; stop it at the CPU, memory or wall limit.
     Returns (the stderr kept, why it was stopped or None, peak CPU seconds, peak resident KiB)
-    as read from /proc for the child and all its descendants, with what the files in
-    ``memory_mounts`` (tmpfs mount points) and the shared memory segments of the server's uid
-    hold."""
+    as read from /proc for every process below ``parent`` (the server or zygote that started the
+    child, all of whose children are the case's: the child, its descendants, and the siblings it
+    made itself with clone's CLONE_PARENT), with what the files in ``memory_mounts`` (tmpfs
+    mount points) and the shared memory segments of the server's uid hold."""
     import select  # the server's own: a Python case never needs it
 
     pidfd = os.pidfd_open(child)
@@ -204,7 +205,7 @@ def watch(child, stderr_fd, started, request, memory_mounts=()):
             now = time.monotonic()
             remaining = started + request["wall"] - now
             if now - started >= POLL:  # most runs are over sooner: no need to read /proc for them
-                tree_cpu, tree_kb = proc_usage.tree_usage(child)
+                tree_cpu, tree_kb = proc_usage.usage(proc_usage.descendants(parent))
                 tree_kb += sum(proc_usage.tmpfs_kb(point) for point in memory_mounts)
                 # Shared memory segments the case made (and detached) are memory too.
                 tree_kb += ipc_objects.shared_memory_kb(os.getuid())

@@ -67,7 +67,7 @@ def run_case(command, environment, case, request, stdin):
     os.close(stderr_write)
     os.set_blocking(stderr_read, False)
     try:
-        stderr, stopped, cpu, memory_kb = control.watch(child, stderr_read, started, request,
+        stderr, stopped, cpu, memory_kb = control.watch(child, os.getpid(), stderr_read, started, request,
                                                         case.memory_mounts)
         if stopped:
             control.kill(child)

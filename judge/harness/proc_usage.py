@@ -10,13 +10,6 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
 
 
-def tree_usage(root, own_processes=1):
-    """(CPU seconds, resident KiB) of ``root`` and all its descendants now, including the
-    children of every thread (a process forked by a helper thread is a child of that thread,
-    not of the main one)."""
-    return usage([root] + descendants(root), own_processes)
-
-
 def usage(pids, own_processes=1):
     """(CPU seconds, resident KiB) of the processes ``pids`` now.
 

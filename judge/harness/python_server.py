@@ -103,7 +103,8 @@ class Zygote:
     """The server's end of the pipes to the zygote and its children, and the stderr pipe every
     case writes to."""
 
-    def __init__(self, requests, replies, starts, stderr):
+    def __init__(self, pid, requests, replies, starts, stderr):
+        self.pid = pid
         self.requests, self.replies, self.starts, self.stderr = requests, replies, starts, stderr
 
     def send(self, data, fd=None):
@@ -147,7 +148,7 @@ def start_zygote(code, solution, harness, case, server_files):
     for fd in (stderr_write, requests_read, replies_write, starts_read):
         os.close(fd)
     os.set_blocking(stderr_read, False)
-    return Zygote(requests_write, replies_read, starts_write, stderr_read)
+    return Zygote(pid, requests_write, replies_read, starts_write, stderr_read)
 
 
 def run_zygote(code, solution, harness, case, stderr_fd, requests, replies, starts):
@@ -155,6 +156,7 @@ def run_zygote(code, solution, harness, case, stderr_fd, requests, replies, star
     # Whatever a case's processes leave behind (daemons, double forks) is re-parented here, so
     # the sweep after each case finds all of it.
     control.prctl(control.PR_SET_CHILD_SUBREAPER, 1)
+    make_dumpable = dumpable_setter()
     atexit._clear()  # each case starts, as a fresh interpreter does, with no exit functions
     standard_streams(stderr_fd)
     while True:
@@ -167,7 +169,7 @@ def run_zygote(code, solution, harness, case, stderr_fd, requests, replies, star
             limits = control.read_exactly(starts, CASE_LIMITS.size)
             if limits is None:  # the server is gone: there is no next case
                 os._exit(0)
-            become_case(code, solution, harness, CASE_LIMITS.unpack(limits), case)
+            become_case(code, solution, harness, CASE_LIMITS.unpack(limits), case, make_dumpable)
         os.write(replies, CHILD_PID.pack(child))
         case_over = control.read_exactly(requests, 1) is not None
         if not case_over:
@@ -212,8 +214,8 @@ def run_case(zygote, case, request, stdin):
     started = time.monotonic()
     zygote.start_case(CASE_LIMITS.pack(request["cpu"], request["output"], request["address_space"], request["nofile"]))
     (child,) = zygote.receive(CHILD_PID)
-    stderr, stopped, cpu, memory_kb = control.watch(child, zygote.stderr, started, request,
-                                                            case.memory_mounts)
+    stderr, stopped, cpu, memory_kb = control.watch(child, zygote.pid, zygote.stderr, started, request,
+                                                    case.memory_mounts)
     if stopped:
         control.kill(child)
     zygote.send(b"r")
@@ -250,10 +252,31 @@ def stream_like(original, fd, name):
     return stream
 
 
-def become_case(code, solution, harness, limits, case):
+def dumpable_setter():
+    """libc's prctl, resolved once in the zygote so that each case can make itself dumpable again
+    at no cost: the server reads the memory of every process of the case in its smaps_rollup,
+    which the kernel closes to everyone (the same user included) while a process is not
+    dumpable. The zygote itself stays not dumpable, so that no case can open its pipes to the
+    server. The modules ctypes brought are dropped from sys.modules again: a case finds the
+    modules a cold run finds. None if there is no prctl."""
+    before = set(sys.modules)
+    import ctypes  # the only way to prctl from the standard library
+
+    try:
+        function = ctypes.CDLL(None).prctl
+    except (OSError, AttributeError):
+        function = None
+    for name in set(sys.modules) - before:
+        del sys.modules[name]
+    return function
+
+
+def become_case(code, solution, harness, limits, case, make_dumpable):
     """In the child: take the case's files and limits, then run the submission; never returns."""
     cpu, output, address_space, open_files = limits
     try:
+        if make_dumpable is not None:
+            make_dumpable(control.PR_SET_DUMPABLE, 1, 0, 0, 0)
         case.enter()
         control.limit_case(cpu, output, address_space, open_files)
     except BaseException:  # noqa: BLE001 - the child must never return into the zygote's loop

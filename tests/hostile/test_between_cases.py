@@ -86,3 +86,10 @@ SOCKET_BUFFERS = ("kernel memory in socket buffers shows in no process's residen
 @pytest.mark.xfail(reason=SOCKET_BUFFERS, strict=True)
 def test_memory_held_in_socket_buffers_counts():
     assert [verdict for verdict, _ in judged("hoard_sockets.c", cold=True, count=1)] == ["MLE"]
+
+
+@pytest.mark.parametrize("name", ["sibling_memory.c", "sibling_memory.py", "fork_memory.py"])
+@pytest.mark.parametrize("cold", [False, True], ids=["warm", "cold"])
+def test_memory_of_every_process_of_a_case_counts(name, tier, cold):
+    """A forked child's memory, or a sibling's (clone with CLONE_PARENT), counts while it runs."""
+    assert [verdict for verdict, _ in judged(name, cold=cold, count=1)] == ["MLE"]
