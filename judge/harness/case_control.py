@@ -146,6 +146,11 @@ class Case:
         os.dup2(self.case_stdin_fd, 0)
         os.dup2(self.case_stdout_fd, 1)
         os.closerange(3, 256)
+        # The three are open file descriptions every case shares (stderr the zygote's pipe): a
+        # flag an earlier case set on them (non-blocking: a write to a full pipe would fail)
+        # must not reach this one.
+        for fd in (0, 1, 2):
+            os.set_blocking(fd, True)
 
     def output(self, limit):
         """Up to ``limit`` bytes of what the case wrote to stdout."""

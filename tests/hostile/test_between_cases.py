@@ -50,7 +50,7 @@ def judged(name: str, cold: bool, count: int) -> list[tuple[str, str]]:
     return [(case.verdict, case.message) for case in result.cases]
 
 
-@pytest.mark.parametrize("name", ["keep_state.c", "keep_state.py", "deep_tree.py"])
+@pytest.mark.parametrize("name", ["keep_state.c", "keep_state.py", "deep_tree.py", "nonblocking_stderr.py"])
 def test_a_case_finds_nothing_an_earlier_case_left(name, tier):
     assert [verdict for verdict, _ in judged(name, cold=False, count=3)] == ["AC"] * 3
     assert not host_ipc_objects()
