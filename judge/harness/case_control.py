@@ -41,7 +41,8 @@ SWEEP_ROUNDS = 200
 # own (the weaker tiers), they are the host's, shared with everyone.
 SHARED_DIRECTORIES = ("/tmp", "/var/tmp", "/dev/shm")
 # Marks a directory given to a server of which only the entries of the server's own uid (a
-# sandbox slot's, which the case shares) are the case's to remove.
+# sandbox slot's, which the case shares) are the case's to remove. The judge gives these only
+# when the server runs as a slot's uid.
 OWNED_ONLY = "owned:"
 
 
@@ -119,6 +120,9 @@ class Case:
         path is shared with the host, and only what the server's uid owns there is removed."""
         self.directory = directory
         self.shared_dirs = [path[len(OWNED_ONLY):] for path in scratch_dirs if path.startswith(OWNED_ONLY)]
+        # The uid is the run's alone in a user namespace of the sandbox's, or when it is a slot's
+        # (the judge gives OWNED_ONLY directories only then): its keyrings are the run's to clear.
+        self.uid_is_the_runs = bool(self.shared_dirs) or ipc_objects.in_own_user_namespace()
         scratch_dirs = [path for path in scratch_dirs if not path.startswith(OWNED_ONLY)]
         # Files in the sandbox's in-memory directories are memory, as a cold run counts them
         # (none without private directories: then they are the host's, and a cold run's too).
@@ -164,12 +168,14 @@ class Case:
         return b"".join(chunks)
 
     def clean(self):
-        """Empty the directories the case could write and remove the System V IPC objects it
-        made, as a cold run would find them."""
+        """Empty the directories the case could write, remove the System V IPC objects it made
+        and the keys it left in the uid's keyrings, as a cold run would find them."""
         for directory, mode in self.scratch_modes.items():
             empty(directory, mode)
         remove_owned_by(os.getuid(), self.shared_dirs)
         ipc_objects.remove_created_by(os.getuid())
+        if self.uid_is_the_runs:
+            ipc_objects.clear_keyrings()
 
 
 def cpu_rlimit(cpu):

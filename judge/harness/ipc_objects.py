@@ -1,7 +1,7 @@
-"""System V IPC objects (shared memory segments, message queues, semaphore sets): kernel objects
-that outlive the process that made them, so they are memory no process's resident size shows
-and state a later run could read. The warm servers count and remove a case's after it, and the
-judge those of a run without an IPC namespace of its own.
+"""System V IPC objects (shared memory segments, message queues, semaphore sets), and the keys of
+a uid's shared keyrings: kernel objects that outlive the process that made them, so they are
+memory no process's resident size shows and state a later run could read. The warm servers count
+and remove a case's after it, and the judge those of a run without an IPC namespace of its own.
 
 Objects are found in /proc/sysvipc/, which lists those of the reader's IPC namespace, and are
 matched by their creator's uid (the owner's a program may hand to anyone, its creator it cannot
@@ -10,6 +10,12 @@ standard library only.
 """
 
 IPC_RMID = 0
+# keyctl(2) by number: the C library has no wrapper for it (libkeyutils does).
+KEYCTL_SYSCALL = {"x86_64": 250, "aarch64": 219}
+KEYCTL_CLEAR = 7
+# The keyrings every process of a uid shares, which outlive them all: the user keyring and the
+# user's default session keyring (a process's own session keyring goes with the processes).
+SHARED_KEYRINGS = (-4, -5)  # KEY_SPEC_USER_KEYRING, KEY_SPEC_USER_SESSION_KEYRING
 KINDS = ("shm", "msg", "sem")
 # The libc function that controls each kind; semctl takes a semaphore number before the command.
 CONTROL = {"shm": "shmctl", "msg": "msgctl", "sem": "semctl"}
@@ -58,3 +64,28 @@ def remove_created_by(uid):
                 control(ident, 0, IPC_RMID)
             else:
                 control(ident, IPC_RMID, None)
+
+
+def in_own_user_namespace():
+    """Whether this process runs in a user namespace of its own (not the host's initial one,
+    which maps every uid to itself): then its uid's keyrings are the sandbox's alone."""
+    try:
+        with open("/proc/self/uid_map", "rb") as mapping:
+            return mapping.read().split() != [b"0", b"0", b"4294967295"]
+    except OSError:
+        return False
+
+
+def clear_keyrings():
+    """Unlink every key from the keyrings this uid's processes share (a key added there outlives
+    the process that added it, and the next process of the uid could read it). Only for a uid
+    that is the run's own: in the host's user namespace, the judge's user's keys are there."""
+    import ctypes
+    import os
+
+    number = KEYCTL_SYSCALL.get(os.uname().machine)
+    if number is None:
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    for keyring in SHARED_KEYRINGS:
+        libc.syscall(number, KEYCTL_CLEAR, keyring)

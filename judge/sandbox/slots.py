@@ -16,15 +16,17 @@ import functools
 import os
 import shutil
 import signal
+import subprocess
+import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
 from judge.harness.case_control import SHARED_DIRECTORIES, remove_owned_by
-from judge.harness.ipc_objects import remove_created_by
+from judge.harness.ipc_objects import KEYCTL_CLEAR, KEYCTL_SYSCALL, SHARED_KEYRINGS, remove_created_by
 from judge.harness.proc_usage import processes_of_uid
-from judge.sandbox.command import running_as_root
+from judge.sandbox.command import running_as_root, slot_prefix
 from judge.sandbox.limits import RunsStopped
 from judge.sandbox.scratch import scratch_dir
 
@@ -54,7 +56,9 @@ def acquire_slot() -> tuple[int, int | None]:
             fd = os.open(SLOT_LOCK_DIR / str(uid), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                kill_slot(uid)  # whatever a judge killed with SIGKILL left running in it
+                # Whatever a judge killed with SIGKILL left running in it, or left on the host.
+                kill_slot(uid)
+                clean_host_of(uid)
                 return uid, fd
             except BlockingIOError:
                 os.close(fd)
@@ -100,11 +104,18 @@ class Claim:
     def give_back(self, check: bool = True) -> None:
         """Free the slot; with ``check``, raise RunsStopped if the judge is stopping."""
         kill_slot(self.uid)
-        sweep_shared_directories(self.uid)
-        remove_host_ipc_objects(self.uid)
+        clean_host_of(self.uid)
         shutil.rmtree(self.scratch, ignore_errors=True)
         release_slot(self._lock)
         leave_slot(self.uid, check)
+
+
+def clean_host_of(uid: int) -> None:
+    """Remove what runs in slot ``uid`` left on the host (only the none tier lets them): files in
+    its shared directories, System V IPC objects, keys in the uid's keyrings."""
+    sweep_shared_directories(uid)
+    remove_host_ipc_objects(uid)
+    clear_host_keyrings(uid)
 
 
 def sweep_shared_directories(uid: int) -> None:
@@ -119,6 +130,41 @@ def remove_host_ipc_objects(uid: int) -> None:
     without an IPC namespace lets it make them there; elsewhere they go with the run's)."""
     if running_as_root():
         remove_created_by(uid)
+
+
+def clear_host_keyrings(uid: int) -> None:
+    """Unlink the keys a run left in the keyrings its uid shares in the host's user namespace
+    (only a tier without a user namespace lets it; elsewhere they go with the run's). A keyring
+    is reached only as its uid, so a process of the slot's clears them, and only when
+    /proc/key-users shows keys there besides the two keyrings themselves."""
+    if not running_as_root() or _keys_charged_to(uid) <= 2:
+        return
+    number = KEYCTL_SYSCALL.get(os.uname().machine)
+    if number is None:
+        return
+    clear = (f"import ctypes; libc = ctypes.CDLL(None)\n"
+             f"for keyring in {SHARED_KEYRINGS!r}: libc.syscall({number}, {KEYCTL_CLEAR}, keyring)")
+    try:
+        subprocess.run([*slot_prefix(uid), sys.executable, "-I", "-S", "-c", clear], env={}, capture_output=True,
+                       timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+
+
+def _keys_charged_to(uid: int) -> int:
+    """How many keys (keyrings included) the kernel charges to ``uid`` (0 if none or unknown)."""
+    try:
+        lines = Path("/proc/key-users").read_text().splitlines()
+    except OSError:
+        return 0
+    for line in lines:
+        fields = line.split()
+        if fields and fields[0] == f"{uid}:":
+            try:
+                return int(fields[3].split("/")[0])
+            except (IndexError, ValueError):
+                return 0
+    return 0
 
 
 def kill_slot(uid: int) -> None:

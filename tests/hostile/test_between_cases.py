@@ -1,7 +1,7 @@
-"""What one case of a warm run leaves must not reach the next, nor outlive the submission: files
-anywhere the program can write, System V IPC objects (which outlive every process), memory held
-in them. Each program here is judged warm on several cases, in every tier, and must get the
-verdict a cold run gets; afterwards the host holds nothing of it."""
+"""What one case leaves must not reach the next, nor outlive the submission: files anywhere the
+program can write, System V IPC objects and keys (which outlive every process), memory held in
+them. Each program here is judged on several cases, warm and cold, in every tier, and must get
+the verdict a contest judge gives; afterwards the host holds nothing of it."""
 
 from __future__ import annotations
 
@@ -50,9 +50,11 @@ def judged(name: str, cold: bool, count: int) -> list[tuple[str, str]]:
     return [(case.verdict, case.message) for case in result.cases]
 
 
-@pytest.mark.parametrize("name", ["keep_state.c", "keep_state.py", "deep_tree.py", "nonblocking_stderr.py"])
-def test_a_case_finds_nothing_an_earlier_case_left(name, tier):
-    assert [verdict for verdict, _ in judged(name, cold=False, count=3)] == ["AC"] * 3
+@pytest.mark.parametrize("name", ["keep_state.c", "keep_state.py", "deep_tree.py", "nonblocking_stderr.py",
+                                  "keep_key.py"])
+@pytest.mark.parametrize("cold", [False, True], ids=["warm", "cold"])
+def test_a_case_finds_nothing_an_earlier_case_left(name, tier, cold):
+    assert [verdict for verdict, _ in judged(name, cold=cold, count=3)] == ["AC"] * 3
     assert not host_ipc_objects()
 
 
@@ -73,10 +75,11 @@ def host_queues_removed():
         subprocess.run(["unshare", "--mount", "sh", "-c", script], check=False)
 
 
-def test_a_case_finds_no_message_queue_an_earlier_case_left(tier, host_queues_removed, request):
+@pytest.mark.parametrize("cold", [False, True], ids=["warm", "cold"])
+def test_a_case_finds_no_message_queue_an_earlier_case_left(tier, cold, host_queues_removed, request):
     if tier == "none":
         request.applymarker(pytest.mark.xfail(reason=QUEUE_IN_HOST, strict=True))
-    assert [verdict for verdict, _ in judged("keep_queue.c", cold=False, count=3)] == ["AC"] * 3
+    assert [verdict for verdict, _ in judged("keep_queue.c", cold=cold, count=3)] == ["AC"] * 3
 
 
 SOCKET_BUFFERS = ("kernel memory in socket buffers shows in no process's resident size, and nothing else "
