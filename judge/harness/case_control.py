@@ -131,6 +131,8 @@ class Case:
         self.stdin_fd, self.stdout_fd = os.memfd_create("stdin"), os.memfd_create("stdout")
         self.case_stdin_fd = os.open(f"/proc/self/fd/{self.stdin_fd}", os.O_RDONLY | os.O_CLOEXEC)
         self.case_stdout_fd = os.open(f"/proc/self/fd/{self.stdout_fd}", os.O_WRONLY | os.O_CLOEXEC)
+        # The case's stdin and stdout are the server's memory files, not memory of the case's.
+        self.own_files = {(status.st_dev, status.st_ino) for status in map(os.fstat, (self.stdin_fd, self.stdout_fd))}
 
     def prepare(self, stdin):
         """The case's input in place and its output empty, both read or written from the start."""
@@ -196,13 +198,14 @@ def limit_case(cpu, output, address_space, open_files):
         resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
 
 
-def watch(child, parent, stderr_fd, started, request, memory_mounts=()):
+def watch(child, parent, stderr_fd, started, request, memory_mounts=(), own_files=()):
     """Wait for the child, keeping its stderr; stop it at the CPU, memory or wall limit.
     Returns (the stderr kept, why it was stopped or None, peak CPU seconds, peak resident KiB)
     as read from /proc for every process below ``parent`` (the server or zygote that started the
     child, all of whose children are the case's: the child, its descendants, and the siblings it
     made itself with clone's CLONE_PARENT), with what the files in ``memory_mounts`` (tmpfs
-    mount points) and the shared memory segments of the server's uid hold."""
+    mount points), the shared memory segments of the server's uid and the memory files the
+    processes hold open (but ``own_files``, the server's: the case's stdin and stdout) hold."""
     import select  # the server's own: a Python case never needs it
 
     pidfd = os.pidfd_open(child)
@@ -216,7 +219,9 @@ def watch(child, parent, stderr_fd, started, request, memory_mounts=()):
             now = time.monotonic()
             remaining = started + request["wall"] - now
             if now - started >= POLL:  # most runs are over sooner: no need to read /proc for them
-                tree_cpu, tree_kb = proc_usage.usage(proc_usage.descendants(parent))
+                processes = proc_usage.descendants(parent)
+                tree_cpu, tree_kb = proc_usage.usage(processes)
+                tree_kb += proc_usage.memory_files_kb(processes, own_files)
                 tree_kb += sum(proc_usage.tmpfs_kb(point) for point in memory_mounts)
                 # Shared memory segments the case made (and detached) are memory too.
                 tree_kb += ipc_objects.shared_memory_kb(os.getuid())

@@ -68,7 +68,7 @@ def run_case(command, environment, case, request, stdin):
     os.set_blocking(stderr_read, False)
     try:
         stderr, stopped, cpu, memory_kb = control.watch(child, os.getpid(), stderr_read, started, request,
-                                                        case.memory_mounts)
+                                                        case.memory_mounts, case.own_files)
         if stopped:
             control.kill(child)
         _, status, usage = os.wait4(child, 0)

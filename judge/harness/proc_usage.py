@@ -76,6 +76,30 @@ def descendants(root):
     return found
 
 
+def memory_files_kb(pids, exclude=()):
+    """KiB held by the memory files (memfd_create) that the processes ``pids`` have open, each
+    counted once: written with write(2) and never mapped, their pages show in no resident size
+    and on no mounted file system. Files whose (device, inode) is in ``exclude`` are not counted."""
+    seen, total = set(exclude), 0
+    for pid in pids:
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            path = f"/proc/{pid}/fd/{fd}"
+            try:
+                if not os.readlink(path).startswith("/memfd:"):
+                    continue
+                status = os.stat(path)
+            except OSError:
+                continue
+            if (status.st_dev, status.st_ino) not in seen:
+                seen.add((status.st_dev, status.st_ino))
+                total += status.st_blocks * 512
+    return total // 1024
+
+
 def parent_of(pid):
     """The parent's pid of ``pid``, or None if it is gone."""
     fields = _stat_fields(pid)

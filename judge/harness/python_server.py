@@ -215,7 +215,7 @@ def run_case(zygote, case, request, stdin):
     zygote.start_case(CASE_LIMITS.pack(request["cpu"], request["output"], request["address_space"], request["nofile"]))
     (child,) = zygote.receive(CHILD_PID)
     stderr, stopped, cpu, memory_kb = control.watch(child, zygote.pid, zygote.stderr, started, request,
-                                                    case.memory_mounts)
+                                                    case.memory_mounts, case.own_files)
     if stopped:
         control.kill(child)
     zygote.send(b"r")

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.harness.proc_usage import descendants, parent_of, processes_of_uid, tmpfs_used_kb, usage
+from judge.harness.proc_usage import descendants, memory_files_kb, parent_of, processes_of_uid, tmpfs_used_kb, usage
 from judge.sandbox.command import running_as_root
 from judge.sandbox.ipc_namespace import run_shared_memory_kb
 from judge.sandbox.limits import Limits, Outcome
@@ -218,8 +218,9 @@ def _wait_draining(pid: int, uid: int, stderr_fd: int, deadline: float, limits: 
             inside = next((other for other in processes if other != pid and os.path.exists(f"/proc/{other}/ns/mnt")),
                           None)
             memory_kb += tmpfs_used_kb(inside) if inside else 0
-            # So are the System V shared memory segments the run made (detached, no process shows them).
-            memory_kb += run_shared_memory_kb(inside or pid, uid)
+            # So are the System V shared memory segments the run made (detached, no process shows
+            # them) and the memory files its processes hold open.
+            memory_kb += run_shared_memory_kb(inside or pid, uid) + memory_files_kb(processes)
             watch.cpu, watch.memory_kb = max(watch.cpu, cpu), max(watch.memory_kb, memory_kb)
             if remaining <= 0:
                 watch.stopped = "wall"

@@ -58,10 +58,12 @@ def test_a_case_finds_nothing_an_earlier_case_left(name, tier, cold):
     assert not host_ipc_objects()
 
 
+@pytest.mark.parametrize("name", ["hoard_shm.c", "hoard_memfd.c"])
 @pytest.mark.parametrize("cold", [False, True], ids=["warm", "cold"])
-def test_memory_held_in_shared_memory_segments_counts(tier, cold):
-    """Each segment is written, then detached: no process shows it, yet it is memory."""
-    assert [verdict for verdict, _ in judged("hoard_shm.c", cold=cold, count=2)] == ["MLE"] * 2
+def test_memory_no_process_shows_counts(name, tier, cold):
+    """Shared memory segments written, then detached, and memory files written and never mapped:
+    no process's resident size shows them, yet they are memory."""
+    assert [verdict for verdict, _ in judged(name, cold=cold, count=2)] == ["MLE"] * 2
     assert not host_ipc_objects()
 
 
