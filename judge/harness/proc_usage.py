@@ -109,6 +109,12 @@ def parent_of(pid):
         return None
 
 
+def is_zombie(pid):
+    """Whether ``pid`` has ended and waits for its parent to reap it (False if it is gone)."""
+    fields = _stat_fields(pid)
+    return bool(fields) and fields[0] == b"Z"
+
+
 def processes_of_uid(uid):
     """Every process whose owner is ``uid`` (a sandbox slot's uid: exactly one run's processes,
     wherever they were re-parented)."""

@@ -11,7 +11,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.harness.proc_usage import descendants, memory_files_kb, parent_of, processes_of_uid, tmpfs_used_kb, usage
+from judge.harness.proc_usage import (
+    descendants,
+    is_zombie,
+    memory_files_kb,
+    parent_of,
+    processes_of_uid,
+    tmpfs_used_kb,
+    usage,
+)
 from judge.sandbox.command import running_as_root
 from judge.sandbox.ipc_namespace import run_shared_memory_kb
 from judge.sandbox.limits import Limits, Outcome
@@ -152,7 +160,8 @@ def _reap_what_outlived(uid: int) -> tuple[float, int]:
     cpu, peak_kb = 0.0, 0
     me = os.getpid()
     for _ in range(50):  # a killed process is reaped within a few rounds; what is not, kill_slot reaps
-        pids = processes_of_uid(uid)
+        # A zombie re-parented to the machine's init never comes to the judge: not waited for.
+        pids = [pid for pid in processes_of_uid(uid) if not (is_zombie(pid) and parent_of(pid) == 1)]
         if not pids:
             break
         for pid in pids:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from judge.harness.case_control import SHARED_DIRECTORIES, remove_owned_by
 from judge.harness.ipc_objects import KEYCTL_CLEAR, KEYCTL_SYSCALL, SHARED_KEYRINGS, remove_created_by
-from judge.harness.proc_usage import processes_of_uid
+from judge.harness.proc_usage import is_zombie, processes_of_uid
 from judge.sandbox.command import running_as_root, slot_prefix
 from judge.sandbox.limits import RunsStopped
 from judge.sandbox.scratch import scratch_dir
@@ -48,6 +48,7 @@ def acquire_slot() -> tuple[int, int | None]:
     """(uid, lock fd) of a free slot; without root there is one slot, the judge's own uid."""
     if not running_as_root():
         return os.geteuid(), None
+    become_subreaper()  # from the first run on, even a probe's orphans are the judge's to reap
     SLOT_LOCK_DIR.mkdir(mode=0o700, exist_ok=True)
     start = (os.getpid() + threading.get_ident()) % SLOT_COUNT
     while True:
@@ -172,8 +173,12 @@ def kill_slot(uid: int) -> None:
     if not running_as_root():
         return
     for _ in range(5):
-        pids = processes_of_uid(uid)
+        # A zombie runs nothing and holds no memory: the judge reaps its own below, and one
+        # whose parent is another (the machine's init, for one orphaned before the judge was a
+        # subreaper) is for that parent to reap, however long it takes.
+        pids = [pid for pid in processes_of_uid(uid) if not is_zombie(pid)]
         if not pids:
+            reap_orphans()
             return
         for pid in pids:
             try:
