@@ -90,8 +90,10 @@ class ProblemBundle:
         else:  # a problem in a folder: all of it but its example submissions
             location = parts.root
             examples = [folder for folder in (parts.solutions, parts.root / EXAMPLES_FOLDER) if folder is not None]
+            # A link out of the folder (a package's statement PDF, say) is not the problem's to send.
             paths = [path for path in parts.root.rglob("*")
-                     if not any(folder == path or folder in path.parents for folder in examples)]
+                     if not any(folder == path or folder in path.parents for folder in examples)
+                     and path.resolve().is_relative_to(parts.root.resolve())]
         found = {str(path.relative_to(parts.root)): path.read_bytes()
                  for path in paths if path is not None and path.is_file()}
         files = tuple(sorted(found.items()))

@@ -240,7 +240,7 @@ def test_judge_list_finds_the_packages_of_a_folder():
     done = run_judge("list", "--problems", str(PACKAGES))
     assert done.returncode == 0, done.stderr
     rows = {line.split()[0]: line for line in done.stdout.splitlines()[2:]}
-    assert set(rows) == {"addition", "closest", "doubler", "subtasks"}
+    assert set(rows) == {"addition", "closest", "doubler", "echo", "subtasks"}
     assert "interactive" in rows["doubler"] and "2 s" in rows["addition"]
 
 
@@ -279,3 +279,116 @@ def test_require_pass_scores_a_group_only_after_the_groups_it_names(package_copy
     (package / "data/secret/group2/test_group.yaml").write_text(
         "max_score: 60\nscore_aggregation: sum\nrequire_pass: secret/group1\n")
     assert json.loads(run_judge(*arguments).stdout)["score"] == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Packages as DOMjudge and BAPCtools ship them
+
+def test_expected_results_lines_decide_in_folders_that_name_no_verdict(package_copy):
+    package = package_copy("echo")
+    (package / "problem.pdf").symlink_to(package.parent.parent / "doc.pdf")  # out of the package, never read
+    (package / "include/default").mkdir(parents=True)
+    (package / "include/default/driver.txt").write_text("unused\n")
+    (package / "submissions/submissions.yaml").write_text("accepted/*:\n  authors: Ada\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 0, done.stdout + done.stderr
+    for expected in ("submission mixed/sometimes_wrong.py ", "submission mixed/crash.py ", "got RE",
+                     "submission mixed/score_tag.py ", "submission no_output/silent.py ",
+                     "submission accepted/echo_again.py ", "submission accepted/two_files ",
+                     "submission accepted/packaged_java ", "skipped: its @EXPECTED_RESULTS@ (by_hand.py) asks for "
+                     "a check by hand",
+                     "judged on data/sample only",
+                     "skipped: folder 'mixed' names no verdict and the source has no @EXPECTED_RESULTS@",
+                     "warning: include/ is not supported"):
+        assert expected in done.stdout, expected
+    rows = {line.split()[1]: line for line in done.stdout.splitlines() if line.startswith("echo ")}
+    assert "skipped: no supported language" in rows["input"] and "validate.sh" in rows["input"]
+    # With a submissions.yaml (here giving only authors) the default folders' rules hold case by case.
+    assert "accepted/echo.py" in done.stdout and "meets submissions.yaml: 2 AC" in done.stdout
+
+
+def test_an_expected_result_that_is_not_met_or_contradicts_the_folder_fails(package_copy):
+    package = package_copy("echo")
+    wrong = package / "submissions/mixed/sometimes_wrong.py"
+    wrong.write_text(wrong.read_text().replace("CORRECT, WRONG-ANSWER", "CORRECT"))
+    (package / "submissions/accepted/labelled.py").write_text("# @EXPECTED_RESULTS@: WRONG-ANSWER\nprint(input())\n")
+    (package / "submissions/mixed/typo.py").write_text("# @expected_results@: CORECT\nprint(input())\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "expected AC (@EXPECTED_RESULTS@ in sometimes_wrong.py), got WA on sample/2" in done.stdout
+    assert "@EXPECTED_RESULTS@ in labelled.py says WRONG-ANSWER, which folder accepted does not allow" in done.stdout
+    assert "@EXPECTED_RESULTS@ in typo.py: unknown result 'CORECT'" in done.stdout
+    assert "Traceback" not in done.stderr
+
+
+def test_data_left_to_a_generators_yaml_is_named_with_what_to_do(package_copy):
+    package = package_copy("echo")
+    (package / "generators").mkdir()
+    (package / "generators/generators.yaml").write_text("data:\n  secret:\n    data: []\n")
+    with pytest.raises(PackageError, match=r"data/secret: no test cases; add .in/.ans pairs "
+                                           r"\(generators/generators.yaml describes them, but this judge does not "
+                                           r"run generators: write the data first, e.g. with BAPCtools' `bt generate`\)"):
+        load_package(package)
+
+
+def test_legacy_multi_pass_is_unsupported_and_borrowed_metadata_keys_load(package_copy):
+    package = package_copy("echo")
+    (package / "problem.yaml").write_text("name: Echo\nvalidation: custom multi-pass\nlimits:\n  validation_passes: 2\n")
+    with pytest.raises(PackageError, match="type 'multi-pass' is not supported"):
+        load_package(package)
+    (package / "problem.yaml").write_text("problem_format_version: 2025-09\nname: Echo\nsource_url: https://example.org\n")
+    assert load_package(package).package.samples_only
+
+
+def _package_with_rules(package: Path, rules: str) -> Path:
+    """The echo package as a 2025-09 one with secret cases, a few submissions and ``rules`` as
+    its submissions.yaml."""
+    (package / "problem.yaml").write_text("problem_format_version: 2025-09\nname: Echo\nlimits:\n  time_limit: 2\n")
+    (package / "data/secret").mkdir()
+    for name, number in (("01", 3), ("02", 15)):
+        (package / f"data/secret/{name}.in").write_text(f"{number}\n")
+        (package / f"data/secret/{name}.ans").write_text(f"{number}\n")
+    shutil.rmtree(package / "submissions")
+    for name, text in {"accepted/echo.py": "print(input())\n",
+                       "small/only_small.py": "n = int(input())\nprint(n if n < 10 else 0)\n",
+                       "mixed/entry/main.py": "print('wrong entry point')\n",
+                       "mixed/entry/solve.py": "print(input())\n"}.items():
+        (package / "submissions" / name).parent.mkdir(parents=True, exist_ok=True)
+        (package / "submissions" / name).write_text(text)
+    (package / "submissions/submissions.yaml").write_text(rules)
+    return package
+
+
+RULES = """\
+small/only_small.py:
+  "sample/1":
+    permitted: [AC]
+  "secret/0{1, 3}":
+    permitted: [AC]
+  secret/02:
+    required: [WA]
+mixed/entry:
+  entrypoint: solve.py
+  permitted: [AC]
+"""
+
+
+def test_submissions_yaml_rules_hold_case_by_case_with_entry_points(package_copy):
+    package = _package_with_rules(package_copy("echo"), RULES)
+    done = run_judge("test", str(package))
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = {line.split()[2]: line for line in done.stdout.splitlines() if " submission " in line}
+    assert "meets submissions.yaml: 2 AC, 2 WA" in rows["small/only_small.py"]
+    assert "meets submissions.yaml: 4 AC" in rows["mixed/entry"]
+    assert "meets submissions.yaml: 4 AC" in rows["accepted/echo.py"]  # the default folder's rule
+
+
+def test_a_broken_submissions_yaml_rule_fails_and_a_bad_key_is_named(package_copy):
+    package = _package_with_rules(package_copy("echo"), RULES.replace("required: [WA]", "permitted: [AC]"))
+    done = run_judge("test", str(package))
+    assert done.returncode == 1
+    assert "secret/02 got WA, not one of the permitted AC (small/only_small.py, secret/02)" in done.stdout
+    (package / "submissions/submissions.yaml").write_text("accepted:\n  permited: [AC]\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "submissions.yaml: accepted: unknown key 'permited'" in done.stderr

@@ -29,9 +29,13 @@ PROBLEM_KEYS = {
             "rights_owner", "embargo_until", "limits", "keywords", "languages", "allow_file_writing", "constants"},
 }
 PROBLEM_KEYS[V2025] = PROBLEM_KEYS[V2023]
+# Metadata keys of one version found in packages of another (the format's own 2025-09 examples
+# have source_url): they change nothing judged, so every version takes them.
+BORROWED_KEYS = {"author", "source_url"}
 LIMIT_KEYS = {
     LEGACY: {"time_multiplier", "time_safety_margin", "memory", "output", "code", "compilation_time",
-             "compilation_memory", "validation_time", "validation_memory", "validation_output", "time_limit"},
+             "compilation_memory", "validation_time", "validation_memory", "validation_output", "time_limit",
+             "validation_passes"},
     V2023: {"time_multipliers", "time_limit", "time_resolution", "memory", "output", "code", "compilation_time",
             "compilation_memory", "validation_time", "validation_memory", "validation_output", "validation_passes"},
 }
@@ -123,6 +127,11 @@ class Package:
         return "scoring" in self.types
 
     @property
+    def samples_only(self) -> bool:
+        """No secret cases: judged on the samples (DOMjudge's example problems are such)."""
+        return len(self.samples) == len(self.cases)
+
+    @property
     def name(self) -> str:
         return self.names.get("en") or next(iter(self.names.values()), self.root.name)
 
@@ -182,7 +191,7 @@ def ordered_case_names(package: Package, group: str = "") -> list[str]:
 
 def statement_text(root: Path) -> str:
     """The English (or first) statement's text, as written (Markdown or LaTeX)."""
-    for folder in ("statement", "problem_statement"):
+    for folder in STATEMENT_FOLDERS:
         candidates = sorted((root / folder).glob("problem.*")) if (root / folder).is_dir() else []
         texts = [path for path in candidates if path.suffix in (".md", ".tex")]
         english = [path for path in texts if ".en." in path.name or path.name in ("problem.md", "problem.tex")]
@@ -208,10 +217,16 @@ def _hash_of_tree(root: Path, stamp: tuple) -> str:
     return cache_key("icpc-package", *parts)
 
 
+# The folders whose files the judge reads: results depend on all but the statements.
+JUDGED_FOLDERS = ("data", "submissions", "input_validators", "input_format_validators", "output_validator",
+                  "output_validators")
+STATEMENT_FOLDERS = ("statement", "problem_statement")
+
+
 def _judged_files(root: Path) -> list[Path]:
     """The files results depend on: problem.yaml, .timelimit, data, validators and submissions."""
     found = [root / name for name in (PROBLEM_FILE, TIMELIMIT_FILE) if (root / name).is_file()]
-    for folder in ("data", "submissions", "input_validators", "output_validator", "output_validators"):
+    for folder in JUDGED_FOLDERS:
         found += sorted(path for path in (root / folder).rglob("*") if path.is_file())
     return found
 
@@ -223,8 +238,12 @@ def package_hash(root: Path, *extra: object) -> str:
 
 
 def check_symlinks(root: Path) -> None:
-    """Refuse a package with a symbolic link that leads outside it (or nowhere)."""
-    for path in sorted(root.rglob("*")):
+    """Refuse a package with a symbolic link that leads outside it (or nowhere) where the judge
+    reads files; links elsewhere (a statement PDF, attachments, ...) are left alone."""
+    paths = [root / name for name in (PROBLEM_FILE, TIMELIMIT_FILE)]
+    for folder in (*JUDGED_FOLDERS, *STATEMENT_FOLDERS):
+        paths += [root / folder, *sorted((root / folder).rglob("*"))]
+    for path in paths:
         if path.is_symlink():
             target = path.resolve()
             if not target.is_relative_to(root):
@@ -258,7 +277,7 @@ class _Reader:
 
     def package(self) -> Package:
         version = self.version()
-        self.check_keys(self.metadata, PROBLEM_KEYS[version], "")
+        self.check_keys(self.metadata, PROBLEM_KEYS[version] | BORROWED_KEYS, "")
         types, custom = self.types(version)
         limits = self.metadata.get("limits") or {}
         if not isinstance(limits, dict):
@@ -267,6 +286,7 @@ class _Reader:
         legacy_flags = split_args(self.metadata.get("validator_flags"), f"{self.yaml_path}: validator_flags")
         data = _DataReader(self.root, version, legacy_flags, self.legacy_grading())
         cases, groups = data.read()
+        data.check_secret("scoring" in types)
         output_validator = self.output_validator(custom or "interactive" in types)
         return Package(
             root=self.root, version=version, types=frozenset(types), names=self.names(), custom_validation=custom,
@@ -302,17 +322,17 @@ class _Reader:
         types = {part for value in values for part in value.split()}
         for value in types - TYPES:
             raise self.fail(f"unknown type {value!r}; use {', '.join(sorted(TYPES))}")
-        for value in types - SUPPORTED_TYPES:
-            raise self.fail(f"type {value!r} is not supported by this judge (it runs pass-fail, scoring "
-                            f"and interactive problems)")
         custom = any((self.root / folder).is_dir() for folder in ("output_validator", "output_validators"))
         validation = str(self.metadata.get("validation", "default")).split()
         if version == LEGACY:
             if validation[0] not in ("default", "custom"):
-                raise self.fail(f"'validation' must be 'default' or 'custom [interactive] [score]', got {validation!r}")
+                raise self.fail(f"'validation' must be 'default' or 'custom [interactive] [multi-pass] [score]', "
+                                f"got {validation!r}")
             custom = validation[0] == "custom"
-            if "interactive" in validation[1:]:
-                types.add("interactive")
+            types |= {part for part in validation[1:] if part in ("interactive", "multi-pass")}
+        for value in types - SUPPORTED_TYPES:
+            raise self.fail(f"type {value!r} is not supported by this judge (it runs pass-fail, scoring "
+                            f"and interactive problems)")
         return types or {"pass-fail"}, custom
 
     def legacy_grading(self) -> dict[str, Any]:
@@ -418,11 +438,27 @@ class _DataReader:
 
     def read(self) -> tuple[dict[str, CaseFiles], dict[str, Group]]:
         if not self.data.is_dir():
-            raise PackageError(f"{self.root}: no data/ directory; test cases go in data/sample and data/secret")
+            raise PackageError(f"{self.root}: no data/ directory; test cases go in data/sample and data/secret"
+                               + self.generator_hint())
         self.read_group(self.data, "", {})
-        if not any(name.startswith("secret/") for name in self.cases):
-            raise PackageError(f"{self.data / 'secret'}: no test cases; add .in/.ans pairs")
         return self.cases, self.groups
+
+    def check_secret(self, scoring: bool) -> None:
+        """Without secret cases a package is judged on its samples, as DOMjudge does — unless it
+        has none either, is scored by its secret groups, or its data are yet to be generated."""
+        if any(name.startswith("secret/") for name in self.cases):
+            return
+        if scoring or not self.cases or self.generator_hint():
+            raise PackageError(f"{self.data / 'secret'}: no test cases; add .in/.ans pairs" + self.generator_hint())
+
+    def generator_hint(self) -> str:
+        """What to do when the test data are to be made by BAPCtools' generators.yaml, which this
+        judge does not run (the package format leaves generators to the authors' tools)."""
+        generators = self.root / "generators" / "generators.yaml"
+        if not generators.is_file():
+            return ""
+        return (f" ({generators.relative_to(self.root)} describes them, but this judge does not run generators: "
+                f"write the data first, e.g. with BAPCtools' `bt generate`)")
 
     def read_group(self, directory: Path, name: str, inherited: dict) -> None:
         own = self.own_settings(directory)

@@ -3,8 +3,9 @@
 A directory holds either ``build``/``run`` scripts (``build`` runs once in a copy of the directory,
 then ``run`` is the program), or the sources of one language: every C/C++ source is compiled
 together; Java's main class is ``Main`` or else the class declaring ``main``; Python's entry file is
-``__main__.py``, else ``main.py``, else the only ``.py`` file; JavaScript's is ``main.js`` or else
-the only ``.js`` file.
+``__main__.py``, else ``main.py``, else the only ``.py`` file; JavaScript's is ``main.js``, else
+``main.mjs``, else the only ``.js``/``.mjs``/``.cjs`` file. An entry point the package names for an
+example submission comes first.
 """
 
 from __future__ import annotations
@@ -40,9 +41,11 @@ def _is_python2(code: bytes) -> bool:
     return first.startswith(b"#!") and b"python2" in first
 
 
-def prepare_program(path: Path) -> tuple[Language | None, Program]:
+def prepare_program(path: Path, entry: str | None = None) -> tuple[Language | None, Program]:
     """Build the program at ``path`` (cached). CompileError / UnknownLanguage / LanguageUnavailable
-    pass through. The language is None for a build/run-script directory."""
+    pass through. The language is None for a build/run-script directory. ``entry`` names a
+    directory program's entry file (Java: its main class, or the file declaring it) when the
+    package says which (submissions.yaml's ``entrypoint``, DOMjudge's ``entry_point``)."""
     if path.is_file():
         language = language_for(path)
         return language, language.prepare(path, "stdio")
@@ -53,19 +56,21 @@ def prepare_program(path: Path) -> tuple[Language | None, Program]:
     contents = {name: (path / name).read_bytes() for name in files}
     builder = {"c": _compiled, "cpp": _compiled, "java": _java, "python": _python,
                "javascript": _javascript}[language.name]
-    return language, builder(language, contents, path)
+    return language, builder(language, contents, path, entry)
 
 
 def prepare_submission(problem, source: Path):
     """A submission to ``problem``, one file or a directory of files, built: a runner.Prepared,
     or a PrepareFailure (CE, IE)."""
+    from judge.icpc.submission_rules import entry_point
     from judge.runner import built
 
-    return built(problem, submission_language(source), lambda: _runnable(source))
+    entry = entry_point(problem.package, source)  # an example submission's, as the package names it
+    return built(problem, submission_language(source), lambda: _runnable(source, entry))
 
 
-def _runnable(source: Path) -> tuple[Language, Program]:
-    language, program = prepare_program(source)
+def _runnable(source: Path, entry: str | None) -> tuple[Language, Program]:
+    language, program = prepare_program(source, entry)
     if language is None:
         raise UnsupportedSubmission(f"{source}: a submission with build/run scripts is not supported")
     return language, program
@@ -118,7 +123,7 @@ def _script_program(path: Path) -> Program:
     return Program("script", directory, ("{prog}/run",))
 
 
-def _compiled(language: Language, files: dict[str, bytes], path: Path) -> Program:
+def _compiled(language: Language, files: dict[str, bytes], path: Path, entry: str | None) -> Program:
     sources = [name for name in files if not name.endswith(HEADER_SUFFIXES)
                and Path(name).suffix.lower() in LANGUAGES["c"].extensions + LANGUAGES["cpp"].extensions]
     command = [language.compiler, *language.flags, "-o", "{work}/program",  # type: ignore[attr-defined]
@@ -127,7 +132,7 @@ def _compiled(language: Language, files: dict[str, bytes], path: Path) -> Progra
     return Program(language.name, cached_build(key, files, command), ("{prog}/program",))
 
 
-def _java(language: Language, files: dict[str, bytes], path: Path) -> Program:
+def _java(language: Language, files: dict[str, bytes], path: Path, entry: str | None) -> Program:
     from judge.languages.java import find_classes
 
     sources = [name for name in files if name.endswith(".java")]
@@ -139,7 +144,9 @@ def _java(language: Language, files: dict[str, bytes], path: Path) -> Program:
         except CompileError:
             continue
         if main_class is None or owner == "Main":
-            main_class = owner
+            main_class = _in_package(text, owner)
+    if entry:
+        main_class = entry.removesuffix(".java").replace("/", ".")
     if main_class is None:
         raise CompileError("no class with `public static void main(String[] args)` in any .java file")
     command = ["javac", "-encoding", "UTF-8", "-J-Xss64m", "-d", "{work}", *("{work}/" + name for name in sources)]
@@ -148,11 +155,24 @@ def _java(language: Language, files: dict[str, bytes], path: Path) -> Program:
     return Program(language.name, directory, language.run_command(main_class))  # type: ignore[attr-defined]
 
 
-def _entry(files: dict[str, bytes], suffix: str, preferred: tuple[str, ...], path: Path) -> str:
+def _in_package(text: str, owner: str) -> str:
+    """A class's name as ``java`` runs it: qualified by the package its source declares."""
+    from judge.languages.java import COMMENTS, PACKAGE_LINE
+
+    declared = PACKAGE_LINE.search(COMMENTS.sub("", text))
+    return f"{declared.group(1)}.{owner}" if declared else owner
+
+
+def _entry(files: dict[str, bytes], suffixes: tuple[str, ...], preferred: tuple[str, ...], path: Path,
+           chosen: str | None) -> str:
+    if chosen:
+        if chosen not in files:
+            raise CompileError(f"{path.name}: its entry point {chosen} is not one of its files")
+        return chosen
     for name in preferred:
         if name in files:
             return name
-    candidates = [name for name in files if name.endswith(suffix)]
+    candidates = [name for name in files if name.endswith(suffixes)]
     if len(candidates) == 1:
         return candidates[0]
     raise CompileError(f"{path.name}: cannot tell the entry file among {', '.join(candidates)}; "
@@ -169,18 +189,18 @@ exec(compile(open(__file__, "rb").read(), __file__, "exec"))
 """
 
 
-def _python(language: Language, files: dict[str, bytes], path: Path) -> Program:
-    entry = _entry(files, ".py", ("__main__.py", "main.py"), path)
+def _python(language: Language, files: dict[str, bytes], path: Path, chosen: str | None) -> Program:
+    entry = _entry(files, (".py",), ("__main__.py", "main.py"), path, chosen)
     if entry == "solution.py":
         raise CompileError(f"{path.name}: rename solution.py (the judge runs its launcher under that name)")
     launcher = PYTHON_LAUNCHER.format(entry=entry).encode()
     return language.prepare_sources(files, launcher, "solution.py", "stdio")  # type: ignore[attr-defined]
 
 
-def _javascript(language: Language, files: dict[str, bytes], path: Path) -> Program:
+def _javascript(language: Language, files: dict[str, bytes], path: Path, chosen: str | None) -> Program:
     from judge.languages.javascript import NODE_COMMAND
 
-    entry = _entry(files, ".js", ("main.js",), path)
+    entry = _entry(files, language.extensions, ("main.js", "main.mjs"), path, chosen)
     check = ["node", "--check", "{work}/" + entry]
     key = cache_key(language.name, language.version(), *files, *files.values())
     return Program(language.name, cached_build(key, files, check), (*NODE_COMMAND, "{prog}/" + entry))

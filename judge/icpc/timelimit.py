@@ -50,7 +50,7 @@ def slowest_accepted(problem: Problem) -> float:
     for path, folder in submissions(problem.package):
         if folder != ACCEPTED or unsupported_reason(path):
             continue
-        result = judge_submission(capped, path, jobs=os.cpu_count() or 1)
+        result = judge_submission(capped, path.resolve(), jobs=os.cpu_count() or 1)  # see verify
         if result.verdict == "AC" and result.cases:
             language = submission_language(path)
             times.append(max(base_seconds(language, case.cpu_time) for case in result.cases))

@@ -1,43 +1,44 @@
 """`judge test PKG`: verify a problem package as problemtools' verifyproblem does, for the parts
 this judge runs: samples exist, the input validators accept every input, the output validator
 builds, and every example submission gets the verdict its folder names (``partially_accepted``:
-a score strictly between 0 and the maximum).
+a score strictly between 0 and the maximum), narrowed by its ``@EXPECTED_RESULTS@`` line if it has
+one (see ``judge.icpc.expectations``).
 """
 
 from __future__ import annotations
 
 import os
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from judge.icpc.expectations import (FOLDER_VERDICTS, SCORED_FOLDER, CheckedByHand, Expectation, ExpectationError,
+                                     expectation)
 from judge.icpc.package import CaseFiles, Package, PackageError
 from judge.icpc.programs import prepare_program, unsupported_reason
+from judge.icpc.submission_rules import Rule, check_rules, load_rules, rules_for
 from judge.languages import CompileError, LanguageUnavailable, UnknownLanguage
 from judge.packages import Check
 from judge.problem import Problem
 from judge.sandbox import Limits, run_sandboxed
 
-# Folder -> the verdicts a submission in it may get overall (MLE and OLE count as run-time errors,
-# as in the package format).
-FOLDER_VERDICTS = {
-    "accepted": {"AC"}, "wrong_answer": {"WA"}, "time_limit_exceeded": {"TLE"},
-    "run_time_error": {"RE", "MLE", "OLE"}, "compile_error": {"CE"},
-    "rejected": {"WA", "TLE", "RE", "MLE", "OLE", "CE"}, "brute_force": {"TLE", "RE", "MLE", "OLE"},
-}
-SCORED_FOLDER = "partially_accepted"
 UNSUPPORTED_VALIDATORS = {".ctd": "checktestdata", ".viva": "VIVA"}
 VALID_EXIT = 42
 MIB = 1 << 20
 
 
 def submissions(package: Package) -> list[tuple[Path, str]]:
-    """(program, folder) for every example submission (a file or a directory) in a known folder."""
-    found = []
-    for folder in [*FOLDER_VERDICTS, SCORED_FOLDER]:
-        directory = package.root / "submissions" / folder
-        if directory.is_dir():
-            found += [(path, folder) for path in sorted(directory.iterdir()) if not path.name.startswith(".")]
-    return found
+    """(program, folder) for every example submission (a file or a directory) in a folder of
+    ``submissions/``, those whose folder names a verdict first (in the order the package format
+    lists them), then the others (DOMjudge's ``mixed/``, whose sources say what they expect)."""
+    root = package.root / "submissions"
+    if not root.is_dir():
+        return []
+    folders = [path.name for path in root.iterdir() if path.is_dir() and not path.name.startswith(".")]
+    known = [*FOLDER_VERDICTS, SCORED_FOLDER]
+    folders.sort(key=lambda name: (known.index(name), "") if name in known else (len(known), name))
+    return [(path, folder) for folder in folders
+            for path in sorted((root / folder).iterdir()) if not path.name.startswith(".")]
 
 
 def verify_package(problem: Problem, jobs: int | None = None) -> list[Check]:
@@ -50,22 +51,38 @@ def verify_package(problem: Problem, jobs: int | None = None) -> list[Check]:
                                                   f"{', '.join(sorted(package.types))}"),
               Check(name, "time limit", True, f"{problem.time_limit:g} s ({timing.source})"),
               check_samples(package)]
+    checks += unread_parts(package)
     checks += check_input_validators(package)
     if package.output_validator is not None:
         validator = problem.task.validator
         validator.program()  # PackageError when it does not build
         checks.append(Check(name, "output validator", True, f"{validator.name} builds"))
     runnable = []
+    rules_file = load_rules(package)
     for path, folder in submissions(package):
-        reason = unsupported_reason(path)
         what = f"submission {folder}/{path.name}"
+        reason, rule = unsupported_reason(path), None
+        if reason is None and rules_file is not None:
+            rule = rules_for(package, rules_file, f"{folder}/{path.name}") or None
+        if reason is None and rule is None:
+            try:
+                rule = expectation(path, folder)
+            except ExpectationError as error:
+                checks.append(Check(name, what, False, str(error)))
+                continue
+            except CheckedByHand as request:
+                checks.append(Check(name, what, True, f"skipped: {request}"))
+                continue
+            if rule is None:
+                reason = (f"folder {folder!r} names no verdict and the source has no @EXPECTED_RESULTS@ "
+                          f"line; move it to accepted, wrong_answer, time_limit_exceeded, run_time_error, ...")
         if reason:
             checks.append(Check(name, what, True, f"skipped: {reason}"))
         else:
-            runnable.append((path, folder))
+            runnable.append((path, folder, rule))
     with ThreadPoolExecutor(max_workers=jobs or max(1, len(os.sched_getaffinity(0)))) as pool:
         checks += list(pool.map(lambda job: check_submission(problem, *job), runnable))
-    if not any(folder == "accepted" for _, folder in runnable):
+    if not any(folder == "accepted" for _, folder, _ in runnable):
         checks.append(Check(name, "accepted submission", False, "no accepted submission in a supported language"))
     return checks
 
@@ -73,9 +90,23 @@ def verify_package(problem: Problem, jobs: int | None = None) -> list[Check]:
 def check_samples(package: Package) -> Check:
     name = package.root.name
     count = len(package.samples) + len(package.interactions)
+    if package.samples_only:
+        return Check(name, "samples", True, "warning: data/secret has no cases: judged on data/sample only")
     if count:
         return Check(name, "samples", True, f"{count} in data/sample")
     return Check(name, "samples", True, "warning: no samples in data/sample")
+
+
+# Parts of a package this judge does not read, and what that means for judge test.
+UNREAD_PARTS = {
+    "include": "warning: include/ is not supported: its files are not added to submissions, so one "
+               "that needs them fails",
+}
+
+
+def unread_parts(package: Package) -> list[Check]:
+    return [Check(package.root.name, name, True, note) for name, note in UNREAD_PARTS.items()
+            if (package.root / name).exists()]
 
 
 def check_input_validators(package: Package) -> list[Check]:
@@ -85,6 +116,10 @@ def check_input_validators(package: Package) -> list[Check]:
         if path.suffix in UNSUPPORTED_VALIDATORS:
             checks.append(Check(package.root.name, what, True,
                                 f"skipped: {UNSUPPORTED_VALIDATORS[path.suffix]} files are not supported"))
+            continue
+        reason = unsupported_reason(path)
+        if reason:  # input validation decides no verdict: the rest of the package can still be checked
+            checks.append(Check(package.root.name, what, True, f"skipped: {reason}"))
             continue
         try:
             program = prepare_program(path)[1]
@@ -122,26 +157,50 @@ def _input_arguments(files: CaseFiles, validator: Path) -> tuple[str, ...]:
     return arguments
 
 
-def check_submission(problem: Problem, path: Path, folder: str) -> Check:
-    """Judge one example submission and compare with what its folder promises."""
+def check_submission(problem: Problem, path: Path, folder: str, rule: Expectation | list[Rule]) -> Check:
+    """Judge one example submission and compare with what its folder (or annotation, or
+    submissions.yaml) promises."""
     from judge.runner import judge_submission
 
     package = problem.package
-    result = judge_submission(problem, path, stop_on_failure=not package.scoring)
+    per_case = isinstance(rule, list)  # submissions.yaml's rules look at every case
+    # An example may be a link to another one of the package (load_package saw it stays inside);
+    # the judge opens sources without following links, so it gets the file itself.
+    result = judge_submission(problem, path.resolve(), stop_on_failure=not (package.scoring or per_case))
     what = f"submission {folder}/{path.name}"
     _refuse_broken_validator(package, result)
+    if isinstance(rule, list):
+        return _check_rules(problem, what, rule, result)
     failing = next((case for case in result.cases if case.verdict != "AC"), None)
     detail = f"got {result.verdict}" + (f", score {result.score:g}/{result.max_score:g}" if package.scoring else "")
     detail += f" on {failing.name}: {failing.message}" if failing and result.verdict != "AC" else ""
-    if folder == SCORED_FOLDER:
+    if rule.partial:
         ok = 0 < result.score < result.max_score
         expected = f"a score strictly between 0 and {result.max_score:g}"
     else:
-        ok = result.verdict in FOLDER_VERDICTS[folder]
-        if folder == "accepted" and package.scoring:
+        ok = result.verdict in rule.verdicts
+        if rule.verdicts == {"AC"} and package.scoring:
             ok = ok and result.score == result.max_score
-        expected = " or ".join(sorted(FOLDER_VERDICTS[folder]))
+        expected = " or ".join(sorted(rule.verdicts))
+    if rule.score is not None:
+        ok = ok and abs(result.score - rule.score) <= 1e-6 * max(1.0, abs(rule.score))
+        expected += f" with score {rule.score:g}"
+    if not rule.origin.startswith("folder"):
+        expected += f" ({rule.origin})"
     return Check(problem.id, what, ok, detail if ok else f"expected {expected}, {detail}")
+
+
+def _check_rules(problem: Problem, what: str, rules: list[Rule], result) -> Check:
+    if result.verdict == "CE":
+        return Check(problem.id, what, False, f"got CE: {result.compile_message.strip()[:200]}")
+    failures = check_rules(rules, result)
+    counts = Counter(case.verdict for case in result.cases)
+    summary = ", ".join(f"{count} {verdict}" for verdict, count in sorted(counts.items()))
+    summary += f", score {result.score:g}/{result.max_score:g}" if problem.package.scoring else ""
+    if failures:
+        more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
+        return Check(problem.id, what, False, f"{failures[0]}{more}; got {summary}")
+    return Check(problem.id, what, True, f"meets submissions.yaml: {summary}")
 
 
 def _refuse_broken_validator(package: Package, result) -> None:

@@ -31,7 +31,7 @@ from judge.languages.functions.java import CLASS_NAME, HARNESS_CLASS, JavaFuncti
 from judge.signature import Signature
 
 JVM_ALLOWANCE = 160 << 20
-PACKAGE_LINE = re.compile(r"^\s*package\s+[\w.]+\s*;", re.MULTILINE)
+PACKAGE_LINE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
 CLASS_DECLARATION = re.compile(r"\b(?:(public)\s+)?(?:(?:final|abstract|static)\s+)*class\s+(\w+)")
 MAIN_METHOD = re.compile(r"\bstatic\s+(?:public\s+)?void\s+main\s*\(")
 # Diagnostic options may go in another JDK release: then the JVM ignores them instead of refusing

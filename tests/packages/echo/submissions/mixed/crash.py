@@ -1,0 +1,2 @@
+# @EXPECTED_RESULTS@: RUN-ERROR,TIMELIMIT
+raise SystemExit(3)

@@ -1,0 +1,3 @@
+# A results list after @EXPECTED_SCORE@ reads as @EXPECTED_RESULTS@ (as in DOMjudge).
+# @EXPECTED_SCORE@: CORRECT
+print(input())

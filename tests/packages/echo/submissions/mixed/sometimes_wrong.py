@@ -1,0 +1,3 @@
+# @EXPECTED_RESULTS@: CORRECT, WRONG-ANSWER
+n = int(input())
+print(n if n < 10 else n - 1)

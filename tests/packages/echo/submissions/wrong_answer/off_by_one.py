@@ -1,0 +1,2 @@
+# @EXPECTED_RESULTS@: WRONG_ANSWER, TIME_LIMIT_EXCEEDED
+print(int(input()) + 1)
