@@ -295,8 +295,7 @@ def test_expected_results_lines_decide_in_folders_that_name_no_verdict(package_c
     for expected in ("submission mixed/sometimes_wrong.py ", "submission mixed/crash.py ", "got RE",
                      "submission mixed/score_tag.py ", "submission no_output/silent.py ",
                      "submission accepted/echo_again.py ", "submission accepted/two_files ",
-                     "submission accepted/packaged_java ", "skipped: its @EXPECTED_RESULTS@ (by_hand.py) asks for "
-                     "a check by hand",
+                     "submission accepted/packaged_java ", "skipped: its @EXPECTED_RESULTS@ (by_hand.py) asks for a check by hand",
                      "judged on data/sample only",
                      "skipped: folder 'mixed' names no verdict and the source has no @EXPECTED_RESULTS@",
                      "warning: include/ is not supported"):
@@ -392,3 +391,25 @@ def test_a_broken_submissions_yaml_rule_fails_and_a_bad_key_is_named(package_cop
     done = run_judge("test", str(package))
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "submissions.yaml: accepted: unknown key 'permited'" in done.stderr
+
+
+SPIN = "import time\nend = time.process_time() + {seconds}\nwhile time.process_time() < end:\n    pass\nprint(input())\n"
+
+
+def test_judge_test_warns_of_verdicts_within_the_safety_margins(package_copy):
+    package = package_copy("echo")
+    (package / "problem.yaml").write_text("name: Echo\nlimits:\n  time_limit: 1\n  time_multiplier: 4\n"
+                                          "  time_safety_margin: 3\n")
+    (package / "submissions/mixed").rename(package / "elsewhere")  # only the folders below matter here
+    (package / "submissions/time_limit_exceeded").mkdir()
+    for name, seconds in {"accepted/slowish.py": 0.6, "time_limit_exceeded/barely.py": 1.8,
+                          "time_limit_exceeded/forever.py": 100}.items():
+        (package / "submissions" / name).write_text(SPIN.format(seconds=seconds))
+    done = run_judge("test", str(package))
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = {line.split()[2]: line for line in done.stdout.splitlines() if " submission " in line}
+    assert "more than the time limit / ac_to_time_limit = 0.25 s" in rows["accepted/slowish.py"]
+    assert "warning" not in rows["accepted/echo.py"]
+    assert "got TLE" in rows["time_limit_exceeded/barely.py"]
+    assert "sample/1 ends within time_limit * time_limit_to_tle = 3 s, AC there" in rows["time_limit_exceeded/barely.py"]
+    assert "got TLE" in rows["time_limit_exceeded/forever.py"] and "warning" not in rows["time_limit_exceeded/forever.py"]

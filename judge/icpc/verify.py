@@ -12,8 +12,14 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from judge.icpc.expectations import (FOLDER_VERDICTS, SCORED_FOLDER, CheckedByHand, Expectation, ExpectationError,
-                                     expectation)
+from judge.icpc.expectations import (
+    FOLDER_VERDICTS,
+    SCORED_FOLDER,
+    CheckedByHand,
+    Expectation,
+    ExpectationError,
+    expectation,
+)
 from judge.icpc.package import CaseFiles, Package, PackageError
 from judge.icpc.programs import prepare_program, unsupported_reason
 from judge.icpc.submission_rules import Rule, check_rules, load_rules, rules_for
@@ -187,7 +193,37 @@ def check_submission(problem: Problem, path: Path, folder: str, rule: Expectatio
         expected += f" with score {rule.score:g}"
     if not rule.origin.startswith("folder"):
         expected += f" ({rule.origin})"
+    if ok:
+        detail += margin_warning(problem, path, rule, result)
     return Check(problem.id, what, ok, detail if ok else f"expected {expected}, {detail}")
+
+
+def margin_warning(problem: Problem, path: Path, rule: Expectation, result) -> str:
+    """A warning when a submission gets its verdict too close to the time limit for the package
+    format's safety margins: an accepted one slower than time_limit / ac_to_time_limit (with a
+    limit the package gives), or a time-limit-exceeded one that ends within time_limit *
+    time_limit_to_tle (its first TLE case is run again with that limit to see)."""
+    import dataclasses
+
+    from judge.icpc.programs import submission_language
+    from judge.icpc.timelimit import base_seconds
+    from judge.runner import judge_submission
+
+    timing, limit = problem.package.timing, problem.time_limit
+    if rule.verdicts == {"AC"} and result.verdict == "AC" and result.cases and timing.source != "inferred":
+        language = submission_language(path)
+        slowest = max(base_seconds(language, case.cpu_time) for case in result.cases)
+        if slowest * timing.ac_to_time_limit > limit:
+            return (f" (warning: {slowest:.2f} s CPU on its slowest case, more than the time limit / "
+                    f"ac_to_time_limit = {limit / timing.ac_to_time_limit:.2f} s)")
+    if rule.verdicts == {"TLE"} and result.verdict == "TLE":
+        first = next(case for case in result.cases if case.verdict == "TLE")
+        raised = dataclasses.replace(problem, time_limit=limit * timing.time_limit_to_tle)
+        again = judge_submission(raised, path.resolve(), cases=[case for case in problem.cases if case.name == first.name])
+        if again.verdict != "TLE":
+            return (f" (warning: {first.name} ends within time_limit * time_limit_to_tle = "
+                    f"{raised.time_limit:g} s, {again.verdict} there: the limit is near its running time)")
+    return ""
 
 
 def _check_rules(problem: Problem, what: str, rules: list[Rule], result) -> Check:
