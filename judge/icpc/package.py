@@ -240,17 +240,22 @@ def package_hash(root: Path, *extra: object) -> str:
 def check_symlinks(root: Path) -> None:
     """Refuse a package with a symbolic link that leads outside it (or nowhere) where the judge
     reads files; links elsewhere (a statement PDF, attachments, ...) are left alone."""
-    paths = [root / name for name in (PROBLEM_FILE, TIMELIMIT_FILE)]
-    for folder in (*JUDGED_FOLDERS, *STATEMENT_FOLDERS):
-        paths += [root / folder, *sorted((root / folder).rglob("*"))]
-    for path in paths:
-        if path.is_symlink():
-            target = path.resolve()
-            if not target.is_relative_to(root):
-                raise PackageError(f"{path}: symbolic link to {target}, outside the package; "
-                                   f"copy the file into the package instead")
-            if not target.exists():
-                raise PackageError(f"{path}: symbolic link to {target}, which does not exist")
+    folders = [root / folder for folder in (*JUDGED_FOLDERS, *STATEMENT_FOLDERS)]
+    for path in [root / PROBLEM_FILE, root / TIMELIMIT_FILE, *folders]:
+        _check_link(root, path)  # a folder first: one linked elsewhere is never walked
+    for folder in folders:
+        for path in sorted(folder.rglob("*")):
+            _check_link(root, path)
+
+
+def _check_link(root: Path, path: Path) -> None:
+    if path.is_symlink():
+        target = path.resolve()
+        if not target.is_relative_to(root):
+            raise PackageError(f"{path}: symbolic link to {target}, outside the package; "
+                               f"copy the file into the package instead")
+        if not target.exists():
+            raise PackageError(f"{path}: symbolic link to {target}, which does not exist")
 
 
 def split_args(value: Any, where: str) -> tuple[str, ...]:
