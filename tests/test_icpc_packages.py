@@ -354,6 +354,7 @@ def _package_with_rules(package: Path, rules: str) -> Path:
                        "mixed/entry/solve.py": "print(input())\n"}.items():
         (package / "submissions" / name).parent.mkdir(parents=True, exist_ok=True)
         (package / "submissions" / name).write_text(text)
+    shutil.copytree(PACKAGES / "echo/submissions/accepted/packaged_java", package / "submissions/mixed/java")
     (package / "submissions/submissions.yaml").write_text(rules)
     return package
 
@@ -369,6 +370,9 @@ small/only_small.py:
 mixed/entry:
   entrypoint: solve.py
   permitted: [AC]
+mixed/java:
+  entrypoint: Echo
+  permitted: [AC]
 """
 
 
@@ -379,6 +383,7 @@ def test_submissions_yaml_rules_hold_case_by_case_with_entry_points(package_copy
     rows = {line.split()[2]: line for line in done.stdout.splitlines() if " submission " in line}
     assert "meets submissions.yaml: 2 AC, 2 WA" in rows["small/only_small.py"]
     assert "meets submissions.yaml: 4 AC" in rows["mixed/entry"]
+    assert "meets submissions.yaml: 4 AC" in rows["mixed/java"]  # its main class, in its Java package
     assert "meets submissions.yaml: 4 AC" in rows["accepted/echo.py"]  # the default folder's rule
 
 

@@ -137,16 +137,19 @@ def _java(language: Language, files: dict[str, bytes], path: Path, entry: str | 
 
     sources = [name for name in files if name.endswith(".java")]
     main_class = None
+    qualified = {}  # each class declaring main, by its simple name
     for name in sources:
         text = files[name].decode("utf-8", errors="replace")
         try:
             _public, owner = find_classes(text)
         except CompileError:
             continue
+        qualified[owner] = _in_package(text, owner)
         if main_class is None or owner == "Main":
-            main_class = _in_package(text, owner)
-    if entry:
-        main_class = entry.removesuffix(".java").replace("/", ".")
+            main_class = qualified[owner]
+    if entry:  # a class name, or the path of the file declaring it
+        wanted = Path(entry).stem if entry.endswith(".java") else entry
+        main_class = qualified.get(wanted, wanted)
     if main_class is None:
         raise CompileError("no class with `public static void main(String[] args)` in any .java file")
     command = ["javac", "-encoding", "UTF-8", "-J-Xss64m", "-d", "{work}", *("{work}/" + name for name in sources)]
