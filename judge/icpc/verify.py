@@ -228,7 +228,7 @@ def margin_warning(problem: Problem, path: Path, rule: Expectation, result) -> s
 
 def _check_rules(problem: Problem, what: str, rules: list[Rule], result) -> Check:
     if result.verdict == "CE":
-        return Check(problem.id, what, False, f"got CE: {result.compile_message.strip()[:200]}")
+        return Check(problem.id, what, False, f"got CE: {' '.join(result.compile_message.split())[:200]}")
     failures = check_rules(rules, result)
     counts = Counter(case.verdict for case in result.cases)
     summary = ", ".join(f"{count} {verdict}" for verdict, count in sorted(counts.items()))
