@@ -220,7 +220,9 @@ def margin_warning(problem: Problem, path: Path, rule: Expectation, result) -> s
         first = next(case for case in result.cases if case.verdict == "TLE")
         raised = dataclasses.replace(problem, time_limit=limit * timing.time_limit_to_tle)
         again = judge_submission(raised, path.resolve(), cases=[case for case in problem.cases if case.name == first.name])
-        if again.verdict != "TLE":
+        # Ending within the raised limit's wall-clock allowance is not ending in time: a program
+        # that sleeps past time_limit * time_limit_to_tle is too slow, whatever its CPU time.
+        if again.verdict != "TLE" and again.cases and again.cases[0].wall_time <= raised.time_limit:
             return (f" (warning: {first.name} ends within time_limit * time_limit_to_tle = "
                     f"{raised.time_limit:g} s, {again.verdict} there: the limit is near its running time)")
     return ""
