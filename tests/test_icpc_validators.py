@@ -163,3 +163,51 @@ def test_an_interactive_validator_failure_is_the_judges_fault(package_copy):
     (package / "output_validator/validator.py").write_text("raise SystemExit(1)\n")
     result = run_json(package, package / "submissions/accepted/doubles.py")
     assert {case["verdict"] for case in result["cases"]} == {"IE"}
+
+
+PSEUDO_VALIDATOR = '''"""Sends every number, closes its output, then reads all the answers (a pseudo-interaction)."""
+import os
+import sys
+
+numbers = open(sys.argv[1]).read().split()[1:]
+for number in numbers:
+    print(number)
+sys.stdout.flush()
+os.close(1)  # (sys.stdout.close() would leave the descriptor open)
+answers = sys.stdin.read().split()
+sys.exit(42 if answers == [str(2 * int(number)) for number in numbers] else 43)
+'''
+
+
+SANDBOX_HOLDS_THE_PIPE = pytest.mark.xfail(
+    strict=True, reason="the sandbox's own processes (bwrap's monitor, unshare's parent) hold the validator's "
+                        "end of the pipe until its sandbox ends: a validator that closes its output and goes "
+                        "on reading is seen as end of file only then")
+
+
+@pytest.mark.parametrize("tier", [pytest.param("bwrap", marks=SANDBOX_HOLDS_THE_PIPE),
+                                  pytest.param("unshare", marks=SANDBOX_HOLDS_THE_PIPE), "none"])
+def test_a_validator_closing_its_output_is_the_submissions_end_of_file(package_copy, tmp_path, tier):
+    package = package_copy("doubler")
+    (package / "output_validator/validator.py").write_text(PSEUDO_VALIDATOR)
+    solution = tmp_path / "until_eof.py"
+    solution.write_text("import sys\nprint(*(2 * int(line) for line in sys.stdin), sep='\\n')\n")
+    done = run_judge("run", str(package), str(solution), "--format", "json", "--no-record",
+                     env={"JUDGE_SANDBOX": tier})
+    assert [case["verdict"] for case in json.loads(done.stdout)["cases"]] == ["AC", "AC"], done.stdout
+
+
+def test_output_after_the_validator_accepted_is_dropped_not_a_crash(package_copy, tmp_path):
+    # A validator that accepts without reading to the end: what the submission writes after it
+    # ended must not kill it with SIGPIPE (RE); BAPCtools' runner reads and drops it too.
+    package = package_copy("doubler")
+    validator = package / "output_validator/validator.py"
+    validator.write_text(validator.read_text().replace('if sys.stdin.read().strip():\n    reject("trailing output")\n',
+                                                       ""))
+    solution = tmp_path / "chatty.c"
+    solution.write_text('#include <stdio.h>\n#include <unistd.h>\nint main(void) { long n;\n'
+                        '  while (scanf("%ld", &n) == 1 && n) { printf("%ld\\n", 2 * n); fflush(stdout); }\n'
+                        '  usleep(200000);  /* the validator has accepted and ended by now */\n'
+                        '  for (int i = 0; i < 20000; i++) printf("extra output %d\\n", i);\n  return 0; }\n')
+    result = run_json(package, solution)
+    assert [case["verdict"] for case in result["cases"]] == ["AC", "AC"], result

@@ -67,18 +67,26 @@ def run_interactive(validator: OutputValidator, files, command: list[str], progr
     def run_validator() -> None:
         command_line = [part.replace("{memory_mb}", str(validator_limits.memory >> 20))
                         for part in validator.command(workspace, files)]
-        outcomes[VALIDATOR] = run_sandboxed(command_line, stdin=b"", limits=validator_limits,
-                                            program_dir=validator_program.directory, work_dir=workspace.path,
-                                            stdio=(to_validator_read, to_submission_write),
-                                            on_start=referee.on_start(VALIDATOR))
+        try:
+            outcomes[VALIDATOR] = run_sandboxed(command_line, stdin=b"", limits=validator_limits,
+                                                program_dir=validator_program.directory, work_dir=workspace.path,
+                                                stdio=(to_validator_read, to_submission_write),
+                                                on_start=referee.on_start(VALIDATOR))
+        finally:
+            unread.start()  # from here on it owns the kept end of the submission's output
 
     # The judge keeps its own end of the pipe to the submission: a submission that ends early
     # must not kill the validator's next write with SIGPIPE (that would be the judge's fault,
     # IE). Once the submission is done, what the validator still writes is read and dropped, as
     # problemtools' interactive runner does.
     kept_reader = os.dup(to_submission_read)
-    thread = threading.Thread(target=run_validator, daemon=True)
     drain = threading.Thread(target=_read_to_the_end, args=(kept_reader,), daemon=True)
+    # And of the pipe from the submission: what it writes after the validator has ended (one
+    # that accepts without reading to the end) is read and dropped, as BAPCtools' runner does,
+    # instead of killing the submission with SIGPIPE.
+    kept_submission_output = os.dup(to_validator_read)
+    unread = threading.Thread(target=_read_to_the_end, args=(kept_submission_output,), daemon=True)
+    thread = threading.Thread(target=run_validator, daemon=True)
     # Which ended first, as the kernel saw it. The validator's side has ended when the pipe to
     # the submission hangs up: the submission's next read gets end of file at that very moment.
     referee = ExitReferee(SUBMISSION, VALIDATOR, hang_ups={VALIDATOR: os.dup(to_submission_read)})
@@ -92,10 +100,13 @@ def run_interactive(validator: OutputValidator, files, command: list[str], progr
             drain.start()  # from here on the drain owns the kept end, and closes it
         thread.join()
         drain.join(timeout=1.0)
+        unread.join(timeout=1.0)
         first = referee.finish()
         return submission, _interactive_judgement(submission, outcomes[VALIDATOR], first, workspace,
                                                   validator, limits)
     finally:
+        if unread.ident is None:  # never started: the validator's thread did not run
+            os.close(kept_submission_output)
         referee.close()
         workspace.close()
 
@@ -115,8 +126,10 @@ def _interactive_judgement(submission: Outcome, validator_outcome: Outcome, firs
                            workspace: ValidatorWorkspace, validator: OutputValidator,
                            limits: Limits) -> Judgement | None:
     judgement = workspace.judgement(validator_outcome, validator.name)
-    if judgement.verdict == "IE" or (judgement.verdict == "WA"
-                                     and _validator_ended_first(submission, validator_outcome, first, limits)):
+    # A submission that the validator's end killed (SIGPIPE: it wrote what nobody would read) is
+    # judged by the validator, as one that ended after a rejection is.
+    if judgement.verdict == "IE" or (_validator_ended_first(submission, validator_outcome, first, limits)
+                                     and (judgement.verdict == "WA" or submission.signal == signal.SIGPIPE)):
         submission.signal = None  # the submission's end afterwards (a broken pipe, say) is not its fault
         submission.exit_code = 0
         submission.cpu_time = min(submission.cpu_time, limits.cpu_time)
