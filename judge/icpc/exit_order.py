@@ -7,11 +7,11 @@ kernel about both processes at once, through their pidfds: the kernel checks eve
 at the same wake-up, so when only one is ready, that process ended before the other.
 
 A pidfd becomes readable when the process the judge started (the sandbox's outermost process)
-has ended, a moment after its program, its init and it closed their ends of the pipes. On a busy
-machine that moment can come late: the program on the other end, woken by the closed pipe, may
-end in between. A side may therefore also be watched through a read end of the pipe it writes to:
-the pipe hangs up as the side's last process closes it, at the very wake-up that gives the other
-side its end of file.
+has ended, a moment after its program. On a busy machine that moment can come late: the program
+on the other end, woken by the closed pipe, may end in between. A side may therefore also be
+watched through a read end of the pipe it writes to (its program alone holds the write end, see
+judge/sandbox/runtime.py): the pipe hangs up as the program ends, at the very wake-up that gives
+the other side its end of file.
 """
 
 from __future__ import annotations

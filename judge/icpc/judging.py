@@ -87,9 +87,11 @@ def run_interactive(validator: OutputValidator, files, command: list[str], progr
     kept_submission_output = os.dup(to_validator_read)
     unread = threading.Thread(target=_read_to_the_end, args=(kept_submission_output,), daemon=True)
     thread = threading.Thread(target=run_validator, daemon=True)
-    # Which ended first, as the kernel saw it. The validator's side has ended when the pipe to
-    # the submission hangs up: the submission's next read gets end of file at that very moment.
-    referee = ExitReferee(SUBMISSION, VALIDATOR, hang_ups={VALIDATOR: os.dup(to_submission_read)})
+    # Which ended first, as the kernel saw it. A side has ended when the pipe it writes hangs up
+    # (its program alone holds the write end): the other's next read gets end of file at that
+    # very moment, before either sandbox has finished ending.
+    referee = ExitReferee(SUBMISSION, VALIDATOR, hang_ups={VALIDATOR: os.dup(to_submission_read),
+                                                           SUBMISSION: os.dup(to_validator_read)})
     try:
         thread.start()
         try:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from judge.sandbox.hiding import hiding_script
 from judge.sandbox.limits import STACK_LIMIT, Limits
-from judge.sandbox.runtime import RUNTIME_PATHS, SCRATCH_BYTES, extra_runtime_paths
+from judge.sandbox.runtime import PIPE_IN, PIPE_OUT, RUNTIME_PATHS, SCRATCH_BYTES, extra_runtime_paths
 
 PROGRAM_DIR_INSIDE = "/prog"
 WORK_DIR_INSIDE = "/sandbox"
@@ -96,6 +96,12 @@ def _bind_host_path(path: str) -> list[str]:
     if os.path.exists(path):
         return ["--ro-bind", path, path]
     return []
+
+
+def pipe_prefix() -> list[str]:
+    """The last step before the program of a piped run: the pipes become its stdin and stdout."""
+    return ["/bin/sh", "-c", f'exec 0<&{PIPE_IN} 1>&{PIPE_OUT} {PIPE_IN}<&- {PIPE_OUT}>&-; exec "$@"',
+            "judge-pipes"]
 
 
 def limit_prefix(limits: Limits) -> list[str]:

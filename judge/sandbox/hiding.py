@@ -12,7 +12,7 @@ import shlex
 import tempfile
 from pathlib import Path
 
-from judge.sandbox.runtime import RUNTIME_PATHS, SCRATCH_BYTES, extra_runtime_paths
+from judge.sandbox.runtime import PIPE_IN, PIPE_OUT, RUNTIME_PATHS, SCRATCH_BYTES, extra_runtime_paths
 
 # Directories every program may write to on a Linux system, covered by a tmpfs of SCRATCH_BYTES.
 WRITABLE = ("/tmp", "/var/tmp", "/dev/shm")
@@ -114,6 +114,7 @@ def hiding_script(keep: list[Path], fresh: list[Path]) -> str:
     # stderr goes to /dev/null from here on, so that its "Aborted" or "Killed" never ends up in
     # the program's stderr.
     lines += ["set +e", "exec 3<&0 4>&2 2>/dev/null",
-              f"{' '.join(DROP_EVERYTHING)} \"$@\" <&3 2>&4 3<&- 4>&- &", "exec 3<&- 4>&-",
+              f"{' '.join(DROP_EVERYTHING)} \"$@\" <&3 2>&4 3<&- 4>&- &",
+              f"exec 3<&- 4>&- {PIPE_IN}<&- {PIPE_OUT}>&-",  # a piped run's pipes are the program's alone
               "wait $!", "exit $?"]
     return "\n".join(lines)

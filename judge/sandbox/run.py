@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import resource
 import select
@@ -23,6 +24,7 @@ from judge.harness.proc_usage import (
 from judge.sandbox.command import running_as_root
 from judge.sandbox.ipc_namespace import run_shared_memory_kb
 from judge.sandbox.limits import Limits, Outcome
+from judge.sandbox.runtime import PIPE_IN, PIPE_OUT
 from judge.sandbox.scratch import hand_over
 from judge.sandbox.slots import Claim, kill_group, spawned_pids
 from judge.sandbox.spawn import RunSpec, spawn
@@ -67,7 +69,7 @@ def run_sandboxed(command: list[str], *, stdin: bytes, limits: Limits,
             work_dir.mkdir()
         hand_over(work_dir, claim.uid)
         spec = RunSpec(tuple(command), limits, tier, claim.uid, work_dir, program_dir=program_dir,
-                       scratch_in_memory=owns_work_dir, env=env or {})
+                       scratch_in_memory=owns_work_dir, env=env or {}, piped=stdio is not None)
         handed_over = True
         return _run(spec, claim.scratch, stdin, stdio, on_start)
     finally:
@@ -103,8 +105,10 @@ def _run(spec: RunSpec, scratch: Path, stdin: bytes, stdio: tuple[int, int] | No
         (os.POSIX_SPAWN_OPEN, 1, str(stdout_path), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
         (os.POSIX_SPAWN_DUP2, stderr_write, 2),
     ]
-    if stdio is not None:
-        actions[:2] = [(os.POSIX_SPAWN_DUP2, stdio[0], 0), (os.POSIX_SPAWN_DUP2, stdio[1], 1)]
+    if stdio is not None:  # the chain's stdin and stdout stay the (unused) files
+        # Each moved above PIPE_OUT first: one of them may be PIPE_IN, which the first dup2 replaces.
+        stdio = tuple(_above(fd, PIPE_OUT) for fd in stdio)
+        actions += [(os.POSIX_SPAWN_DUP2, stdio[0], PIPE_IN), (os.POSIX_SPAWN_DUP2, stdio[1], PIPE_OUT)]
     started = time.monotonic()
     try:
         pid = spawn(spec, actions)
@@ -138,6 +142,15 @@ def _run(spec: RunSpec, scratch: Path, stdin: bytes, stdio: tuple[int, int] | No
     outcome = _outcome(status, watch, wall, stdout_path, spec)
     outcome.ended_at = ended_at
     return outcome
+
+
+def _above(fd: int, lowest: int) -> int:
+    """``fd`` itself if it is above ``lowest``, else a close-on-exec copy that is (``fd`` closed)."""
+    if fd > lowest:
+        return fd
+    moved = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, lowest + 1)
+    os.close(fd)
+    return moved
 
 
 def _hand_pidfd(pid: int, on_start: Callable[[int], None]) -> None:

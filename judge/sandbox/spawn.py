@@ -14,6 +14,7 @@ from judge.sandbox.command import (
     isolation_prefix,
     limit_prefix,
     outer_env,
+    pipe_prefix,
     slot_prefix,
 )
 from judge.sandbox.limits import Limits
@@ -40,6 +41,7 @@ class RunSpec:
     program_dir: Path | None = None
     own_files: Path | None = None
     scratch_in_memory: bool = False  # bwrap: the working directory is a fresh tmpfs, not work_dir
+    piped: bool = False  # stdin and stdout arrive as PIPE_IN and PIPE_OUT (see command.pipe_prefix)
     env: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -78,7 +80,7 @@ class RunSpec:
                 + isolation_prefix(self.tier, bwrap_path(), self.program_dir, self.work_dir, self.program_env(),
                                    self.scratch_in_memory, hide=self.hides,
                                    keep=(self.own_files,) if self.own_files else ())
-                + limit_prefix(self.limits) + self.program_argv())
+                + limit_prefix(self.limits) + (pipe_prefix() if self.piped else []) + self.program_argv())
 
 
 def spawn(spec: RunSpec, file_actions: list) -> int:
