@@ -80,12 +80,22 @@ def clear_keyrings():
     """Unlink every key from the keyrings this uid's processes share (a key added there outlives
     the process that added it, and the next process of the uid could read it). Only for a uid
     that is the run's own: in the host's user namespace, the judge's user's keys are there."""
-    import ctypes
-    import os
-
-    number = KEYCTL_SYSCALL.get(os.uname().machine)
-    if number is None:
+    keyctl = _keyctl()
+    if keyctl is None:
         return
-    libc = ctypes.CDLL(None, use_errno=True)
+    syscall, number = keyctl
     for keyring in SHARED_KEYRINGS:
-        libc.syscall(number, KEYCTL_CLEAR, keyring)
+        syscall(number, KEYCTL_CLEAR, keyring)
+
+
+_KEYCTL = []  # [(libc's syscall, keyctl's number) or None], once per process: a warm server clears per case
+
+
+def _keyctl():
+    if not _KEYCTL:
+        import ctypes
+        import os
+
+        number = KEYCTL_SYSCALL.get(os.uname().machine)
+        _KEYCTL.append((ctypes.CDLL(None, use_errno=True).syscall, number) if number is not None else None)
+    return _KEYCTL[0]
