@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from judge.commands.common import (
@@ -69,6 +68,8 @@ def _stress_and_report(args: argparse.Namespace, problem, planned) -> int:
         print("\r" + " " * 30 + "\r", end="", file=sys.stderr)
     saved = save_counterexample(problem, result, args.seed) if args.save and result.found else None
     if args.format == "json":
+        import json
+
         print(json.dumps(result.to_json(problem.task), indent=2, ensure_ascii=False))
     else:
         print(render_stress(result, problem.task, saved, args.examples))
