@@ -143,6 +143,8 @@ def clear_host_keyrings(uid: int) -> None:
     number = KEYCTL_SYSCALL.get(os.uname().machine)
     if number is None:
         return
+    # The code is given whole, not imported from judge/harness: the judge's own files may lie
+    # where a slot's uid cannot read them (a virtualenv under /root).
     clear = (f"import ctypes; libc = ctypes.CDLL(None)\n"
              f"for keyring in {SHARED_KEYRINGS!r}: libc.syscall({number}, {KEYCTL_CLEAR}, keyring)")
     try:
@@ -176,9 +178,11 @@ def kill_slot(uid: int) -> None:
         # A zombie runs nothing and holds no memory: the judge reaps its own below, and one
         # whose parent is another (the machine's init, for one orphaned before the judge was a
         # subreaper) is for that parent to reap, however long it takes.
-        pids = [pid for pid in processes_of_uid(uid) if not is_zombie(pid)]
+        owned = processes_of_uid(uid)
+        pids = [pid for pid in owned if not is_zombie(pid)]
         if not pids:
-            reap_orphans()
+            if owned:  # zombies only: the judge's own are reaped (a scan of /proc, so only then)
+                reap_orphans()
             return
         for pid in pids:
             try:
