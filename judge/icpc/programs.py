@@ -152,7 +152,7 @@ def _java(language: Language, files: dict[str, bytes], path: Path, entry: str | 
         main_class = qualified.get(wanted, wanted)
     if main_class is None:
         raise CompileError("no class with `public static void main(String[] args)` in any .java file")
-    command = ["javac", "-encoding", "UTF-8", "-J-Xss64m", "-d", "{work}", *("{work}/" + name for name in sources)]
+    command = language.compile_command(sources)  # type: ignore[attr-defined]
     key = cache_key(language.name, language.version(), " ".join(command), *files, *files.values())
     directory = cached_build(key, files, command)
     return Program(language.name, directory, language.run_command(main_class))  # type: ignore[attr-defined]

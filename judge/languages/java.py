@@ -98,10 +98,15 @@ class Java(Language):
         return Program(self.name, directory, self.run_command(HARNESS_CLASS))
 
     def _compile(self, files: dict[str, bytes], clean_message=lambda text: text) -> Path:
-        command = ["javac", "-encoding", "UTF-8", "-J-Xss64m", "-XDstringConcat=inline", "-d", "{work}", *(f"{{work}}/{name}" for name in files)]
+        command = self.compile_command(files)
         shipped = {**files, **exec_server_files()}
         key = cache_key(self.name, self.version(), " ".join(command), *shipped.values())
         return cached_build(key, shipped, command, clean_message)
+
+    def compile_command(self, names) -> list[str]:
+        """How javac compiles the sources ``names`` (relative to the build directory)."""
+        return ["javac", "-encoding", "UTF-8", "-J-Xss64m", "-XDstringConcat=inline", "-d", "{work}",
+                *(f"{{work}}/{name}" for name in names)]
 
     def run_command(self, main_class: str) -> tuple[str, ...]:
         """How the JVM runs ``main_class`` from the compiled program directory."""
