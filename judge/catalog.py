@@ -21,6 +21,7 @@ from pathlib import Path
 from judge.errors import SuiteError
 from judge.formats import ProblemSource, formats
 from judge.problem import Problem
+from judge.sandbox.view import conceal
 from judge.suggestions import listing, nearest
 
 PROBLEMS_ENV = "JUDGE_PROBLEMS"
@@ -47,6 +48,7 @@ class Catalog:
         path = Path(name)
         source = source_at(path) if path.exists() else None
         if source is not None:
+            conceal(_root_of(path.resolve()))
             return source
         known = self.sources()
         if name in known:
@@ -77,7 +79,22 @@ class Catalog:
 
 
 def catalog(problems_dir: Path | None = None) -> Catalog:
-    """The problem folders in force (see the module's docstring for the order)."""
+    """The problem folders in force (see the module's docstring for the order); the sandbox
+    keeps each out of every run's view, wherever it lies."""
+    found = _folders(problems_dir)
+    for folder, _why in found.folders:
+        conceal(folder)
+    return found
+
+
+def _root_of(path: Path) -> Path:
+    """The folder a problem given by path keeps its files in (a suite's is above cases/)."""
+    if path.is_file():
+        return path.parent.parent if path.parent.name == "cases" else path.parent
+    return path
+
+
+def _folders(problems_dir: Path | None) -> Catalog:
     if problems_dir is not None:
         if not problems_dir.is_dir():
             raise SuiteError(f"--problems {problems_dir}: not a folder")

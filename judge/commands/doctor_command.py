@@ -20,7 +20,7 @@ def handle(args: argparse.Namespace) -> int:
     from judge.errors import LanguageUnavailable
     from judge.languages import LANGUAGES
     from judge.languages.self_test import self_test
-    from judge.sandbox import TIERS, find_bwrap, probe_tier, sandbox_tier
+    from judge.sandbox import TIERS, find_bwrap, hides_file_system, probe_tier, sandbox_tier
 
     rows = []
     failed = 0
@@ -45,5 +45,14 @@ def handle(args: argparse.Namespace) -> int:
         print(f"bwrap: {bwrap.path} ({bwrap.version}, {bwrap.origin})")
     for name in TIERS:
         reason = probe_tier(name)
-        print(f"  {name:8} {'available' if reason is None else 'unavailable: ' + reason}")
+        print(f"  {name:8} {'unavailable: ' + reason if reason else _view_of(name, hides_file_system(name))}")
     return EXIT_FAILED if failed else EXIT_OK
+
+
+def _view_of(tier: str, hides: bool) -> str:
+    """What a submission sees of this machine in an available tier."""
+    if hides:
+        return "available: a submission sees only the languages' runtimes, its program and its scratch directories"
+    cannot = "builds no file-system view" if tier == "none" else "cannot build its allow-list view here"
+    return (f"available, but {cannot}: a submission sees this machine's files "
+            "(grading refuses it unless --allow-weak-sandbox)")

@@ -7,6 +7,8 @@ here; another package adds one through the ``judge.languages`` entry-point group
 
 from __future__ import annotations
 
+import os
+import shutil
 from importlib.metadata import entry_points
 from pathlib import Path
 
@@ -55,8 +57,17 @@ def language_for(source: Path, name: str | None = None) -> Language:
 
 
 def runtime_paths() -> tuple[str, ...]:
-    """Every host path some language's programs need in the sandbox."""
-    return tuple(dict.fromkeys(path for language in LANGUAGES.values() for path in language.runtime_paths))
+    """Every host path some language's programs or compiler need in the sandbox: what each
+    declares, and its toolchain's executables where they are found (an interpreter or compiler
+    installed outside /usr/bin, as the path names it and as the file it links to)."""
+    return tuple(dict.fromkeys(path for language in LANGUAGES.values()
+                               for path in (*language.runtime_paths, *language.build_paths,
+                                            *_executables(language.toolchain))))
+
+
+def _executables(tools: tuple[str, ...]) -> list[str]:
+    found = [shutil.which(tool) for tool in tools]
+    return [path for tool in found if tool for path in (tool, os.path.realpath(tool))]
 
 
 def declarations(signature: Signature) -> dict[str, str]:

@@ -66,7 +66,10 @@ class Language:
     memory_markers: tuple[bytes, ...] = ()  # what the runtime prints when it runs out of memory
     toolchain: tuple[str, ...] = ()  # executables that must exist
     apt_packages: tuple[str, ...] = ()  # Debian packages that provide the toolchain
-    runtime_paths: tuple[str, ...] = ()  # host paths its programs need, beyond /usr and the libraries
+    # Host paths its programs need, and its compiler besides, beyond the base system (/usr/bin and
+    # the shared libraries): the sandbox shows nothing else (judge/sandbox/view.py).
+    runtime_paths: tuple[str, ...] = ()
+    build_paths: tuple[str, ...] = ()
     # Allowances over the problem's limits: CPU time x factor + extra seconds (for runtimes that
     # start slowly or compile at run time), resident memory a runtime needs for itself, and whether
     # an address-space cap can be used (not for runtimes that reserve gigabytes they never touch).

@@ -27,6 +27,8 @@ class CompiledLanguage(Language):
     memory_markers = (b"std::bad_alloc",)
     function_style: CFunction | CppFunction
     exec_server = True
+    # The compiler's own programs and libraries, the headers, the linker's plugins.
+    build_paths = ("/usr/lib/gcc", "/usr/libexec/gcc", "/usr/include", "/usr/lib/bfd-plugins")
 
     @property
     def toolchain(self) -> tuple[str, ...]:  # type: ignore[override]

@@ -22,7 +22,9 @@ resident set is checked against the limit plus a fixed allowance for the JVM its
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 from pathlib import Path
 
 from judge.errors import CompileError
@@ -64,8 +66,11 @@ class Java(Language):
 
     @property
     def runtime_paths(self) -> tuple[str, ...]:  # type: ignore[override]
-        # The JDK's configuration lives under /etc, linked from /usr/lib/jvm.
-        return tuple(sorted(str(path) for path in Path("/etc").glob("java-*-openjdk")))
+        """The JDK that javac and java belong to, and its configuration, which Debian keeps under
+        /etc and links from the JDK."""
+        homes = {str(Path(real).parent.parent) for tool in self.toolchain
+                 if (real := os.path.realpath(shutil.which(tool) or tool)) and os.path.isabs(real)}
+        return (*sorted(homes), *sorted(str(path) for path in Path("/etc").glob("java-*-openjdk")))
 
     def prepare(self, source: Path, style: str, signature: Signature | None = None) -> Program:
         self.version()

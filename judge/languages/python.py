@@ -30,7 +30,20 @@ def python_interpreter() -> str:
     """$JUDGE_PYTHON, else the system python3 (fast start), else the judge's own interpreter."""
     chosen = os.environ.get("JUDGE_PYTHON") or ("/usr/bin/python3" if os.path.exists("/usr/bin/python3")
                                                  else sys.executable)
-    return shutil.which(chosen) or chosen
+    # The file itself, not a link to it: the sandbox shows the interpreter, not a virtual
+    # environment's bin directory (whose site-packages, with -I -S, it does not use anyway).
+    return os.path.realpath(shutil.which(chosen) or chosen)
+
+
+@functools.cache
+def interpreter_paths(interpreter: str) -> tuple[str, ...]:
+    """What ``interpreter`` loads, from its installation's layout (PREFIX/bin/python3.X,
+    PREFIX/lib/python3.X with os.py in it, PREFIX/lib/libpython3*.so*): no need to start it."""
+    binary = Path(os.path.realpath(interpreter))
+    lib = binary.parent.parent / "lib"
+    standard = [path for path in sorted(lib.glob("python3*")) if (path / "os.py").is_file()]
+    shared = sorted(lib.glob("libpython3*.so*"))
+    return tuple(str(path) for path in (binary, *standard, *shared))
 
 
 class Python(Language):
@@ -49,9 +62,9 @@ class Python(Language):
 
     @property
     def runtime_paths(self) -> tuple[str, ...]:  # type: ignore[override]
-        """An interpreter installed outside /usr ($JUDGE_PYTHON) must be visible in the sandbox."""
-        prefix = Path(os.path.realpath(python_interpreter())).parent.parent
-        return () if str(prefix).startswith("/usr") else (str(prefix),)
+        """The interpreter and its standard library (the package directories below it are
+        covered again by the sandbox), with its shared library where it has one."""
+        return interpreter_paths(python_interpreter())
 
     def warm_pool(self, program: Program, style: str, limits: Limits):
         from judge.warm import WarmPool

@@ -6,16 +6,20 @@ compiled and nothing runs between fork and exec in the judge (safe with threads)
     [setpriv to a slot uid] -> [bwrap | unshare] -> prlimit -> program
 
 Isolation tiers, strongest first (probed once, see ``tiers``):
-- ``bwrap``: new user, PID, network, IPC, UTS and mount namespaces; the program sees a read-only
-  runtime (/usr and friends), its own program files and an empty writable working directory.
-- ``unshare``: new user, PID and network namespaces, but the host file system stays visible.
+- ``bwrap``: new user, PID, network, IPC, UTS and mount namespaces; the program sees the
+  allow-list view of ``view``: a read-only runtime, its own program files, an empty writable
+  working directory and scratch directories of its own, nothing else of the host.
+- ``unshare``: new user, PID, network, IPC and mount namespaces, with the same view built by a
+  shell with mount(8) (``new_root``); where no mount namespace can be had, the host's files stay
+  visible and the tier counts as weak.
 - ``none``: limits only; a loud warning is printed.
 When the judge runs as root, every tier first drops to a dedicated unprivileged uid, because the
 kernel exempts root from RLIMIT_NPROC and lets root read everything.
 
 Modules, one concern each: ``limits`` (what a run may use, what it did), ``tiers`` (probing, the
 bwrap binary), ``command`` (the tool chain), ``slots`` (uids, killing, stopping everything),
-``scratch`` (temporary directories), ``spawn`` (``RunSpec`` and the one way to start a process),
+``scratch`` (temporary directories), ``view`` (what a run sees), ``new_root`` (the unshare
+tier's building of it), ``spawn`` (``RunSpec`` and the one way to start a process),
 ``run`` (one-shot runs and their watcher), ``server`` (long-lived processes).
 """
 

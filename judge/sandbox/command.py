@@ -9,14 +9,17 @@ import math
 import os
 from pathlib import Path
 
-from judge.sandbox.hiding import hiding_script
 from judge.sandbox.limits import STACK_LIMIT, Limits
-from judge.sandbox.runtime import PIPE_IN, PIPE_OUT, RUNTIME_PATHS, SCRATCH_BYTES, extra_runtime_paths
+from judge.sandbox.new_root import new_root_script
+from judge.sandbox.runtime import PIPE_IN, PIPE_OUT, SCRATCH_BYTES
+from judge.sandbox.view import EMPTY_BYTES, Mount, ordered, runtime_mounts, scratch_mounts
 
 PROGRAM_DIR_INSIDE = "/prog"
 WORK_DIR_INSIDE = "/sandbox"
 SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
 MQUEUE_INSIDE = "/dev/mqueue"
+# The writable directories besides its working directory that every run gets empty, of its own.
+SCRATCH_DIRECTORIES = ("/tmp", "/dev/shm")
 
 
 def running_as_root() -> bool:
@@ -31,58 +34,58 @@ def slot_prefix(uid: int) -> list[str]:
 
 
 def isolation_prefix(tier: str, bwrap: str, program_dir: Path | None, work_dir: Path, env: dict[str, str],
-                     scratch_in_memory: bool = False, hide: bool = False, keep: tuple[Path, ...] = ()) -> list[str]:
+                     scratch_in_memory: bool = False, hide: bool = False, root_dir: Path | None = None) -> list[str]:
     """The namespace part of the chain for ``tier`` (``bwrap`` is the bwrap binary in use).
-    ``hide`` (unshare): cover the host's private directories, keeping the program and work
-    directories and ``keep`` visible."""
+    ``hide`` (unshare): build the allow-list view on ``root_dir`` (an empty directory of the
+    run's own) instead of showing the host."""
     if tier == "bwrap":
-        return bwrap_prefix(bwrap, program_dir, None if scratch_in_memory else work_dir, env)
+        return bwrap_prefix(bwrap, view_mounts(program_dir, None if scratch_in_memory else work_dir), env)
     # posix_spawn cannot change directory, so the weaker tiers use env(1) to enter the work dir.
-    enter = ["/usr/bin/env", "-C", str(work_dir)]
     if tier != "unshare":
-        return enter
+        return ["/usr/bin/env", "-C", str(work_dir)]
     namespaces = ["/usr/bin/unshare", "--user", "--map-root-user", "--net", "--ipc", "--pid", "--fork",
                   "--kill-child", "--mount", "--mount-proc"]
     # A session of its own inside: the program's process group (which it may signal whole) is
     # then not unshare's, whose death would kill the run.
     own_session = ["/usr/bin/setsid"]
     if not hide:
-        return namespaces + own_session + enter
-    visible = [path for path in (program_dir, *keep) if path is not None]
-    visible += [Path(path) for path in extra_runtime_paths()]
-    fresh = [work_dir] if scratch_in_memory else []
-    if not scratch_in_memory:
-        visible.append(work_dir)
+        return namespaces + own_session + ["/usr/bin/env", "-C", str(work_dir)]
+    if root_dir is None:
+        raise ValueError("the unshare tier builds its view on a directory of the run's own: give root_dir")
+    mounts = view_mounts(program_dir, None if scratch_in_memory else work_dir)
     # The shell stays as the namespace's init, in a session of its own inside (so that its process
     # group is one the program can see, and signalling it reaches no one outside).
-    view = ["/usr/bin/setsid", "/bin/sh", "-c", hiding_script(visible, fresh), "judge-view"]
-    return namespaces + view + own_session + enter
+    view = ["/usr/bin/setsid", "/bin/sh", "-c", new_root_script(root_dir, mounts), "judge-view"]
+    return namespaces + view + own_session + ["/usr/bin/env", "-C", WORK_DIR_INSIDE]
 
 
-def bwrap_prefix(bwrap: str, program_dir: Path | None, work_dir: Path | None, env: dict[str, str]) -> list[str]:
-    """bwrap's view: read-only runtime, the program read-only, and a writable working directory:
-    ``work_dir`` bound from the host, or (None) a fresh size-capped tmpfs that cannot fill the
-    host's disk."""
+def view_mounts(program_dir: Path | None, work_dir: Path | None) -> list[Mount]:
+    """Everything a run sees, parents first: the read-only runtime, its program read-only at
+    PROGRAM_DIR_INSIDE, and a writable working directory at WORK_DIR_INSIDE (``work_dir``
+    bound from the host, or, when None, a fresh size-capped tmpfs that cannot fill the host's
+    disk), with empty /tmp and /dev/shm of its own."""
+    mounts = [*runtime_mounts(), *scratch_mounts(SCRATCH_DIRECTORIES)]
+    if program_dir is not None:
+        mounts.append(Mount("ro", PROGRAM_DIR_INSIDE, str(program_dir)))
+    mounts.append(Mount("rw", WORK_DIR_INSIDE, str(work_dir)) if work_dir is not None
+                  else Mount("tmpfs", WORK_DIR_INSIDE, size=SCRATCH_BYTES))
+    return ordered(mounts)
+
+
+def bwrap_prefix(bwrap: str, mounts: list[Mount], env: dict[str, str]) -> list[str]:
+    """bwrap's options for the view ``mounts``."""
     args = [bwrap, "--unshare-all", "--unshare-user", "--uid", "1000", "--gid", "1000",
             # Not --as-pid-1: the kernel ignores the signals a PID 1 sends itself (abort() would
             # end in SIGSEGV, raise(SIGTERM) would do nothing); bwrap's own init is PID 1.
             "--cap-drop", "ALL", "--die-with-parent", "--new-session",
-            "--hostname", "judge", "--proc", "/proc", "--dev", "/dev",
-            "--size", str(SCRATCH_BYTES), "--tmpfs", "/dev/shm",
-            "--size", str(SCRATCH_BYTES), "--tmpfs", "/tmp",
-            # The run's POSIX message queues as files: a warm server removes a case's there.
-            "--mqueue", MQUEUE_INSIDE]
-    for path in RUNTIME_PATHS + extra_runtime_paths():
-        args += _bind_host_path(path)
-    if program_dir is not None:
-        args += ["--ro-bind", str(program_dir), PROGRAM_DIR_INSIDE]
-    if work_dir is None:
-        args += ["--size", str(SCRATCH_BYTES), "--tmpfs", WORK_DIR_INSIDE]
-    else:
-        args += ["--bind", str(work_dir), WORK_DIR_INSIDE]
+            "--hostname", "judge", "--proc", "/proc", "--dev", "/dev"]
+    for mount in mounts:
+        args += _bwrap_mount(mount)
+    # The run's POSIX message queues as files: a warm server removes a case's there.
+    args += ["--mqueue", MQUEUE_INSIDE]
     # bwrap builds its root and /dev on tmpfs of no size, writable by the program: files there
-    # would outlive a warm case and be read by the next. Only the directories mounted above are
-    # the program's to write.
+    # would outlive a warm case and be read by the next. Only the scratch directories are the
+    # program's to write.
     args += ["--remount-ro", "/dev", "--remount-ro", "/"]
     args += ["--chdir", WORK_DIR_INSIDE, "--clearenv"]
     for key, value in env.items():
@@ -90,12 +93,16 @@ def bwrap_prefix(bwrap: str, program_dir: Path | None, work_dir: Path | None, en
     return args + ["--"]
 
 
-def _bind_host_path(path: str) -> list[str]:
-    if os.path.islink(path):
-        return ["--symlink", os.readlink(path), path]
-    if os.path.exists(path):
-        return ["--ro-bind", path, path]
-    return []
+def _bwrap_mount(mount: Mount) -> list[str]:
+    if mount.kind == "symlink":
+        return ["--symlink", mount.source, mount.target]
+    if mount.kind == "ro":
+        return ["--ro-bind", mount.source, mount.target]
+    if mount.kind == "rw":
+        return ["--bind", mount.source, mount.target]
+    if mount.kind == "tmpfs":
+        return ["--size", str(mount.size), "--tmpfs", mount.target]
+    return ["--size", str(EMPTY_BYTES), "--tmpfs", mount.target, "--remount-ro", mount.target]
 
 
 def pipe_prefix() -> list[str]:

@@ -69,7 +69,8 @@ def run_sandboxed(command: list[str], *, stdin: bytes, limits: Limits,
             work_dir.mkdir()
         hand_over(work_dir, claim.uid)
         spec = RunSpec(tuple(command), limits, tier, claim.uid, work_dir, program_dir=program_dir,
-                       scratch_in_memory=owns_work_dir, env=env or {}, piped=stdio is not None)
+                       scratch=claim.scratch, scratch_in_memory=owns_work_dir, env=env or {},
+                       piped=stdio is not None)
         handed_over = True
         return _run(spec, claim.scratch, stdin, stdio, on_start)
     finally:

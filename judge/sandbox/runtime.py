@@ -1,20 +1,17 @@
-"""Host paths a runtime needs, the size of the writable in-memory directories a run gets, and
+"""Host paths the languages need, the size of the writable in-memory directories a run gets, and
 where a piped run finds its pipes."""
 
 from __future__ import annotations
 
 import functools
 
-SCRATCH_BYTES = 64 << 20  # size of the in-memory working directory and /tmp under bwrap
-# Host paths a runtime needs, bound read-only into the bwrap view when they exist.
-# Each language adds its own (judge.languages.runtime_paths).
-RUNTIME_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
-                 "/etc/alternatives", "/etc/ld.so.cache", "/etc/ssl/certs", "/etc/localtime")
+SCRATCH_BYTES = 64 << 20  # size of the in-memory working directory, /tmp and /dev/shm
 
 
 @functools.cache
-def extra_runtime_paths() -> tuple[str, ...]:
-    """The paths the languages' runtimes need (a JDK's configuration, a Python outside /usr)."""
+def language_paths() -> tuple[str, ...]:
+    """The host paths the languages declare for running and building their programs (an
+    interpreter's standard library, a JDK, a compiler's headers), beyond the base system."""
     from judge.languages import runtime_paths  # the languages build on this package
     return runtime_paths()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import select
 from pathlib import Path
@@ -42,11 +43,12 @@ class SandboxedServer:
         work_dir = self.scratch / "work"
         work_dir.mkdir()
         hand_over(work_dir, self.uid)
-        # The server's own files, apart from its working directory: in bwrap a private tmpfs,
-        # elsewhere a directory of the scratch area, which goes when the server does.
-        own_files = None if self.tier == "bwrap" else own_directory(self.scratch, "tmp", self.uid)
+        # The server's own files, apart from its working directory: where the tier builds a view,
+        # its private /tmp; elsewhere a directory of the scratch area, which goes when the server does.
         spec = RunSpec(tuple(command), limits, self.tier, self.uid, work_dir, program_dir=program_dir,
-                       own_files=own_files, scratch_in_memory=True, env=extra_env)
+                       scratch=self.scratch, scratch_in_memory=True, env=extra_env)
+        if not spec.inside:
+            spec = dataclasses.replace(spec, own_files=own_directory(self.scratch, "tmp", self.uid))
         to_server, self._server_stdin = os.pipe2(os.O_CLOEXEC)
         self._server_stdout, from_server = os.pipe2(os.O_CLOEXEC)
         actions = [(os.POSIX_SPAWN_DUP2, to_server, 0), (os.POSIX_SPAWN_DUP2, from_server, 1),

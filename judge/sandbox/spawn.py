@@ -29,8 +29,9 @@ class RunSpec:
     """Everything that decides how one sandboxed process is started.
 
     ``command`` may use ``{prog}`` (the read-only program directory), ``{work}`` (the writable
-    working directory) and ``{tmp}`` (``own_files``: a private directory); they are replaced by
-    the paths the program sees.
+    working directory) and ``{tmp}`` (a private directory: the view's own /tmp, or in the tiers
+    without a view ``own_files``); they are replaced by the paths the program sees.
+    ``scratch`` is a directory of the run's own, on which the unshare tier builds its view.
     """
 
     command: tuple[str, ...]
@@ -40,6 +41,7 @@ class RunSpec:
     work_dir: Path
     program_dir: Path | None = None
     own_files: Path | None = None
+    scratch: Path | None = None
     scratch_in_memory: bool = False  # bwrap: the working directory is a fresh tmpfs, not work_dir
     piped: bool = False  # stdin and stdout arrive as PIPE_IN and PIPE_OUT (see command.pipe_prefix)
     env: dict[str, str] = field(default_factory=dict)
@@ -47,7 +49,7 @@ class RunSpec:
     @property
     def inside(self) -> bool:
         """True when the program sees its own file system view (paths differ from the host's)."""
-        return self.tier == "bwrap"
+        return self.tier == "bwrap" or self.hides
 
     @property
     def hides(self) -> bool:
@@ -78,9 +80,16 @@ class RunSpec:
         """The whole chain: slot uid, isolation, limits, program."""
         return (slot_prefix(self.uid)
                 + isolation_prefix(self.tier, bwrap_path(), self.program_dir, self.work_dir, self.program_env(),
-                                   self.scratch_in_memory, hide=self.hides,
-                                   keep=(self.own_files,) if self.own_files else ())
+                                   self.scratch_in_memory, hide=self.hides, root_dir=self._root_dir())
                 + limit_prefix(self.limits) + (pipe_prefix() if self.piped else []) + self.program_argv())
+
+
+    def _root_dir(self) -> Path | None:
+        if not self.hides or self.scratch is None:
+            return None
+        root = self.scratch / "root"
+        root.mkdir(mode=0o755, exist_ok=True)
+        return root
 
 
 def spawn(spec: RunSpec, file_actions: list) -> int:

@@ -17,8 +17,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.sandbox.command import MQUEUE_INSIDE, isolation_prefix, running_as_root, slot_prefix
-from judge.sandbox.hiding import MQUEUE, WRITABLE
+from judge.sandbox.command import MQUEUE_INSIDE, SCRATCH_DIRECTORIES, isolation_prefix, running_as_root, slot_prefix
 from judge.sandbox.limits import SandboxError
 from judge.sandbox.slots import acquire_slot, kill_slot, release_slot
 
@@ -143,7 +142,10 @@ def bwrap_path() -> str:
 
 
 def _run_probe(tier: str, bwrap: str = "bwrap", hide: bool = False) -> str | None:
-    done = _in_a_slot(isolation_prefix(tier, bwrap, None, Path("/"), {}, hide=hide) + ["/bin/true"])
+    with tempfile.TemporaryDirectory(prefix="judge-probe-") as scratch:
+        os.chmod(scratch, 0o755)  # the slot uid enters it to mount the view's root there
+        done = _in_a_slot(isolation_prefix(tier, bwrap, None, Path(scratch), {}, scratch_in_memory=True,
+                                           hide=hide, root_dir=Path(scratch)) + ["/bin/true"])
     if isinstance(done, str):
         return done
     if done.returncode != 0:
@@ -175,8 +177,8 @@ def probe_tier(tier: str) -> str | None:
 
 @functools.cache
 def unshare_hides() -> bool:
-    """Whether the unshare tier can cover the host's private directories here (it needs a mount
-    namespace in the run's user namespace); without, it still isolates PIDs and the network."""
+    """Whether the unshare tier can build its allow-list view here (it needs a mount namespace in
+    the run's user namespace); without, it still isolates PIDs and the network."""
     return os.access("/usr/bin/setpriv", os.X_OK) and _run_probe("unshare", hide=True) is None
 
 
@@ -192,11 +194,7 @@ def private_directories(tier: str | None = None) -> tuple[str, ...]:
     """The writable directories besides its working directory that each run in ``tier`` (default:
     the tier in force) gets empty and of its own; in the none tier they are the host's, shared."""
     tier = tier or sandbox_tier()
-    if tier == "bwrap":
-        return ("/tmp", "/dev/shm", MQUEUE_INSIDE)
-    if tier == "unshare" and unshare_hides():
-        return (*WRITABLE, MQUEUE)
-    return ()
+    return (*SCRATCH_DIRECTORIES, MQUEUE_INSIDE) if hides_file_system(tier) else ()
 
 
 def weakness(tier: str) -> str | None:
