@@ -2,7 +2,8 @@
 nothing else, wherever the judge is installed and wherever its problems are kept. Checked in
 every tier that claims to hide the file system, in every language, warm and cold, for problems
 kept under /opt and /usr/local (named with --problems or $JUDGE_PROBLEMS), and for the judge
-installed system-wide (as a CI image has it: in /usr/local, here in a private mount namespace).
+installed system-wide (as a CI image has it: in /usr/local) or in a virtual environment (under
+/opt), each placed in a private mount namespace.
 
 Each test also runs its attack where nothing is hidden (the `none` tier, as root), to show that
 the attack would succeed if the view let it."""
@@ -142,27 +143,36 @@ def test_the_cheat_solves_where_the_problems_are_in_sight(kept_problems, tmp_pat
     assert result["verdict"] == "AC", result
 
 
-# Calls the reference solver of a judge installed system-wide, as a CI image installs it.
+# Calls the reference solver of a judge installed where the glob given says, as a CI image or a
+# virtual environment installs it.
 FOOTHOLDS_CHEAT = '''import glob, importlib.util
 def solution(board, aloc, bloc):
-    for path in glob.glob("/usr/local/lib/python3*/*-packages/judge/_builtin/reference/footholds.py"):
+    for path in glob.glob(PATTERN):
         spec = importlib.util.spec_from_file_location("reference", path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         return module.solution(board, aloc, bloc)
     return -1
 '''
+PYTHON_X_Y = f"python{sys.version_info.major}.{sys.version_info.minor}"
+# (where the install goes, what is mounted over to make room for it, what the cheat globs for)
+INSTALLS = {
+    "system-wide": (f"/usr/local/lib/{PYTHON_X_Y}/dist-packages", "/usr/local/lib",
+                    "/usr/local/lib/python3*/*-packages/judge/_builtin/reference/footholds.py"),
+    "virtual-environment": (f"/opt/judge-venv/lib/{PYTHON_X_Y}/site-packages", "/opt",
+                            "/opt/*/lib/python3*/site-packages/judge/_builtin/reference/footholds.py"),
+}
 SKIP = shutil.ignore_patterns(".git", "build", "*.egg-info", "__pycache__", ".judge", ".hypothesis",
                               ".pytest_cache", "gradescope", "tests", "benchmarks", "docs")
 
 
 @pytest.fixture(scope="module")
-def system_wide(tmp_path_factory) -> Path:
+def regular_install(tmp_path_factory) -> Path:
     """The judge installed (a regular install, built-in problems inside) into a folder, to be
-    placed in /usr/local/lib/python3.X/dist-packages of a private mount namespace."""
+    placed where an install puts it, in a private mount namespace."""
     if os.geteuid() != 0 or not shutil.which("unshare"):
         pytest.skip("a private mount namespace needs root and util-linux's unshare")
-    base = tmp_path_factory.mktemp("system-wide")
+    base = tmp_path_factory.mktemp("install")
     shutil.copytree(ROOT, base / "source", ignore=SKIP)
     done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
                            "--target", str(base / "site"), str(base / "source")], capture_output=True, text=True,
@@ -171,11 +181,10 @@ def system_wide(tmp_path_factory) -> Path:
     return base / "site"
 
 
-def grade_system_wide(site: Path, folder: Path, tier: str, *options: str) -> dict:
-    """`judge grade` run from a judge in /usr/local (in a mount namespace of its own, so that
-    the machine's /usr/local is left as it is)."""
-    packages = f"/usr/local/lib/python{sys.version_info.major}.{sys.version_info.minor}/dist-packages"
-    script = (f"mount -t tmpfs judge-test /usr/local/lib && mkdir -p {packages} && cp -a {site}/. {packages}/ && "
+def grade_installed(site: Path, packages: str, room: str, folder: Path, tier: str, *options: str) -> dict:
+    """`judge grade` run from a judge installed in ``packages`` (in a mount namespace of its
+    own, with an empty tmpfs over ``room``, so that the machine's own files are left as they are)."""
+    script = (f"mount -t tmpfs judge-test {room} && mkdir -p {packages} && cp -a {site}/. {packages}/ && "
               f"exec {sys.executable} -m judge grade {folder} --format json --db {folder.parent / (tier + '.db')} "
               + " ".join(options))
     environment = {**os.environ, "JUDGE_SANDBOX": tier, "PYTHONPATH": packages}
@@ -186,13 +195,15 @@ def grade_system_wide(site: Path, folder: Path, tier: str, *options: str) -> dic
     return json.loads(done.stdout)
 
 
+@pytest.mark.parametrize("install", INSTALLS)
 @pytest.mark.parametrize("tier", HIDING_TIERS)
-def test_a_system_wide_install_shows_no_reference_to_a_submission(tier, system_wide, tmp_path):
+def test_an_installed_judge_shows_no_reference_to_a_submission(tier, install, regular_install, tmp_path):
+    packages, room, pattern = INSTALLS[install]
     folder = tmp_path / "class"
     (folder / "mallory").mkdir(parents=True)
-    (folder / "mallory/footholds.py").write_text(FOOTHOLDS_CHEAT)
-    report = grade_system_wide(system_wide, folder, tier)
+    (folder / "mallory/footholds.py").write_text(FOOTHOLDS_CHEAT.replace("PATTERN", repr(pattern)))
+    report = grade_installed(regular_install, packages, room, folder, tier)
     assert report["sandbox"]["isolation"] == "full"
     assert report["students"][0]["total"] == 0, report["students"]
-    control = grade_system_wide(system_wide, folder, "none", "--allow-weak-sandbox")
+    control = grade_installed(regular_install, packages, room, folder, "none", "--allow-weak-sandbox")
     assert control["students"][0]["total"] == 100, control["students"]
