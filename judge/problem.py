@@ -80,6 +80,7 @@ class Problem:
     format: str = "suite"  # the loader that read it
     package: Any = None  # a judge.icpc.package.Package, for problems read from a problem package
     signature: Signature | None = None  # function style: the typed function submissions define
+    may_write_files: bool = True  # whether submissions may write in their working directory, /tmp and /dev/shm
 
     @property
     def io(self) -> str:

@@ -69,7 +69,8 @@ class SubmissionResult:
 
 def base_limits(problem: Problem) -> Limits:
     """The problem's limits before the language adjusts them; wall time is a multiple of CPU."""
-    return Limits.for_cpu(problem.time_limit, memory=problem.memory_limit, output=problem.output_limit)
+    return Limits.for_cpu(problem.time_limit, memory=problem.memory_limit, output=problem.output_limit,
+                          write_files=problem.may_write_files)
 
 
 @dataclass(frozen=True)

@@ -117,6 +117,9 @@ class Package:
     input_validators: list[Path]
     samples: list[str]  # names of the sample cases
     interactions: list[Path]  # sample .interaction files without a case of their own
+    # problem.yaml's allow_file_writing (2023-07 on; false by default, and for legacy packages,
+    # which have no such key): whether submissions may write files.
+    allow_file_writing: bool = False
 
     @property
     def interactive(self) -> bool:
@@ -169,7 +172,8 @@ def as_problem(package: Package, time_limit: float) -> Problem:
         id=package.root.name, title=package.name, statement=statement_text(package.root), task=task,
         time_limit=time_limit, memory_limit=package.memory_mib * MIB, output_limit=package.output_mib * MIB,
         files=ProblemFiles(root=package.root, suite=package.root / PROBLEM_FILE), checker="package",
-        total_points=max_score, cases=cases, format="icpc", package=package)
+        total_points=max_score, cases=cases, format="icpc", package=package,
+        may_write_files=package.allow_file_writing)
 
 
 def package_cases(package: Package):
@@ -303,6 +307,7 @@ class _Reader:
             cases=cases, groups=groups, output_validator=output_validator,
             input_validators=self.programs_in("input_validators", "input_format_validators"),
             samples=[name for name in cases if name.startswith("sample/")],
+            allow_file_writing=self.flag("allow_file_writing"),
             interactions=sorted(path for path in data.interactions if path.parent.name == "sample"))
 
     def version(self) -> str:
@@ -372,6 +377,13 @@ class _Reader:
 
     def mib(self, limits: dict, key: str, default: int) -> int:
         return int(self.number(limits, key, default))
+
+    def flag(self, key: str) -> bool:
+        """A true/false key of problem.yaml, false when absent."""
+        value = self.metadata.get(key, False)
+        if not isinstance(value, bool):
+            raise self.fail(f"'{key}' must be true or false, got {value!r:.60}")
+        return value
 
     def timing(self, version: str, limits: dict) -> TimeLimits:
         ac_factor, tle_factor = DEFAULT_MULTIPLIERS[version]

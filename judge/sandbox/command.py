@@ -34,12 +34,15 @@ def slot_prefix(uid: int) -> list[str]:
 
 
 def isolation_prefix(tier: str, bwrap: str, program_dir: Path | None, work_dir: Path, env: dict[str, str],
-                     scratch_in_memory: bool = False, hide: bool = False, root_dir: Path | None = None) -> list[str]:
+                     scratch_in_memory: bool = False, hide: bool = False, root_dir: Path | None = None,
+                     writable: bool = True) -> list[str]:
     """The namespace part of the chain for ``tier`` (``bwrap`` is the bwrap binary in use).
     ``hide`` (unshare): build the allow-list view on ``root_dir`` (an empty directory of the
-    run's own) instead of showing the host."""
+    run's own) instead of showing the host. ``writable``: whether the program may write files
+    (in its working directory and scratch directories)."""
+    mounts = view_mounts(program_dir, None if scratch_in_memory else work_dir, writable)
     if tier == "bwrap":
-        return bwrap_prefix(bwrap, view_mounts(program_dir, None if scratch_in_memory else work_dir), env)
+        return bwrap_prefix(bwrap, mounts, env)
     # posix_spawn cannot change directory, so the weaker tiers use env(1) to enter the work dir.
     if tier != "unshare":
         return ["/usr/bin/env", "-C", str(work_dir)]
@@ -52,23 +55,24 @@ def isolation_prefix(tier: str, bwrap: str, program_dir: Path | None, work_dir: 
         return namespaces + own_session + ["/usr/bin/env", "-C", str(work_dir)]
     if root_dir is None:
         raise ValueError("the unshare tier builds its view on a directory of the run's own: give root_dir")
-    mounts = view_mounts(program_dir, None if scratch_in_memory else work_dir)
     # The shell stays as the namespace's init, in a session of its own inside (so that its process
     # group is one the program can see, and signalling it reaches no one outside).
     view = ["/usr/bin/setsid", "/bin/sh", "-c", new_root_script(root_dir, mounts), "judge-view"]
     return namespaces + view + own_session + ["/usr/bin/env", "-C", WORK_DIR_INSIDE]
 
 
-def view_mounts(program_dir: Path | None, work_dir: Path | None) -> list[Mount]:
+def view_mounts(program_dir: Path | None, work_dir: Path | None, writable: bool = True) -> list[Mount]:
     """Everything a run sees, parents first: the read-only runtime, its program read-only at
-    PROGRAM_DIR_INSIDE, and a writable working directory at WORK_DIR_INSIDE (``work_dir``
-    bound from the host, or, when None, a fresh size-capped tmpfs that cannot fill the host's
-    disk), with empty /tmp and /dev/shm of its own."""
-    mounts = [*runtime_mounts(), *scratch_mounts(SCRATCH_DIRECTORIES)]
+    PROGRAM_DIR_INSIDE, and a working directory at WORK_DIR_INSIDE (``work_dir`` bound from the
+    host, or, when None, a fresh size-capped tmpfs that cannot fill the host's disk), with empty
+    /tmp and /dev/shm of its own; all three read-only unless ``writable``."""
+    mounts = [*runtime_mounts(), *scratch_mounts(SCRATCH_DIRECTORIES, writable)]
     if program_dir is not None:
         mounts.append(Mount("ro", PROGRAM_DIR_INSIDE, str(program_dir)))
-    mounts.append(Mount("rw", WORK_DIR_INSIDE, str(work_dir)) if work_dir is not None
-                  else Mount("tmpfs", WORK_DIR_INSIDE, size=SCRATCH_BYTES))
+    if work_dir is not None:
+        mounts.append(Mount("rw" if writable else "ro", WORK_DIR_INSIDE, str(work_dir)))
+    else:
+        mounts += scratch_mounts((WORK_DIR_INSIDE,), writable)
     return ordered(mounts)
 
 

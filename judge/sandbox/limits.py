@@ -24,6 +24,9 @@ class Limits:
     open_files: int = 256
     limit_address_space: bool = True  # False for runtimes that reserve huge virtual memory
     memory_slack: int = 0  # resident memory a runtime itself needs on top of the limit (JVM, node)
+    # Whether the program may write files (its working directory, /tmp and /dev/shm); where it
+    # may not, they are read-only in every tier that builds a view.
+    write_files: bool = True
 
     @staticmethod
     def wall_for(cpu_time: float) -> float:

@@ -57,7 +57,9 @@ def _steps(root: Path, mount: Mount) -> list[str]:
         return steps + ([f"{MOUNT} -o remount,bind,ro {target}"] if mount.kind == "ro" else [])
     if mount.kind == "tmpfs":
         return [f"mkdir -p {target}", f"{MOUNT} -t tmpfs -o size={mount.size},mode=1777 judge-scratch {target}"]
-    return [f"{MOUNT} -t tmpfs -o size={EMPTY_BYTES},mode=755,ro judge-cover {target}"]
+    # A cover's mount point is there already when it hides part of a bound directory (which is
+    # read-only), not when it stands for a scratch directory a program may not write.
+    return [f"mkdir -p {target}", f"{MOUNT} -t tmpfs -o size={EMPTY_BYTES},mode=755,ro judge-cover {target}"]
 
 
 def _proc_and_dev(root: Path) -> list[str]:

@@ -80,7 +80,8 @@ class RunSpec:
         """The whole chain: slot uid, isolation, limits, program."""
         return (slot_prefix(self.uid)
                 + isolation_prefix(self.tier, bwrap_path(), self.program_dir, self.work_dir, self.program_env(),
-                                   self.scratch_in_memory, hide=self.hides, root_dir=self._root_dir())
+                                   self.scratch_in_memory, hide=self.hides, root_dir=self._root_dir(),
+                                   writable=self.limits.write_files)
                 + limit_prefix(self.limits) + (pipe_prefix() if self.piped else []) + self.program_argv())
 
 

@@ -123,9 +123,10 @@ def _outermost(paths) -> list[str]:
     return chosen
 
 
-def scratch_mounts(writable: tuple[str, ...]) -> list[Mount]:
-    """Empty writable tmpfs of SCRATCH_BYTES each, the run's own (``/tmp``, ``/dev/shm``...)."""
-    return [Mount("tmpfs", path, size=SCRATCH_BYTES) for path in writable]
+def scratch_mounts(paths: tuple[str, ...], writable: bool = True) -> list[Mount]:
+    """Empty tmpfs of SCRATCH_BYTES each, the run's own (``/tmp``, ``/dev/shm``...); covers
+    (read-only) for a program that may not write files."""
+    return [Mount("tmpfs", path, size=SCRATCH_BYTES) if writable else Mount("cover", path) for path in paths]
 
 
 def ordered(mounts: list[Mount]) -> list[Mount]:
