@@ -15,6 +15,8 @@ from judge.sandbox.runtime import PIPE_IN, PIPE_OUT
 from judge.sandbox.view import DEVICES, EMPTY_BYTES, Mount
 
 MOUNT = "/usr/bin/mount -n"  # -n: no mount table to update (it is the host's, and not ours)
+DEVICE_LINKS = (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1"),
+                ("stderr", "/proc/self/fd/2"))
 DROP_EVERYTHING = ["/usr/bin/setpriv", "--no-new-privs", "--inh-caps=-all", "--ambient-caps=-all",
                    "--bounding-set=-all",
                    "--securebits=+noroot,+noroot_locked,+no_setuid_fixup,+no_setuid_fixup_locked,+keep_caps_locked",
@@ -25,11 +27,19 @@ def new_root_script(root: Path, mounts: list[Mount]) -> str:
     """A /bin/sh script (run as root of the run's user namespace) that builds the view of
     ``mounts`` (parents first) on ``root``, an empty directory of the run's own, makes it the
     root, and then runs its arguments with no capabilities, exiting as they do (128 + N when
-    killed by signal N)."""
+    killed by signal N). Each command is a program started, so mount points are made in two
+    commands for all, and a read-only bind is one mount(8) call."""
+    dev = f"{root}/dev"
     lines = ["set -e", f"{MOUNT} -t tmpfs -o size={EMPTY_BYTES},mode=755 judge-root {_q(root)}",
-             *_proc_and_dev(root)]
+             f"mkdir {_q(root)}/proc {_q(dev)}", f"{MOUNT} --rbind /proc {_q(root)}/proc",
+             f"{MOUNT} -t tmpfs -o size={EMPTY_BYTES},mode=755 judge-dev {_q(dev)}"]
+    directories, files = _mount_points(root, mounts)
+    lines += [f"mkdir -p {' '.join(map(_q, directories))}", f"touch {' '.join(map(_q, files))}"]
+    lines += [f"{MOUNT} --bind /dev/{name} {_q(dev)}/{name}" for name in DEVICES]
+    lines += [f"ln -s {target} {_q(dev)}/{name}" for name, target in DEVICE_LINKS]
+    lines.append(f"{MOUNT} -t mqueue judge-mqueue {_q(dev)}/mqueue")
     for mount in mounts:
-        lines += _steps(root, mount)
+        lines.append(_mount_command(root, mount))
     # The root becomes the view's: the host's old root is detached, then what the program must
     # not write is made read-only (the root and /dev: a file there would outlive a warm case).
     lines += [f"cd {_q(root)}", "/usr/sbin/pivot_root . .", "/usr/bin/umount -l .", "cd /", "unset OLDPWD",
@@ -46,34 +56,32 @@ def new_root_script(root: Path, mounts: list[Mount]) -> str:
     return "\n".join(lines)
 
 
-def _steps(root: Path, mount: Mount) -> list[str]:
+def _mount_points(root: Path, mounts: list[Mount]) -> tuple[list[str], list[str]]:
+    """(directories, files) to make before mounting: every target's, in the root's tmpfs or
+    /dev's. A cover inside a bound directory gets one there too, hidden by the bind that comes
+    later: its real mount point is the bound directory's own."""
+    directories = [f"{root}/dev/mqueue"]
+    files = [f"{root}/dev/{name}" for name in DEVICES]
+    for mount in mounts:
+        target = f"{root}{mount.target}"
+        if mount.kind == "symlink" or (mount.kind in ("ro", "rw") and not os.path.isdir(mount.source)):
+            directories.append(os.path.dirname(target))
+            files += [target] if mount.kind != "symlink" else []
+        else:
+            directories.append(target)
+    return list(dict.fromkeys(directories)), files
+
+
+def _mount_command(root: Path, mount: Mount) -> str:
     target = _q(f"{root}{mount.target}")
-    parent = _q(f"{root}{os.path.dirname(mount.target)}")
     if mount.kind == "symlink":
-        return [f"mkdir -p {parent}", f"ln -s {_q(mount.source)} {target}"]
+        return f"ln -s {_q(mount.source)} {target}"
     if mount.kind in ("ro", "rw"):
-        make = f"mkdir -p {target}" if os.path.isdir(mount.source) else f"mkdir -p {parent} && touch {target}"
-        steps = [make, f"{MOUNT} --bind {_q(mount.source)} {target}"]
-        return steps + ([f"{MOUNT} -o remount,bind,ro {target}"] if mount.kind == "ro" else [])
+        # util-linux 2.27 on: a bind with options is the bind and its remount, in one call.
+        return f"{MOUNT} --bind {'-o ro ' if mount.kind == 'ro' else ''}{_q(mount.source)} {target}"
     if mount.kind == "tmpfs":
-        return [f"mkdir -p {target}", f"{MOUNT} -t tmpfs -o size={mount.size},mode=1777 judge-scratch {target}"]
-    # A cover's mount point is there already when it hides part of a bound directory (which is
-    # read-only), not when it stands for a scratch directory a program may not write.
-    return [f"mkdir -p {target}", f"{MOUNT} -t tmpfs -o size={EMPTY_BYTES},mode=755,ro judge-cover {target}"]
-
-
-def _proc_and_dev(root: Path) -> list[str]:
-    """The PID namespace's /proc, and a /dev of the usual character devices and the run's POSIX
-    message queues as files (which a warm server empties after each case)."""
-    dev = f"{root}/dev"
-    lines = [f"mkdir -p {_q(root)}/proc {_q(dev)}", f"{MOUNT} --rbind /proc {_q(root)}/proc",
-             f"{MOUNT} -t tmpfs -o size={EMPTY_BYTES},mode=755 judge-dev {_q(dev)}"]
-    for name in DEVICES:
-        lines += [f"touch {_q(dev)}/{name}", f"{MOUNT} --bind /dev/{name} {_q(dev)}/{name}"]
-    for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1"),
-                         ("stderr", "/proc/self/fd/2")):
-        lines.append(f"ln -s {target} {_q(dev)}/{name}")
-    return lines + [f"mkdir {_q(dev)}/mqueue", f"{MOUNT} -t mqueue judge-mqueue {_q(dev)}/mqueue"]
+        return f"{MOUNT} -t tmpfs -o size={mount.size},mode=1777 judge-scratch {target}"
+    return f"{MOUNT} -t tmpfs -o size={EMPTY_BYTES},mode=755,ro judge-cover {target}"
 
 
 def _q(path: Path | str) -> str:
