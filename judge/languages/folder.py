@@ -82,7 +82,10 @@ def read_folder(directory: Path, follow_file_links: bool = False) -> dict[str, b
 def _read_into(files: dict[str, bytes], folder: int, prefix: str, budget: _Budget, follow_file_links: bool) -> None:
     for name in _names(folder, prefix, budget):
         where = f"{budget.root}/{prefix}{name}"
-        info = os.stat(name, dir_fd=folder, follow_symlinks=False)
+        try:
+            info = os.stat(name, dir_fd=folder, follow_symlinks=False)
+        except OSError as error:  # gone since it was listed
+            raise RefusedSubmission(f"cannot read {where}: {error.strerror}") from None
         if stat.S_ISLNK(info.st_mode):
             if not follow_file_links:
                 raise RefusedSubmission(f"{where} is a symbolic link, not followed; a folder submission holds "
