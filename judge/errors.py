@@ -28,6 +28,11 @@ class UnsupportedSubmission(JudgeError):
     """The submission's language cannot be used for this problem."""
 
 
+class RefusedSubmission(UnsupportedSubmission):
+    """A submission the judge will not read: a symbolic link or special file in its folder, or a
+    folder over its caps (see judge/languages/folder.py)."""
+
+
 class SandboxError(JudgeError):
     """The sandbox cannot run programs as asked (the grader's fault, never the student's)."""
 

@@ -21,7 +21,7 @@ from judge.reference import expected_output
 from judge.sandbox import Limits, Outcome, run_sandboxed
 from judge.scoring import score
 from judge.tasks.base import Execute
-from judge.verdict import Verdict, decide, overall_verdict
+from judge.verdict import Decision, Verdict, decide, overall_verdict
 
 COLD_ENV = "JUDGE_COLD"
 OUTPUT_EXCERPT_CHARS = 4096  # of a sample case's output, kept for showing the difference
@@ -44,6 +44,7 @@ class CaseResult:
     output: str = ""  # what the submission printed (or returned), whole: only when asked for (stress)
     output_excerpt: str = ""  # a sample case's output, its first OUTPUT_EXCERPT_CHARS; "" for hidden cases
     score: float | None = None  # a package's output validator's score.txt, for group scoring
+    machine_short_of_memory: bool = False  # IE for want of memory on the machine (see decide): run again
 
 
 @dataclass
@@ -238,6 +239,15 @@ def run_case(problem: Problem, prepared: Prepared, case: Case, execute: Execute 
 
 
 def _judge_case(problem: Problem, prepared: Prepared, case: Case, execute: Execute | None) -> CaseResult:
+    """The case's result; a run whose allocation failed because the machine was short of memory
+    is not the program's doing, so it runs once more, and is IE if that happens again."""
+    result = _judge_case_once(problem, prepared, case, execute)
+    if result.machine_short_of_memory:
+        result = _judge_case_once(problem, prepared, case, execute)
+    return result
+
+
+def _judge_case_once(problem: Problem, prepared: Prepared, case: Case, execute: Execute | None) -> CaseResult:
     judged = problem.task.judge_case(problem, prepared, case, execute or cold_execute)
     if judged is not None:
         return judged
@@ -253,12 +263,32 @@ def _judge_case(problem: Problem, prepared: Prepared, case: Case, execute: Execu
             outcome.internal_error = str(fault)
     # A hidden case's stderr stays out of its message: a program can print its input there.
     shown_error = error_line(outcome.stderr) if case.visibility == "sample" else ""
-    decision = decide(outcome, limits, check, out_of_memory=prepared.language.ran_out_of_memory(outcome.stderr),
-                      error_line=shown_error)
+    decision = decide_run(outcome, limits, check, prepared.language, shown_error)
     return CaseResult(
         name=case.name, group=case.group, verdict=decision.verdict, cpu_time=round(outcome.cpu_time, 4),
         wall_time=round(outcome.wall_time, 4), memory_kb=outcome.memory_kb, exit_code=outcome.exit_code,
-        signal=outcome.signal, message=decision.message, visibility=case.visibility, output=got)
+        signal=outcome.signal, message=decision.message, visibility=case.visibility, output=got,
+        machine_short_of_memory=decision.machine_short_of_memory)
+
+
+def decide_run(outcome: Outcome, limits: Limits, check: CheckResult | None, language: Language,
+               shown_error: str) -> Decision:
+    """``decide`` on a run that has just ended, with what only this moment tells: whether its
+    runtime said it ran out of memory and, if so, how much memory the machine has left."""
+    out_of_memory = language.ran_out_of_memory(outcome.stderr)
+    return decide(outcome, limits, check, out_of_memory=out_of_memory, error_line=shown_error,
+                  available_memory_kb=available_memory_kb() if out_of_memory else None)
+
+
+def available_memory_kb(meminfo: Path = Path("/proc/meminfo")) -> int | None:
+    """The machine's MemAvailable in KiB (what it can give without swapping); None if unknown."""
+    try:
+        for line in meminfo.read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
 
 
 def check_output(problem: Problem, case: Case, got: str) -> CheckResult:

@@ -20,6 +20,7 @@ from pathlib import Path
 from judge import __version__
 from judge.errors import StoreError
 from judge.languages.base import read_source
+from judge.languages.folder import read_folder
 from judge.problem import Problem
 from judge.runner import CaseResult
 
@@ -65,9 +66,9 @@ def file_hash(*paths: Path) -> str:
     """A hash of the files' contents (a directory: the names and contents of its files)."""
     digest = hashlib.sha256()
     for path in paths:
-        if path.is_dir():
-            for member in sorted(item for item in path.rglob("*") if item.is_file()):
-                digest.update(str(member.relative_to(path)).encode() + b"\0" + member.read_bytes())
+        if path.is_dir():  # read as a folder submission is: no links, within its caps
+            for name, content in read_folder(path).items():
+                digest.update(name.encode() + b"\0" + content)
         digest.update(path.read_bytes() if path.is_file() else b"")
         digest.update(b"\0")
     return digest.hexdigest()

@@ -53,6 +53,8 @@ FOLDER_VERDICTS = {
 class Decision:
     verdict: Verdict
     message: str
+    # IE because the machine, not the program, ran out of memory: worth running once more.
+    machine_short_of_memory: bool = False
 
 
 # What the signals a crashing program dies of mean, in a student's words.
@@ -75,14 +77,28 @@ def _signal_name(number: int) -> str:
     return f"{name} ({meaning})" if meaning else name
 
 
+def machine_short_of_memory(outcome: Outcome, limits: Limits, available_kb: int | None) -> bool:
+    """Whether an allocation that failed below the program's limit failed for want of memory on
+    the machine: the program's peak was well below its limit (under half), and the machine had
+    less memory available (MemAvailable, as the run ended) than the rest of the program's
+    allowance, so it could not have had what its limit promises."""
+    if available_kb is None:
+        return False
+    limit_kb = limits.memory // 1024
+    return outcome.memory_kb < limit_kb // 2 and available_kb < limit_kb - outcome.memory_kb
+
+
 def decide(outcome: Outcome, limits: Limits, check: CheckResult | None,
-           out_of_memory: bool = False, error_line: str = "") -> Decision:
+           out_of_memory: bool = False, error_line: str = "", available_memory_kb: int | None = None) -> Decision:
     """The verdict of one run.
 
     Order matters: a judge fault first; then limits (a program killed for running out of time
     also exits abnormally, and that is not its fault); then crashes; then the answer.
     ``out_of_memory`` is the runtime saying so (MemoryError, bad_alloc, OutOfMemoryError);
-    ``error_line`` is the last line the program printed to stderr, for the message.
+    ``error_line`` is the last line the program printed to stderr, for the message;
+    ``available_memory_kb`` is the memory the machine had left as the run ended (None: unknown).
+    An allocation that failed below the limit is MLE when the machine had memory to spare, and
+    IE (``machine_short_of_memory``: the runner runs it once more) when it had not.
     """
     if outcome.internal_error:
         return Decision(Verdict.IE, outcome.internal_error)
@@ -102,6 +118,12 @@ def decide(outcome: Outcome, limits: Limits, check: CheckResult | None,
     limit_text = f"memory limit {limits.memory // (1024 * 1024)} MiB exceeded"
     if outcome.memory_kb > ceiling_kb or (out_of_memory and outcome.memory_kb > limits.memory // 1024):
         return Decision(Verdict.MLE, f"{limit_text} (peak {outcome.memory_kb // 1024} MiB)")
+    if out_of_memory and machine_short_of_memory(outcome, limits, available_memory_kb):
+        return Decision(Verdict.IE, f"the machine was short of memory: an allocation failed at {outcome.memory_kb // 1024} "
+                                    f"MiB, below the memory limit of {limits.memory // (1024 * 1024)} MiB, with only "
+                                    f"{available_memory_kb // 1024} MiB available on the machine; not the program's "
+                                    f"fault (judge it again when the machine has memory free)",
+                        machine_short_of_memory=True)
     if out_of_memory:
         # An allocation beyond the limit is refused before it is made, so the peak may be far
         # below the limit: "peak 7 MiB" would contradict the verdict.

@@ -3,6 +3,7 @@ default_validator on Hypothesis-generated outputs."""
 
 from __future__ import annotations
 
+import re
 import tempfile
 from pathlib import Path
 
@@ -67,31 +68,48 @@ def test_messages_say_where_and_what():
 # Against the reference implementation
 
 NUMBERISH = "0123456789.eE+-xXpPaAfFinIN"
+# Bytes that are not ASCII whitespace, so part of a token: NUL, other control bytes (\x1c-\x1f
+# are whitespace to Python's str.split, not to C), DEL and bytes above ASCII.
+CONTROL = [b"\0", b"\x01", b"\x07", b"\x08", b"\x0e", b"\x1b", b"\x1c", b"\x1f", b"\x7f", b"\x80", b"\xa0", b"\xff"]
 token = st.one_of(
-    st.text(alphabet=NUMBERISH, min_size=1, max_size=8),
-    st.text(alphabet="abcABC", min_size=1, max_size=4),
-    st.floats(allow_nan=False, allow_infinity=False, width=32).map(repr),
-    st.integers(-10**6, 10**6).map(str),
+    st.text(alphabet=NUMBERISH, min_size=1, max_size=8).map(str.encode),
+    st.text(alphabet="abcABC", min_size=1, max_size=4).map(str.encode),
+    st.floats(allow_nan=False, allow_infinity=False, width=32).map(repr).map(str.encode),
+    st.integers(-10**6, 10**6).map(str).map(str.encode),
+    st.lists(st.sampled_from([*CONTROL, b"a", b"A", b"1", b"."]), min_size=1, max_size=4).map(b"".join),
 )
-space = st.sampled_from([" ", "  ", "\n", "\t", " \n", "\r\n", "\x0b", "\x0c"])
+mark = st.just(b"\0") | st.sampled_from(CONTROL)  # NUL half the time
+# A token with control bytes in it: a number or a word with NUL or another one before, inside or after.
+token_with_control = st.builds(lambda head, mark, tail: head + mark + tail, token | st.just(b""),
+                               mark, token | st.just(b""))
+space = st.sampled_from([b" ", b"  ", b"\n", b"\t", b" \n", b"\r\n", b"\x0b", b"\x0c"])
 
 
 @st.composite
 def texts(draw) -> bytes:
-    tokens = draw(st.lists(token, max_size=6))
-    parts = [draw(st.sampled_from(["", " ", "\n"]))]
+    tokens = draw(st.lists(token | token_with_control, max_size=6))
+    parts = [draw(st.sampled_from([b"", b" ", b"\n"]))]
     for item in tokens:
         parts += [item, draw(space)]
-    return "".join(parts).encode()
+    return b"".join(parts)
+
+
+# How an output's token differs from the answer's: not at all, replaced, or with a control byte
+# and more after it ("Hello world!\0Extra_stuff").
+change = st.one_of(
+    *[st.just(lambda piece: piece)] * 6,
+    token.map(lambda new: lambda piece: new),
+    st.builds(lambda mark, tail: lambda piece: piece + mark + tail, mark, token | st.just(b"")),
+)
 
 
 @st.composite
 def answer_and_output(draw) -> tuple[bytes, bytes]:
     answer = draw(texts())
     if draw(st.booleans()):  # an output near the answer: mostly the same tokens, some changed
-        pieces = answer.split(b" ")
-        changed = [draw(token).encode() if draw(st.integers(0, 4)) == 0 else piece for piece in pieces]
-        return answer, b" ".join(changed) + draw(st.sampled_from([b"", b"\n", b" ", b"\n\n"]))
+        pieces = re.split(rb"([ \t\n\v\f\r]+)", answer)  # tokens at even places, the space between at odd
+        changed = [draw(change)(piece) if index % 2 == 0 and piece else piece for index, piece in enumerate(pieces)]
+        return answer, b"".join(changed) + draw(st.sampled_from([b"", b"\n", b" ", b"\n\n"]))
     return answer, draw(texts())
 
 
@@ -106,11 +124,31 @@ def reference():
     return default_validator_binary()
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def without_nul(output: bytes, answer: bytes) -> tuple[bytes, bytes]:
+    """The pair with NUL replaced by a control byte found in neither: what problemtools judges as
+    this validator judges the pair itself. problemtools compares tokens as C strings, which end at
+    a NUL; any other byte that is not whitespace is compared as a byte of its token, as here."""
+    spare = next(byte for byte in (b"\x02", b"\x03", b"\x04", b"\x05", b"\x06") if byte not in output + answer)
+    return output.replace(b"\0", spare), answer.replace(b"\0", spare)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(pair=answer_and_output(), options=flags)
 def test_same_verdict_as_problemtools_default_validator(reference, pair, options):
     answer, output = pair
     with tempfile.TemporaryDirectory() as work:
-        expected = run_default_validator(reference, output, answer, options, Path(work))
+        expected = run_default_validator(reference, *without_nul(output, answer), options, Path(work))
     assert expected in (42, 43)
     assert validate(output, answer, options).ok == (expected == 42), (output, answer, options)
+
+
+def test_a_nul_byte_is_part_of_its_token_where_problemtools_ends_the_token(reference, tmp_path):
+    """DOMjudge's test-hello-nullbyte.c: printf("Hello world!%cExtra_stuff...\n", 0)."""
+    output, answer = b"Hello world!\0Extra_stuff...\n", b"Hello world!\n"
+    result = validate(output, answer)
+    assert not result.ok and "Extra_stuff" in result.message
+    assert not validate(b"3\0junk\n", b"3\n", ["float_tolerance", "1e-6"]).ok  # not a number: junk follows
+    assert validate(b"Hello world!\0Extra\n", b"hello WORLD!\0extra\n").ok
+    # problemtools accepts both: its tokens are C strings, cut at the NUL.
+    assert run_default_validator(reference, output, answer, [], tmp_path) == 42
+    assert run_default_validator(reference, b"3\0junk\n", b"3\n", ["float_tolerance", "1e-6"], tmp_path) == 42

@@ -144,7 +144,9 @@ def test_judge_test_verifies_every_hand_made_package():
     assert done.returncode == 0, done.stdout + done.stderr
     assert "FAIL" not in done.stdout
     for expected in ("submission accepted/multi_cpp", "submission accepted/multi_py",
-                     "submission accepted/multi_java", "submission accepted/multi_js", "got CE",
+                     "submission accepted/multi_java", "submission accepted/multi_js",
+                     "submission accepted/packaged_js", "submission accepted/add.c++",
+                     "submission accepted/add.py3", "got CE",
                      "got TLE", "got RE", "score 18/20", "score 70/100", "2 s (.timelimit)"):
         assert expected in done.stdout
 
@@ -164,6 +166,31 @@ def test_judge_run_on_a_package_with_a_directory_solution_as_json():
     result = json.loads(done.stdout)
     assert result["verdict"] == "AC" and result["language"] == "cpp" and result["total"] == 6
     assert result["cases"][4]["group"] == "secret/loose"
+
+
+def test_a_c_plus_plus_file_is_judged_as_cpp_and_its_json_printed():
+    done = run_judge("run", str(PACKAGES / "addition"), str(PACKAGES / "addition/submissions/accepted/add.c++"),
+                     "--format", "json", "--no-record")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["verdict"] == "AC" and result["language"] == "cpp"
+
+
+def test_a_javascript_folder_runs_the_entry_its_package_json_names(tmp_path):
+    folder = tmp_path / "solution"
+    (folder / "lib").mkdir(parents=True)
+    (folder / "lib" / "sum.js").write_text("exports.sum = (a, b) => a + b;\n")
+    (folder / "lib" / "answer.js").write_text(
+        'const { sum } = require("./sum");\n'
+        'const [a, b] = require("fs").readFileSync(0, "utf8").trim().split(/\\s+/).map(Number);\n'
+        "console.log(sum(a, b));\n")
+    arguments = ("run", str(PACKAGES / "addition"), str(folder), "--format", "json", "--no-record")
+    (folder / "package.json").write_text('{"name": "answer", "main": "lib/answer.js"}\n')
+    result = json.loads(run_judge(*arguments).stdout)
+    assert result["verdict"] == "AC" and result["language"] == "javascript"
+    (folder / "package.json").write_text('{"main": "./lib/missing"}\n')
+    result = json.loads(run_judge(*arguments).stdout)
+    assert result["verdict"] == "CE" and "package.json: its main './lib/missing' is not one of" in result["compile_message"]
 
 
 def test_inherited_tolerance_accepts_only_where_it_applies(tmp_path):

@@ -1,5 +1,7 @@
 """Each language end to end: accepted, wrong, compile errors, Java's class finding, function calls."""
 
+from pathlib import Path
+
 import pytest
 
 from judge.languages import LANGUAGES, language_for
@@ -248,3 +250,25 @@ def test_a_python_file_not_in_its_encoding_is_ce(write_program):
     declared = write_program("declared.py", "")
     declared.write_bytes(("# -*- coding: cp949 -*-\n" + body).encode("cp949"))
     assert quick(declared).verdict == "AC"
+
+
+@pytest.mark.parametrize("name, language", [
+    ("a.c", "c"), ("a.C", "cpp"), ("a.c++", "cpp"), ("a.C++", "cpp"), ("a.CPP", "cpp"), ("a.Cc", "cpp"),
+    ("a.py3", "python"), ("a.PY", "python"), ("a.Py3", "python"), ("a.JS", "javascript"),
+])
+def test_extensions_as_gcc_domjudge_and_bapctools_name_them(name, language):
+    """.C in capitals is C++ to gcc, .c is C; .c++ is C++, .py3 Python 3; other capitals are lower case."""
+    assert language_for(Path(name)).name == language
+
+
+@pytest.mark.parametrize("name, text, language", [
+    ("parity.C", PARITY["cpp"], "cpp"), ("parity.c++", PARITY["cpp"], "cpp"),
+    ("parity.py3", 'print("SK" if int(input()) % 2 else "CY")\n', "python"),
+])
+def test_cpp_as_c_plus_plus_and_capital_c_and_python_as_py3_run(write_program, name, text, language):
+    result = quick(write_program(name, text))
+    assert result.verdict == "AC" and result.language == language
+
+
+def test_a_syntax_error_in_a_py3_file_is_ce(write_program):
+    assert quick(write_program("bad.py3", "def (\n")).verdict == "CE"

@@ -86,6 +86,7 @@ def readable_source(path_text: str, directory_allowed: bool = False, own: bool =
     if not path.exists():
         raise UsageError(f"solution file {path_text} does not exist")
     if directory_allowed and path.is_dir():
+        _check_folder(path)
         return path
     if not path.is_file():
         raise UsageError(f"{path_text} is not a file; give the solution's source file")
@@ -96,6 +97,17 @@ def readable_source(path_text: str, directory_allowed: bool = False, own: bool =
         raise UsageError(f"cannot read {path_text}: {error.strerror}") from None
     from judge.languages.base import own_file
     return own_file(path)
+
+
+def _check_folder(path: Path) -> None:
+    """Refuse a folder submission the judge will not read (a symbolic link or special file in it,
+    over its caps) before anything runs."""
+    from judge.errors import RefusedSubmission
+    from judge.languages.folder import read_folder
+    try:
+        read_folder(path)
+    except RefusedSubmission as error:
+        raise UsageError(f"not graded: {error}") from None
 
 
 def open_store(path: Path | None):

@@ -7,7 +7,13 @@ between tokens must be the answer's, byte for byte. Once a float tolerance is se
 answer token that is a finite C floating-point number is compared numerically: the output token
 must be one too, and either tolerance suffices. Everything works on bytes, as the reference
 implementation (problemtools' ``default_validator.cc``) does, so both give the same verdict on
-any output.
+any output but one holding a NUL byte.
+
+Every byte that is not ASCII whitespace is part of a token, NUL and the other control bytes
+included: ``Hello world!\0Extra_stuff`` is one token, not ``Hello world!``. problemtools reads
+tokens the same way but compares them (and reads floats) as C strings, which end at the first
+NUL, so it accepts that output for ``Hello world!`` (DOMjudge's ``test-hello-nullbyte.c``, a bug
+DOMjudge fixed in its own validator); here the whole token counts.
 """
 
 from __future__ import annotations
@@ -113,11 +119,6 @@ def _short(token: bytes) -> str:
     return text if len(text) <= SHOW + 5 else text[:SHOW] + "..."
 
 
-def _c_string(token: bytes) -> bytes:
-    """What C's string comparison sees of a token: the bytes before the first NUL."""
-    return token.split(b"\0", 1)[0]
-
-
 class _Stream:
     """A byte stream read the way the reference reads std::cin: peek, get, read a token."""
 
@@ -193,7 +194,6 @@ def _compare_tokens(want: bytes, got: bytes, options: dict, use_floats: bool) ->
         if difference <= options["absolute"] or difference <= options["relative"] * abs(expected):
             return ""
         return f"expected {_short(want)}, got {_short(got)} (difference {difference:g})"
-    a, b = _c_string(want), _c_string(got)
-    if a == b or (not options["case_sensitive"] and a.lower() == b.lower()):
+    if want == got or (not options["case_sensitive"] and want.lower() == got.lower()):
         return ""
     return f"expected {_short(want)!r}, got {_short(got)!r}"

@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from judge.languages.folder import read_folder
+
 # Folder -> the verdicts a submission in it may get overall (MLE and OLE count as run-time errors,
 # as in the package format). DOMjudge's folder names (compiler_error, no_output, output_limit)
 # are its result names in lower case.
@@ -94,21 +96,20 @@ def expectation(path: Path, folder: str) -> Expectation | None:
 def annotation(path: Path) -> Annotation | None:
     """What the ``@EXPECTED_RESULTS@:`` / ``@EXPECTED_SCORE@:`` lines of a submission's source
     (any one file of a directory submission) say; None without one."""
-    files = sorted(item for item in path.rglob("*") if item.is_file()) if path.is_dir() else [path]
-    found = [note for note in map(_file_annotation, files) if note is not None]
+    files = read_folder(path) if path.is_dir() else {path.name: path.read_bytes()}
+    found = [note for note in (_file_annotation(name, text) for name, text in files.items()) if note is not None]
     if len(found) > 1:
         raise ExpectationError(f"more than one file has an @EXPECTED_RESULTS@ or @EXPECTED_SCORE@ line "
                                f"({', '.join(note.file for note in found)}); keep one")
     return found[0] if found else None
 
 
-def _file_annotation(file: Path) -> Annotation | None:
-    text = file.read_bytes()
+def _file_annotation(name: str, text: bytes) -> Annotation | None:
     values = {}
     for kind, marker in MARKERS.items():
         matches = list(marker.finditer(text))
         if len(matches) > 1:
-            raise ExpectationError(f"{file.name} has more than one @EXPECTED_{kind.upper()}@ line; keep one")
+            raise ExpectationError(f"{name} has more than one @EXPECTED_{kind.upper()}@ line; keep one")
         if matches:
             values[kind] = text[matches[0].end():].split(b"\n", 1)[0].decode("utf-8", errors="replace").strip()
     if not values:
@@ -120,11 +121,11 @@ def _file_annotation(file: Path) -> Annotation | None:
             score = float(values["score"])
         except ValueError:  # DOMjudge reads a score line naming results as a results line
             if results is not None:
-                raise ExpectationError(f"{file.name} names results both after @EXPECTED_RESULTS@ and "
+                raise ExpectationError(f"{name} names results both after @EXPECTED_RESULTS@ and "
                                        f"after @EXPECTED_SCORE@; keep one") from None
             results = values["score"]
     names = tuple(name.strip().upper() for name in results.split(",") if name.strip()) if results is not None else None
-    return Annotation(file.name, names, score)
+    return Annotation(Path(name).name, names, score)
 
 
 def _verdicts_of(names: tuple[str, ...], where: str) -> set[str]:

@@ -19,14 +19,13 @@ from judge.icpc.output_validator import Judgement, OutputValidator, ValidatorWor
 from judge.languages import Program
 from judge.problem import Case, Problem
 from judge.sandbox import Limits, Outcome, run_sandboxed
-from judge.verdict import decide
 
 SUBMISSION, VALIDATOR = "submission", "validator"
 
 
 def run_package_case(problem: Problem, prepared, case: Case, execute, validator: OutputValidator):
     """Run one case of a package problem and decide its verdict (a runner.CaseResult)."""
-    from judge.runner import CaseResult, error_line
+    from judge.runner import CaseResult, decide_run, error_line
 
     program, language, limits = prepared.program, prepared.language, prepared.limits
     files = problem.package.cases[case.name]
@@ -41,14 +40,14 @@ def run_package_case(problem: Problem, prepared, case: Case, execute, validator:
     if judgement is not None and judgement.verdict == "IE":
         outcome.internal_error = judgement.message
     check = CheckResult(judgement.verdict == "AC", judgement.message) if judgement else None
-    decision = decide(outcome, limits, check, out_of_memory=language.ran_out_of_memory(outcome.stderr),
-                      error_line=error_line(outcome.stderr))
+    decision = decide_run(outcome, limits, check, language, error_line(outcome.stderr))
     return CaseResult(
         name=case.name, group=case.group, verdict=decision.verdict, cpu_time=round(outcome.cpu_time, 4),
         wall_time=round(outcome.wall_time, 4), memory_kb=outcome.memory_kb, exit_code=outcome.exit_code,
         signal=outcome.signal, message=decision.message, visibility=case.visibility,
         output=outcome.stdout.decode("utf-8", errors="replace"),
-        score=judgement.score if judgement and decision.verdict == "AC" else None)
+        score=judgement.score if judgement and decision.verdict == "AC" else None,
+        machine_short_of_memory=decision.machine_short_of_memory)
 
 
 def run_interactive(validator: OutputValidator, files, command: list[str], program: Program,

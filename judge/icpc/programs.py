@@ -3,33 +3,38 @@
 A directory holds either ``build``/``run`` scripts (``build`` runs once in a copy of the directory,
 then ``run`` is the program), or the sources of one language: every C/C++ source is compiled
 together; Java's main class is ``Main`` or else the class declaring ``main``; Python's entry file is
-``__main__.py``, else ``main.py``, else the only ``.py`` file; JavaScript's is ``main.js``, else
-``main.mjs``, else the only ``.js``/``.mjs``/``.cjs`` file. An entry point the package names for an
-example submission comes first.
+``__main__.py``, else ``main.py``, else the only ``.py`` file; JavaScript's is the file
+``package.json``'s ``main`` names, else ``main.js``, else ``main.mjs``, else the only
+``.js``/``.mjs``/``.cjs`` file. An entry point the package names for an example submission comes
+first. A directory's files are read by ``judge.languages.folder``: no symbolic links, within caps.
 """
 
 from __future__ import annotations
 
+import json
+import posixpath
 from pathlib import Path
 
-from judge.errors import UnsupportedSubmission
+from judge.errors import RefusedSubmission, UnsupportedSubmission
 from judge.languages import LANGUAGES, CompileError, Language, Program, UnknownLanguage, language_for
 from judge.languages.base import cache_key, cached_build
+from judge.languages.folder import read_folder
 
 HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx")
 SCRIPT_NAMES = ("build", "run")
 
 
-def unsupported_reason(path: Path) -> str | None:
-    """Why this judge cannot run the program at ``path`` (its language), or None if it can."""
+def unsupported_reason(path: Path, follow_file_links: bool = False) -> str | None:
+    """Why this judge cannot run the program at ``path`` (its language, or a folder it will not
+    read), or None if it can. ``follow_file_links``: a package's own program (see read_folder)."""
     try:
         if path.is_dir():
-            _directory_language(_source_files(path))
+            _directory_language(list(read_folder(path, follow_file_links)))
             return None
         language = language_for(path)
     except UnknownLanguage:
         return f"no supported language has the extension {path.suffix or '(none)'}"
-    except CompileError as error:
+    except (CompileError, RefusedSubmission) as error:
         return str(error)
     if language.name == "python" and _is_python2(path.read_bytes()):
         return f"{path.name} is Python 2 (its first line says so); only Python 3 runs here"
@@ -41,22 +46,24 @@ def _is_python2(code: bytes) -> bool:
     return first.startswith(b"#!") and b"python2" in first
 
 
-def prepare_program(path: Path, entry: str | None = None) -> tuple[Language | None, Program]:
+def prepare_program(path: Path, entry: str | None = None,
+                    follow_file_links: bool = False) -> tuple[Language | None, Program]:
     """Build the program at ``path`` (cached). CompileError / UnknownLanguage / LanguageUnavailable
-    pass through. The language is None for a build/run-script directory. ``entry`` names a
-    directory program's entry file (Java: its main class, or the file declaring it) when the
-    package says which (submissions.yaml's ``entrypoint``, DOMjudge's ``entry_point``)."""
+    / RefusedSubmission pass through. The language is None for a build/run-script directory.
+    ``entry`` names a directory program's entry file (Java: its main class, or the file declaring
+    it) when the package says which (submissions.yaml's ``entrypoint``, DOMjudge's
+    ``entry_point``). ``follow_file_links``: the package's own program, whose links to its files
+    are followed (see read_folder); never a submission's."""
     if path.is_file():
         language = language_for(path)
         return language, language.prepare(path, "stdio")
-    if any((path / name).is_file() for name in SCRIPT_NAMES):
-        return None, _script_program(path)
-    files = _source_files(path)
-    language = _directory_language(files)
-    contents = {name: (path / name).read_bytes() for name in files}
+    files = read_folder(path, follow_file_links)
+    if any(name in files for name in SCRIPT_NAMES):
+        return None, _script_program(files)
+    language = _directory_language(list(files))
     builder = {"c": _compiled, "cpp": _compiled, "java": _java, "python": _python,
                "javascript": _javascript}[language.name]
-    return language, builder(language, contents, path, entry)
+    return language, builder(language, files, path, entry)
 
 
 def prepare_submission(problem, source: Path):
@@ -76,19 +83,13 @@ def _runnable(source: Path, entry: str | None) -> tuple[Language, Program]:
     return language, program
 
 
-def _source_files(directory: Path) -> list[str]:
-    """Relative names of the files under ``directory`` (hidden ones left out), sorted."""
-    return sorted(str(path.relative_to(directory)) for path in directory.rglob("*")
-                  if path.is_file() and not any(part.startswith(".") for part in path.relative_to(directory).parts))
-
-
 def submission_language(source: Path) -> Language:
     """The language of a submission file, or of a directory submission's sources; UnknownLanguage
     when there is none (or several)."""
     if source.is_file():
         return language_for(source)
     try:
-        return _directory_language(_source_files(source))
+        return _directory_language(list(read_folder(source)))
     except CompileError as error:
         raise UnknownLanguage(str(error)) from None
 
@@ -111,9 +112,8 @@ def _directory_language(files: list[str]) -> Language:
     return LANGUAGES[found.pop()]
 
 
-def _script_program(path: Path) -> Program:
+def _script_program(files: dict[str, bytes]) -> Program:
     """A directory with ``build``/``run``: build once in a copy of it, then ``run`` is the program."""
-    files = {name: (path / name).read_bytes() for name in _source_files(path)}
     steps = "chmod +x {work}/build {work}/run 2>/dev/null; "
     if "build" in files:
         steps += "cd {work} && ./build && "
@@ -193,7 +193,7 @@ exec(compile(open(__file__, "rb").read(), __file__, "exec"))
 
 
 def _python(language: Language, files: dict[str, bytes], path: Path, chosen: str | None) -> Program:
-    entry = _entry(files, (".py",), ("__main__.py", "main.py"), path, chosen)
+    entry = _entry(files, language.extensions, ("__main__.py", "main.py"), path, chosen)
     if entry == "solution.py":
         raise CompileError(f"{path.name}: rename solution.py (the judge runs its launcher under that name)")
     launcher = PYTHON_LAUNCHER.format(entry=entry).encode()
@@ -203,7 +203,30 @@ def _python(language: Language, files: dict[str, bytes], path: Path, chosen: str
 def _javascript(language: Language, files: dict[str, bytes], path: Path, chosen: str | None) -> Program:
     from judge.languages.javascript import NODE_COMMAND
 
-    entry = _entry(files, language.extensions, ("main.js", "main.mjs"), path, chosen)
+    entry = _entry(files, language.extensions, ("main.js", "main.mjs"), path, chosen or _package_main(files, path))
     check = ["node", "--check", "{work}/" + entry]
     key = cache_key(language.name, language.version(), *files, *files.values())
     return Program(language.name, cached_build(key, files, check), (*NODE_COMMAND, "{prog}/" + entry))
+
+
+# How node resolves a package's main when it names no file as it is: these endings, then the
+# folder's index file.
+NODE_MAIN_ENDINGS = ("", ".js", ".mjs", ".cjs", "/index.js", "/index.mjs", "/index.cjs")
+
+
+def _package_main(files: dict[str, bytes], path: Path) -> str | None:
+    """The entry file a JavaScript folder's ``package.json`` names as its ``main``, or None
+    without one. CompileError for a package.json that cannot be read or names no file here."""
+    if "package.json" not in files:
+        return None
+    try:
+        main = json.loads(files["package.json"]).get("main")
+    except (ValueError, AttributeError) as error:
+        raise CompileError(f"{path.name}/package.json is not a JSON object ({error})") from None
+    if main is None:
+        return None
+    wanted = posixpath.normpath(str(main)).removeprefix("./")
+    found = next((wanted + ending for ending in NODE_MAIN_ENDINGS if wanted + ending in files), None)
+    if found is None:
+        raise CompileError(f"{path.name}/package.json: its main {main!r} is not one of the folder's files")
+    return found

@@ -123,12 +123,12 @@ def check_input_validators(package: Package) -> list[Check]:
             checks.append(Check(package.root.name, what, True,
                                 f"skipped: {UNSUPPORTED_VALIDATORS[path.suffix]} files are not supported"))
             continue
-        reason = unsupported_reason(path)
+        reason = unsupported_reason(path, follow_file_links=True)
         if reason:  # input validation decides no verdict: the rest of the package can still be checked
             checks.append(Check(package.root.name, what, True, f"skipped: {reason}"))
             continue
         try:
-            program = prepare_program(path)[1]
+            program = prepare_program(path, follow_file_links=True)[1]
         except (CompileError, UnknownLanguage, LanguageUnavailable) as error:
             raise PackageError(f"{path}: the input validator does not build: {error}") from None
         checks.append(_validate_inputs(package, path, program))

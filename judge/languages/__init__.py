@@ -48,9 +48,11 @@ def language_for(source: Path, name: str | None = None) -> Language:
         if key not in LANGUAGES:
             raise UnknownLanguage(f"unknown language {name!r}; use one of {', '.join(LANGUAGES)}")
         return LANGUAGES[key]
-    for language in LANGUAGES.values():
-        if source.suffix.lower() in language.extensions:
-            return language
+    # The extension as written first (gcc's .C is C++, .c is C), then in lower case (.CPP, .Py).
+    for suffix in (source.suffix, source.suffix.lower()):
+        for language in LANGUAGES.values():
+            if suffix in language.extensions:
+                return language
     known = ", ".join(ext for lang in LANGUAGES.values() for ext in lang.extensions)
     raise UnknownLanguage(f"cannot tell the language of {source.name} from its extension "
                           f"{source.suffix or '(none)'}; use one of {known}, or pass --lang")

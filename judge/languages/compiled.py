@@ -80,7 +80,7 @@ class C(CompiledLanguage):
 
 class Cpp(CompiledLanguage):
     name = "cpp"
-    extensions = (".cpp", ".cc", ".cxx")
+    extensions = (".cpp", ".cc", ".cxx", ".c++", ".C")  # .C, in capitals, is C++ to gcc
     compiler = "g++"
     source_name = "main.cpp"
     flags = ("-O2", "-std=c++17", "-pipe", ONLINE_JUDGE)

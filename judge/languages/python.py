@@ -48,7 +48,7 @@ def interpreter_paths(interpreter: str) -> tuple[str, ...]:
 
 class Python(Language):
     name = "python"
-    extensions = (".py",)
+    extensions = (".py", ".py3")  # .py3: what DOMjudge and BAPCtools call Python 3
     styles = ("stdio", "function")
     function_style = PythonFunction()  # today's harness calls solution(*args), typed or not
     memory_markers = (b"MemoryError",)
@@ -83,7 +83,7 @@ class Python(Language):
         """A program of several files: ``code`` (from ``entry_name``) runs as the main script,
         ``modules`` (relative name: content) lie next to it for it to import."""
         for name, text in [*modules.items(), (entry_name, code)]:
-            if name.endswith(".py"):
+            if name.lower().endswith(self.extensions):
                 _check_syntax(text, name)
         interpreter = python_interpreter()
         if not os.path.exists(interpreter):

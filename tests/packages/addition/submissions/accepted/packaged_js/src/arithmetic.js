@@ -1,0 +1,1 @@
+exports.add = (a, b) => a + b;
