@@ -121,8 +121,9 @@ class Cluster:
         if address.startswith(LOCAL_PREFIX):
             workers = _local_workers(address)
             security = _ephemeral_security(distributed)
-            # Over mutual TLS with a certificate made now and held only in this process's memory
-            # (and its own worker processes'): another user of this machine who finds the ports
+            # Over mutual TLS with a key and certificate made now and held only by this process and
+            # its own worker processes (in memory; Dask writes them for a moment to a private
+            # temporary directory to load them): another user of this machine who finds the ports
             # cannot connect, and so cannot run code as this grader.
             self.local_cluster = distributed.LocalCluster(
                 n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
