@@ -117,6 +117,8 @@ class Cluster:
     def _connect(self, distributed):
         import logging
 
+        import dask
+
         address = self.options.address
         if address.startswith(LOCAL_PREFIX):
             workers = _local_workers(address)
@@ -125,9 +127,13 @@ class Cluster:
             # its own worker processes (in memory; Dask writes them for a moment to a private
             # temporary directory to load them): another user of this machine who finds the ports
             # cannot connect, and so cannot run code as this grader.
-            self.local_cluster = distributed.LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                security=security, protocol="tls://", dashboard_address=None, silence_logs=logging.CRITICAL)
+            # Their plain-HTTP servers (which Dask always starts) answer nothing: the scheduler's
+            # pages would show anyone the workers' logs and the tasks, named after the students.
+            no_pages = {"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}
+            with dask.config.set(no_pages):
+                self.local_cluster = distributed.LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                    security=security, protocol="tls://", dashboard_address=None, silence_logs=logging.CRITICAL)
             return distributed.Client(self.local_cluster, timeout=CONNECT_TIMEOUT, security=security)
         try:
             return distributed.Client(address, timeout=CONNECT_TIMEOUT, security=self._security(distributed))

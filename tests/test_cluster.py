@@ -13,6 +13,8 @@ import sqlite3
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -369,6 +371,11 @@ def test_a_local_cluster_talks_only_to_its_own_grader(tmp_path):
         assert probe.returncode == 0 and len(lines) == len(addresses), probe.stderr
         assert not any("ANSWERED" in line for line in lines), lines
         assert all(line.count("refused") == 3 for line in lines), lines
+        # The scheduler's web pages (its workers' logs, the tasks named after students) are not served.
+        page = f"http://127.0.0.1:{cluster.local_cluster.scheduler.http_server.port}/info/main/workers.html"
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(page, timeout=10)
+        assert refused.value.code == 404
         # The grader's own credentials do get through, and the grade is judged as ever.
         assert "scheduler" in cluster.client.run_on_scheduler(lambda dask_scheduler: "scheduler")
         folder = make_class(tmp_path / "subs", {"ana/stones.c": SOLUTIONS / "stones/accepted/parity.c",
