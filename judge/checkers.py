@@ -31,13 +31,6 @@ def _short(text: str) -> str:
     return text if len(text) <= SHOW else text[:SHOW] + "..."
 
 
-def _lines(text: str) -> list[str]:
-    lines = [line.rstrip() for line in text.splitlines()]
-    while lines and not lines[-1]:
-        lines.pop()
-    return lines
-
-
 class _End(str):
     """Where a line or the output ended: said in words, never quoted as if it had been printed."""
 

@@ -175,8 +175,8 @@ class Cluster:
                                f"{self.options.min_sandbox!r} sandbox tier)")
         return statuses
 
-    def usable(self, entries: list[Entry], issues: list[str]) -> list[Entry]:
-        """The entries some admitted worker has the language for; the others become issues."""
+    def usable(self, entries: list[Entry], skip: Callable[[Entry, str], None]) -> list[Entry]:
+        """The entries some admitted worker has the language for; the others are skipped, with why."""
         from judge.languages import language_for
 
         kept = []
@@ -185,12 +185,13 @@ class Cluster:
             if language in self.languages:
                 kept.append(entry)
             else:
-                issues.append(f"{entry.student}/{entry.path.name}: no worker of the cluster has {language} "
-                              f"(workers offer: {', '.join(sorted(self.languages))}); skipped")
+                skip(entry, f"no worker of the cluster has {language} "
+                            f"(workers offer: {', '.join(sorted(self.languages))}); skipped")
         return kept
 
     def grade(self, entries: list[Entry], problems: dict[str, Problem], store: Store,
-              on_done: Callable[[Entry], None] | None, issues: list[str]) -> list[SubmissionResult | None]:
+              on_done: Callable[[Entry], None] | None,
+              skip: Callable[[Entry, str], None]) -> list[SubmissionResult | None]:
         """Each entry's result, in order: from the store when complete, else judged on the cluster
         and recorded here as it arrives. None for a submission the cluster could not judge."""
         from distributed import as_completed
@@ -209,7 +210,7 @@ class Cluster:
                 on_done(entry)
         for future in as_completed(list(pending)):
             index, entry, resumption = pending.pop(future)
-            fresh = self._result(future, entry, issues)
+            fresh = self._result(future, entry, skip)
             if fresh is not None:
                 results[index] = finish_entry(entry, problems[entry.problem], store, resumption, fresh)
             if on_done:
@@ -239,15 +240,14 @@ class Cluster:
         return self._bundles[problem.id]
 
     @staticmethod
-    def _result(future, entry: Entry, issues: list[str]):
-        """The task's result; None (and an issue) when the cluster gave up on it."""
+    def _result(future, entry: Entry, skip: Callable[[Entry, str], None]):
+        """The task's result; None (and the entry skipped) when the cluster gave up on it."""
         from distributed import KilledWorker
 
         try:
             return future.result()
         except KilledWorker:
-            issues.append(f"{entry.student}/{entry.path.name}: not graded: every worker that ran it died; "
-                          f"nothing was recorded, so a rerun tries again")
+            skip(entry, "every worker that ran it died; nothing was recorded, so a rerun tries again")
             return None
 
     def close(self) -> None:

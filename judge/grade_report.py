@@ -1,11 +1,10 @@
-"""What the class report's formats (``judge/renderers/grade/``) share: the table's rows, the files
-that were not graded, and the scoreboard's table. No judging logic here."""
+"""What the class report's formats (``judge/renderers/grade/``) share: the table's rows, the weak
+sandbox's note, and the scoreboard's table. No judging logic here; the files that were not graded
+are the report's own ``skipped`` list."""
 
 from __future__ import annotations
 
-import re
 import time
-from dataclasses import dataclass
 
 from judge.grading import ClassReport
 from judge.runner import SubmissionResult
@@ -13,53 +12,10 @@ from judge.scoreboard import Scoreboard, Standing
 from judge.terminal import fitted_table
 
 
-@dataclass(frozen=True)
-class Skipped:
-    """A file (or folder) of the submissions that was not graded, and why."""
-
-    student: str  # the student folder ("" for something outside any student folder)
-    file: str  # the file's name inside it ("" when the whole folder is meant)
-    reason: str
-    problem: str | None = None  # the problem the file was meant for, when that is known
-
-    def __str__(self) -> str:
-        where = "/".join(part for part in (self.student, self.file) if part)
-        return f"{where}: {self.reason}" if where else self.reason
-
-
 def weak_sandbox_note(report: ClassReport) -> str:
     """A sentence when the results were judged without file-system isolation, else ""."""
     note = report.sandbox.get("note")
     return f"WARNING: judged with a weak sandbox: {note}" if note else ""
-
-
-_ISSUE = re.compile(r"(?P<student>[^/:]+)(?:/(?P<file>[^:]+))?: (?P<reason>.*)", re.DOTALL)
-
-
-def skipped_entries(report: ClassReport) -> list[Skipped]:
-    """Every file that was not graded, as (student, file, reason): from the report's structured
-    ``skipped`` list when grading gives one, else read from its issues ("<student>/<file>:
-    <reason>" or "<student>: <reason>")."""
-    structured = getattr(report, "skipped", None)
-    if structured:
-        return [_from_structured(item) for item in structured]
-    entries = []
-    for issue in report.issues:
-        match = _ISSUE.fullmatch(issue)
-        if match is None:
-            entries.append(Skipped("", "", issue))
-        else:
-            entries.append(Skipped(match["student"], match["file"] or "", match["reason"]))
-    return entries
-
-
-def _from_structured(item) -> Skipped:
-    """grading's own record of a skipped file: a path relative to the submissions folder, a
-    reason, and the student and problem when known."""
-    student = getattr(item, "student", None) or ""
-    path = str(getattr(item, "path", ""))
-    file = path[len(student) + 1:] if student and path.startswith(student + "/") else ("" if path == student else path)
-    return Skipped(student, file, item.reason, getattr(item, "problem", None))
 
 
 def cell(result: SubmissionResult | None) -> str:

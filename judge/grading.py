@@ -38,8 +38,17 @@ class Skipped:
 
     path: str  # relative to the submissions folder: "eve/stones.c", "stray.txt"
     reason: str
-    student: str | None = None  # None: not inside a student's folder
+    student: str = ""  # "": not inside a student's folder
     problem: str | None = None  # the problem the file was meant for, when that is certain
+
+    @property
+    def file(self) -> str:
+        """The name inside the student's folder ("" when the whole folder is meant; the path
+        itself for something outside any student's folder)."""
+        if not self.student:
+            return self.path
+        inside = self.student + "/"
+        return self.path[len(inside):] if self.path.startswith(inside) else ""
 
     def __str__(self) -> str:
         return f"{self.path}: {self.reason}"
@@ -60,15 +69,13 @@ class StudentReport:
 class ClassReport:
     problems: list[str]
     students: list[StudentReport]
-    issues: list[str]  # one sentence per file not graded (str of its Skipped) and per other problem
+    # One sentence per file not graded (str of its Skipped), per file graded under another name and
+    # per problem that cannot be loaded: for reading, never for telling which files were graded.
+    issues: list[str]
     max_scores: dict[str, float]
     loaded: dict[str, Problem] = field(default_factory=dict)  # the graded problems, for showing their samples
     sandbox: dict = field(default_factory=dict)  # the tier judged in and whether it isolated fully
-    skipped: list[Skipped] = field(default_factory=list)
-
-    def skipped_for(self, student: str, problem: str) -> list[Skipped]:
-        """Why this student's file for this problem was not graded (empty: there was none)."""
-        return [item for item in self.skipped if item.student == student and item.problem == problem]
+    skipped: list[Skipped] = field(default_factory=list)  # every file or folder not graded, and why
 
 
 @dataclass
@@ -233,12 +240,18 @@ def grade_folder(folder: Path, store: Store, jobs: int = 1, on_start: Callable[[
             problems[problem_id] = sources[problem_id].load()
         except SuiteError as error:
             issues.append(str(error))
-            found.skipped += [Skipped(f"{entry.student}/{entry.path.name}", f"problem {problem_id} cannot be loaded "
-                                      f"({error}); skipped", entry.student, problem_id)
+            found.skipped += [_not_graded(entry, f"problem {problem_id} cannot be loaded ({error}); skipped")
                               for entry in found.entries if entry.problem == problem_id]
     entries = [entry for entry in found.entries if entry.problem in problems]
+
+    def skip(entry: Entry, reason: str) -> None:
+        """Record that ``entry`` was not graded: as a fact, for the reports, and as a sentence."""
+        item = _not_graded(entry, reason)
+        found.skipped.append(item)
+        issues.append(str(item))
+
     if cluster is not None:
-        entries = cluster.usable(entries, issues)
+        entries = cluster.usable(entries, skip)
     if on_start:
         on_start(len(entries))
 
@@ -249,16 +262,14 @@ def grade_folder(folder: Path, store: Store, jobs: int = 1, on_start: Callable[[
             if not (entry.path.is_symlink() or not _readable(entry.path)):
                 raise  # not the submission's doing
             # the file changed since it was found (became a link, went away)
-            found.skipped.append(Skipped(f"{entry.student}/{entry.path.name}",
-                                         f"cannot be read ({error.strerror}); skipped", entry.student, entry.problem))
-            issues.append(str(found.skipped[-1]))
+            skip(entry, f"cannot be read ({error.strerror}); skipped")
             result = None
         if on_done:
             on_done(entry)
         return result
 
     if cluster is not None:
-        results = cluster.grade(entries, problems, store, on_done, issues)
+        results = cluster.grade(entries, problems, store, on_done, skip)
     else:
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             try:
@@ -268,7 +279,7 @@ def grade_folder(folder: Path, store: Store, jobs: int = 1, on_start: Callable[[
                 raise
     students = {student: StudentReport(student) for student in found.students}
     for entry, result in zip(entries, results):
-        if result is not None:  # None: unreadable since found, or the cluster gave up on it (an issue says so)
+        if result is not None:  # None: unreadable since found, or the cluster gave up on it (skipped says so)
             students[entry.student].results[entry.problem] = result
     ordered = list(students.values())
     for report, place in zip(ordered, rank([report.total for report in ordered])):
@@ -277,6 +288,10 @@ def grade_folder(folder: Path, store: Store, jobs: int = 1, on_start: Callable[[
     return ClassReport(sorted(problems), ordered, issues,
                        {problem_id: problem.total_points for problem_id, problem in problems.items()}, problems,
                        sandbox=isolation_summary(), skipped=found.skipped)
+
+
+def _not_graded(entry: Entry, reason: str) -> Skipped:
+    return Skipped(f"{entry.student}/{entry.path.name}", reason, entry.student, entry.problem)
 
 
 @dataclass

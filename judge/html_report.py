@@ -10,7 +10,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from judge.case_view import SampleView, sample_views
-from judge.grade_report import skipped_entries
 from judge.grading import ClassReport
 from judge.html_page import asset, csp_hash, environment
 from judge.output_diff import comparable_lines
@@ -85,7 +84,7 @@ def render(report: ClassReport) -> str:
         script_hash=csp_hash(script), generated=time.strftime("%Y-%m-%d %H:%M"),
         summaries=[summarize(report, problem) for problem in report.problems],
         details={student.student: _details(student.results, report.loaded) for student in report.students},
-        skipped=skipped_entries(report), chart_width=CHART_WIDTH, chart_height=CHART_HEIGHT)
+        skipped=report.skipped, chart_width=CHART_WIDTH, chart_height=CHART_HEIGHT)
 
 
 def summarize(report: ClassReport, problem: str) -> ProblemSummary:

@@ -107,11 +107,6 @@ class Problem:
         names = ", ".join(case.name for case in self.cases)
         raise SuiteError(f"problem {self.id} has no case {name!r}; its cases are: {names}")
 
-    def content_files(self) -> tuple[Path, ...]:
-        """The files the expected results depend on (the suite, the reference): what a stored
-        result's validity is keyed on."""
-        return tuple(path for path in (self.files.suite, self.files.reference) if path is not None)
-
     def example_solutions(self) -> list[tuple[Path, Verdict]]:
         """(file, the verdict its folder promises) for every example solution, sorted."""
         from judge.verdict import Verdict

@@ -276,6 +276,25 @@ def test_every_format_says_which_files_were_not_graded_and_why(tmp_path):
     assert "<td>Stones.rb</td>" in html and "Not graded" in html
 
 
+def test_a_file_graded_under_a_download_copy_name_is_not_listed_as_not_graded_in_any_format(tmp_path):
+    """`stones (1).py` is graded as stones; the note saying so is not a file that was skipped."""
+    folder = make_class(tmp_path / "subs", {"cy/stones (1).py": SOLUTIONS / "stones/accepted/game_dp.py"})
+    db = tmp_path / "r.db"
+    data = json.loads(run_judge("grade", str(folder), "--db", str(db), "--format", "json").stdout)
+    assert data["students"][0]["problems"]["stones"]["verdict"] == "AC"
+    assert data["not_graded"] == []
+    assert any("graded as stones" in issue for issue in data["issues"])
+    table = run_judge("grade", str(folder), "--db", str(db)).stdout
+    assert "100 AC" in table and "not graded" not in table
+    assert "Not graded" not in run_judge("grade", str(folder), "--db", str(db), "--format", "markdown").stdout
+    assert "Not graded" not in run_judge("grade", str(folder), "--db", str(db), "--format", "html").stdout
+    junit = ET.fromstring(run_judge("grade", str(folder), "--db", str(db), "--format", "junit").stdout)
+    assert junit.find("testsuite[@name='not graded']") is None and junit.get("skipped") == "0"
+    out = tmp_path / "gs"
+    run_judge("grade", str(folder), "--db", str(db), "--format", "gradescope", "--out", str(out))
+    assert "Not graded" not in json.loads((out / "cy" / "results.json").read_text())["output"]
+
+
 def test_the_grade_table_fits_80_columns(tmp_path):
     folder = make_class(tmp_path / "subs", {
         "a-student-with-a-really-very-long-folder-name-from-an-lms-export/stones.py":

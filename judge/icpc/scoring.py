@@ -46,17 +46,13 @@ def _range(settings: dict) -> tuple[float, float]:
 def aggregate(package: Package, results) -> tuple[str, float]:
     """(verdict, score) of a submission from its case results (runner.CaseResult; cases not run
     are left out, as a break leaves them)."""
-    from judge.verdict import Verdict
+    from judge.verdict import Verdict, overall_verdict
 
     by_name = {result.name: result for result in results}
     if package.version == V2025:
-        return Verdict(_verdict_of(results)), round(_group_score_2025(package, "secret", by_name), 6)
+        return overall_verdict([result.verdict for result in results]), round(_group_score_2025(package, "secret", by_name), 6)
     verdict, points = _legacy_group(package, "", by_name)
     return Verdict(verdict or "AC"), round(points, 6)
-
-
-def _verdict_of(results) -> str:
-    return next((result.verdict for result in results if result.verdict != "AC"), "AC")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -7,8 +7,8 @@ import difflib
 import json
 from pathlib import Path
 
-from judge.grade_report import Skipped, skipped_entries, weak_sandbox_note
-from judge.grading import ClassReport, StudentReport
+from judge.grade_report import weak_sandbox_note
+from judge.grading import ClassReport, Skipped, StudentReport
 
 DEFAULT_OUT = Path("gradescope")
 
@@ -20,9 +20,8 @@ def write(report: ClassReport, out: Path) -> list[Path]:
         targets = [(report.students[0], out)]
     else:
         targets = [(student, out / student.student / "results.json") for student in report.students]
-    skipped = skipped_entries(report)
     for student, path in targets:
-        mine = [entry for entry in skipped if entry.student == student.student]
+        mine = [entry for entry in report.skipped if entry.student == student.student]
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(gradescope_results(student, report.max_scores, mine, weak_sandbox_note(report)),
                                    indent=2, ensure_ascii=False))

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 
-from judge.grade_report import skipped_entries
 from judge.grading import ClassReport
 
 
 def to_json(report: ClassReport) -> dict:
     """Students with rank, total and per-problem score and verdict; ``issues`` says in sentences
-    what was not graded, ``not_graded`` the same as (student, file, reason); ``sandbox`` the
+    what was not graded (and which files were graded under another name), ``not_graded`` lists
+    only the files not graded, as (student, file, reason); ``sandbox`` the
     tier judged in and whether it isolated fully (``isolation``: full or weak, with a ``note``)."""
     return {
         "students": [
@@ -20,7 +20,7 @@ def to_json(report: ClassReport) -> dict:
             for student in report.students],
         "issues": report.issues,
         "not_graded": [{"student": entry.student, "file": entry.file, "reason": entry.reason}
-                       for entry in skipped_entries(report)],
+                       for entry in report.skipped],
         "sandbox": report.sandbox,
     }
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from judge.grade_report import Skipped, skipped_entries, weak_sandbox_note
-from judge.grading import ClassReport
+from judge.grade_report import weak_sandbox_note
+from judge.grading import ClassReport, Skipped
 from judge.runner import SubmissionResult
 
 COUNTS = ("tests", "failures", "errors", "skipped")
@@ -20,9 +20,8 @@ def render(report: ClassReport) -> str:
     totals = dict.fromkeys(COUNTS, 0)
     suites = [_result_suite(f"{student.student}.{problem}", result)
               for student in report.students for problem, result in sorted(student.results.items())]
-    skipped = skipped_entries(report)
-    if skipped:
-        suites.append(_skipped_suite(skipped))
+    if report.skipped:
+        suites.append(_skipped_suite(report.skipped))
     for suite in suites:
         root.append(suite)
         for key in COUNTS:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tabulate import tabulate
 
-from judge.grade_report import class_rows, skipped_entries, weak_sandbox_note
+from judge.grade_report import class_rows, weak_sandbox_note
 from judge.grading import ClassReport
 
 
@@ -12,9 +12,8 @@ def render(report: ClassReport) -> str:
     headers = ["Rank", "Student", *[f"`{p}`" for p in report.problems], "Total"]
     rows = [[_escaped(cell) for cell in row] for row in class_rows(report)]
     text = "## Grades\n\n" + tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True)
-    skipped = skipped_entries(report)
-    if skipped:
-        text += "\n\n**Not graded:**\n\n" + "\n".join(f"- {_escaped(str(entry))}" for entry in skipped)
+    if report.skipped:
+        text += "\n\n**Not graded:**\n\n" + "\n".join(f"- {_escaped(str(entry))}" for entry in report.skipped)
     if weak_sandbox_note(report):
         text += f"\n\n> **{_escaped(weak_sandbox_note(report))}**"
     return text + "\n"

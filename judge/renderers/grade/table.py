@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from judge.grade_report import class_rows, skipped_entries, weak_sandbox_note
+from judge.grade_report import class_rows, weak_sandbox_note
 from judge.grading import ClassReport
 from judge.terminal import fitted_table, terminal_width
 
@@ -14,10 +14,9 @@ def render(report: ClassReport, width: int | None = None) -> str:
     width = terminal_width() if width is None else width
     headers = ["rank", "student", *report.problems, "total"]
     text = fitted_table(class_rows(report), headers, shrinkable=[1], width=width)
-    skipped = skipped_entries(report)
-    if skipped:
+    if report.skipped:
         lines = [textwrap.fill(str(entry), width, initial_indent="  - ", subsequent_indent="    ",
-                               break_long_words=True, break_on_hyphens=False) for entry in skipped]
+                               break_long_words=True, break_on_hyphens=False) for entry in report.skipped]
         text += "\n\nnot graded:\n" + "\n".join(lines)
     if weak_sandbox_note(report):
         text += "\n\n" + textwrap.fill(weak_sandbox_note(report), width)
