@@ -241,6 +241,38 @@ def test_the_live_scoreboard_follows_a_running_grade(browser, tmp_path):
     assert server.returncode == 0 and "scoreboard stopped" in stderr
 
 
+def wait_for_rows(driver, count: int, seconds: float = 30) -> list[list[str]]:
+    """The scoreboard's rows once there are ``count`` of them (a hang check: fails after ``seconds``)."""
+    deadline = time.monotonic() + seconds
+    while len(shown := rows(driver)) != count:
+        assert time.monotonic() < deadline, f"the page shows {shown}, not {count} rows"
+        time.sleep(0.2)
+    return shown
+
+
+def test_the_live_scoreboard_is_pushed_to_the_page_as_server_sent_events(browser, tmp_path):
+    folder = make_class(tmp_path / "subs", {"ana/stones.py": SOLUTIONS / "stones/accepted/game_dp.py"})
+    db = tmp_path / "results.db"
+    assert run_judge("grade", str(folder), "--db", str(db)).returncode == 0
+    server, url = start_scoreboard(db)
+    try:
+        browser.get(url)
+        wait_for_rows(browser, 1)
+        browser.execute_script("window.loadedOnce = true;")
+        make_class(folder, {"ben/stones.py": SOLUTIONS / "stones/wrong_answer/multiple_of_four.py"})
+        assert run_judge("grade", str(folder), "--db", str(db)).returncode == 0
+        shown = {row[1]: row for row in wait_for_rows(browser, 2)}
+        assert shown["ana"][2] == "100" and shown["ben"][2] == "77.27"
+        assert browser.execute_script("return window.loadedOnce === true;"), "the page was reloaded"
+        asked = browser.execute_script(
+            "return performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname);")
+        assert "/standings.json" not in asked, "the page polled instead of following the event stream"
+        assert severe_console_entries(browser) == []
+    finally:
+        stderr = stop(server)
+    assert server.returncode == 0 and "scoreboard stopped" in stderr
+
+
 def test_a_frozen_scoreboard_shows_later_submissions_as_pending(browser, tmp_path):
     folder = make_class(tmp_path / "subs", {"ana/stones.py": SOLUTIONS / "stones/accepted/game_dp.py",
                                             "ben/stones.py": SOLUTIONS / "stones/accepted/parity.c"})

@@ -1,6 +1,9 @@
 "use strict";
-// Polls the standings and redraws the table; text only (textContent), never markup.
+// Follows the standings the server pushes (server-sent events on /events) and redraws the table;
+// text only (textContent), never markup. Without EventSource, or once the server refuses the
+// stream, the page reloads itself now and then instead.
 (function () {
+  const RELOAD_SECONDS = 10;
   const table = document.getElementById("scoreboard");
   const status = document.getElementById("status");
   const icpc = table.dataset.mode === "icpc";
@@ -39,15 +42,26 @@
     status.textContent = `${waiting}${data.rows.length} students, ${data.submissions} submissions judged; updated ${data.updated}`;
   };
 
-  const poll = () => {
-    fetch("standings.json", { cache: "no-store" })
-      .then((response) => response.json())
-      .then((data) => {
-        if (data.error) status.textContent = "cannot read the results: " + data.error;
-        else draw(data);
-      })
-      .catch(() => { status.textContent = "the scoreboard server is not answering; retrying"; })
-      .finally(() => setTimeout(poll, POLL_MILLISECONDS));
+  const show = (data) => {
+    if (data.error) status.textContent = "cannot read the results: " + data.error;
+    else draw(data);
   };
-  poll();
+
+  const reloadSoon = () => setTimeout(() => window.location.reload(), RELOAD_SECONDS * 1000);
+
+  if (typeof EventSource === "undefined") {
+    fetch("standings.json", { cache: "no-store" }).then((response) => response.json()).then(show)
+      .catch(() => { status.textContent = "the scoreboard server is not answering"; }).finally(reloadSoon);
+    return;
+  }
+  const events = new EventSource("events");
+  events.onmessage = (message) => show(JSON.parse(message.data));
+  events.onerror = () => {
+    // CONNECTING: the browser retries by itself. CLOSED: the server refused the stream (503 when
+    // it is full, say), and the browser gives up; a reload starts again.
+    if (events.readyState === EventSource.CLOSED) {
+      status.textContent = `the scoreboard server refused live updates; reloading in ${RELOAD_SECONDS} s`;
+      reloadSoon();
+    } else status.textContent = "the scoreboard server is not answering; retrying";
+  };
 })();
