@@ -101,7 +101,9 @@ SOCKET_BUFFERS = ("kernel memory in socket buffers shows in no process's residen
                   "measures it without a memory cgroup")
 
 
-@pytest.mark.xfail(reason=SOCKET_BUFFERS, strict=True)
+# Not strict: on a CI machine it once came out MLE (not reproduced on an idle or a loaded
+# machine here), so a pass says nothing sure about socket buffers being measured.
+@pytest.mark.xfail(reason=SOCKET_BUFFERS, strict=False)
 def test_memory_held_in_socket_buffers_counts():
     assert [verdict for verdict, _ in judged("hoard_sockets.c", cold=True, count=1)] == ["MLE"]
 
