@@ -1,0 +1,1 @@
+"""Renderers of a similarity report (`judge similarity --format NAME`), one module each."""

@@ -1,0 +1,185 @@
+"""Similarity across a class: for each problem, every pair of students' submissions compared
+by copydetect, which fingerprints token streams with MOSS's winnowing (names are replaced by
+their kind before hashing, so renamed variables and moved functions do not hide a copy).
+
+Everything runs on this machine: no code is sent anywhere. What a problem gives every student
+(its reference solver, its example solutions, a function-style starter) is boilerplate:
+passages found in it are not counted as shared between two students.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+
+from judge.errors import SuiteError
+from judge.formats import ProblemSource
+from judge.grading import Entry, discover
+from judge.problem import Problem
+
+# copydetect's own defaults: matches shorter than NOISE tokens are ignored, and every match of
+# GUARANTEE tokens or more is found (the winnowing window is their difference plus one).
+NOISE_TOKENS = 25
+GUARANTEE_TOKENS = 30
+WINDOW = GUARANTEE_TOKENS - NOISE_TOKENS + 1
+# A submission or boilerplate file larger than this is not a hand-written solution: left out.
+LARGEST_SOURCE = 512 * 1024
+DEFAULT_THRESHOLD = 0.5
+
+
+@dataclass(frozen=True)
+class Source:
+    """A student's submission as text: a file, or a folder's text files joined in name order."""
+
+    student: str
+    name: str  # for showing, and for the lexer (its extension)
+    text: str
+
+
+@dataclass
+class Pair:
+    """Two students' submissions to one problem and what they share."""
+
+    problem: str
+    a: Source
+    b: Source
+    a_share: float  # the fraction of a's fingerprinted tokens found in b
+    b_share: float
+    tokens: int  # tokens in the shared passages
+    a_spans: list[tuple[int, int]] = field(default_factory=list)  # (start, end) character offsets in a.text
+    b_spans: list[tuple[int, int]] = field(default_factory=list)
+
+    @property
+    def score(self) -> float:
+        """The larger share: a short program copied whole into a longer one is still a copy."""
+        return max(self.a_share, self.b_share)
+
+
+@dataclass
+class SimilarityReport:
+    pairs: list[Pair]  # highest score first, those at or above the threshold
+    threshold: float
+    compared: dict[str, int]  # problem -> number of submissions compared
+    notes: list[str]  # submissions left out, and why
+
+
+def compare_class(folder: Path, sources: dict[str, ProblemSource], threshold: float = DEFAULT_THRESHOLD,
+                  only: list[str] | None = None) -> SimilarityReport:
+    """Every pair of submissions in ``folder`` (laid out as `judge grade` reads it) to each
+    problem of ``sources`` that was submitted (or to those in ``only``), scored; pairs below
+    ``threshold`` are left out."""
+    found = discover(folder, list(sources))
+    wanted = sorted({entry.problem for entry in found.entries} & set(only or sources))
+    notes = [str(item) for item in found.skipped if item.problem in wanted]
+    pairs, compared = [], {}
+    for problem_id in wanted:
+        try:
+            boilerplate = boilerplate_of(sources[problem_id].load())
+        except SuiteError as error:
+            notes.append(f"{problem_id}: its reference and example solutions are not left out ({error})")
+            boilerplate = []
+        submitted = []
+        for entry in (entry for entry in found.entries if entry.problem == problem_id):
+            source, why_not = read_source(entry)
+            if source is None:
+                notes.append(f"{entry.student}/{entry.path.name}: {why_not}")
+            else:
+                submitted.append(source)
+        compared[problem_id] = len(submitted)
+        pairs += compare_sources(problem_id, submitted, boilerplate)
+    pairs = [pair for pair in pairs if pair.score >= threshold]
+    pairs.sort(key=lambda pair: (-pair.score, pair.problem, pair.a.student, pair.b.student))
+    return SimilarityReport(pairs, threshold, compared, notes)
+
+
+def compare_sources(problem_id: str, sources: list[Source], boilerplate: list[Source]) -> list[Pair]:
+    """Each pair of ``sources`` compared, passages of ``boilerplate`` ignored."""
+    from copydetect import CodeFingerprint, compare_files  # numpy and pygments: only for this command
+
+    ignored = set()
+    for source in boilerplate:
+        # Every k-gram of the boilerplate (a window of one), not only its winnowed ones: a
+        # student's copy of a passage may be winnowed at other places.
+        ignored.update(int(value) for value in _fingerprint(CodeFingerprint, source, (), window=1).hashes)
+    prints = [_fingerprint(CodeFingerprint, source, sorted(ignored)) for source in sources]
+    pairs = []
+    for (a, a_print), (b, b_print) in combinations(zip(sources, prints), 2):
+        tokens, (a_share, b_share), (a_slices, b_slices) = compare_files(a_print, b_print)
+        pairs.append(Pair(problem_id, a, b, float(a_share), float(b_share), int(tokens),
+                          _spans(a_slices), _spans(b_slices)))
+    return pairs
+
+
+def _fingerprint(fingerprint_class, source: Source, boilerplate, window: int = WINDOW):
+    # The name gives the lexer (by its extension); the text is given, never read again from disk.
+    return fingerprint_class(source.name, NOISE_TOKENS, window, boilerplate=list(boilerplate),
+                             fp=io.StringIO(source.text))
+
+
+def _spans(slices) -> list[tuple[int, int]]:
+    """copydetect's slices (a row of starts over a row of ends) as (start, end) pairs."""
+    if len(slices) == 0:
+        return []
+    return [(int(start), int(end)) for start, end in zip(slices[0], slices[1])]
+
+
+def boilerplate_of(problem: Problem) -> list[Source]:
+    """What every student of ``problem`` is given or may have seen from the judge: its reference
+    solver and example solutions."""
+    paths = [problem.reference_path] if problem.reference_path else []
+    paths += [path for path, _ in problem.example_solutions()]
+    sources = []
+    for path in paths:
+        text = _read_text(path)
+        if text is not None:
+            sources.append(Source("", path.name, text))
+    return sources
+
+
+def read_source(entry: Entry) -> tuple[Source | None, str]:
+    """The submission of ``entry`` as text, or None and why not."""
+    path = entry.path
+    if path.is_file():
+        text = _read_text(path)
+        if text is None:
+            return None, f"not compared: not a text file of at most {LARGEST_SOURCE // 1024} KiB"
+        return Source(entry.student, path.name, text), ""
+    files = _folder_files(path)
+    texts = [(file, _read_text(file)) for file in files]
+    texts = [(file, text) for file, text in texts if text is not None]
+    if not texts:
+        return None, "not compared: the folder holds no text files"
+    joined = "\n".join(text for _, text in texts)
+    return Source(entry.student, f"{path.name}/{texts[0][0].name}", joined), ""
+
+
+def _folder_files(folder: Path) -> list[Path]:
+    """The regular files below ``folder``, in name order, links not followed."""
+    found = []
+    for parent, folders, files in os.walk(folder, followlinks=False):
+        folders[:] = sorted(name for name in folders if not name.startswith("."))
+        for name in sorted(files):
+            path = Path(parent, name)
+            if not path.is_symlink() and path.is_file():
+                found.append(path)
+    return found
+
+
+def _read_text(path: Path) -> str | None:
+    """The text of ``path`` if it is a regular file of at most LARGEST_SOURCE bytes of UTF-8
+    (links not followed), else None."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    with os.fdopen(descriptor, "rb") as file:
+        data = file.read(LARGEST_SOURCE + 1)
+    if len(data) > LARGEST_SOURCE or b"\0" in data:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
