@@ -18,14 +18,18 @@ def weak_sandbox_note(report: ClassReport) -> str:
     return f"WARNING: judged with a weak sandbox: {note}" if note else ""
 
 
-def cell(result: SubmissionResult | None) -> str:
-    """A student's result on one problem, as the class tables show it."""
-    return "-" if result is None else f"{result.score:g} {result.verdict}"
+def cell(result: SubmissionResult | None, refused: bool = False) -> str:
+    """A student's result on one problem, as the class tables show it ("not graded": they sent
+    something the judge could not grade, listed with the reason under the table)."""
+    if result is None:
+        return "not graded" if refused else "-"
+    return f"{result.score:g} {result.verdict}"
 
 
 def class_rows(report: ClassReport) -> list[list[str]]:
     """One row per student: rank, name, a cell per problem, total."""
-    return [[str(student.rank), student.student, *[cell(student.results.get(p)) for p in report.problems],
+    return [[str(student.rank), student.student,
+             *[cell(student.results.get(p), report.not_graded(student.student, p) is not None) for p in report.problems],
              f"{student.total:g}"] for student in report.students]
 
 

@@ -77,6 +77,11 @@ class ClassReport:
     sandbox: dict = field(default_factory=dict)  # the tier judged in and whether it isolated fully
     skipped: list[Skipped] = field(default_factory=list)  # every file or folder not graded, and why
 
+    def not_graded(self, student: str, problem: str) -> Skipped | None:
+        """Why ``student`` has no result for ``problem`` though they sent something for it (two
+        files for it, a link, an unreadable file...), or None."""
+        return next((entry for entry in self.skipped if entry.student == student and entry.problem == problem), None)
+
 
 @dataclass
 class Discovery:

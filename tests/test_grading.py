@@ -47,7 +47,7 @@ def test_json_report_and_ranks_with_ties(graded):
     assert by_name["ana"]["rank"] == by_name["dee"]["rank"] == 1
     assert by_name["ben"]["rank"] == 3 and by_name["cy"]["rank"] == 4
     assert by_name["ben"]["problems"]["footholds"]["verdict"] == "WA"
-    assert by_name["cy"]["problems"]["stones"] == {"score": 0.0, "verdict": "CE"}
+    assert by_name["cy"]["problems"]["stones"] == {"status": "graded", "score": 0.0, "verdict": "CE"}
     assert [student["student"] for student in data["students"]] == ["ana", "dee", "ben", "cy"]
 
 
@@ -328,8 +328,9 @@ def test_hidden_cases_carry_verdict_and_message_only_in_every_format(tmp_path):
 
 def test_the_formats_are_the_modules_in_judge_renderers_grade():
     from judge.renderers import format_names
-    assert format_names("grade") == ["table", "gradescope", "html", "json", "junit", "markdown"]
-    assert "{table,gradescope,html,json,junit,markdown}" in run_judge("grade", "--help").stdout
+    assert format_names("grade") == ["table", "csv", "gradescope", "html", "json", "junit", "markdown"]
+    assert "{table,csv,gradescope,html,json,junit,markdown}" in run_judge("grade", "--help").stdout
+    assert format_names("similarity") == ["table", "html", "json"]
     assert format_names("run") == ["table", "json"]
 
 

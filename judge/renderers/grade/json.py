@@ -4,25 +4,35 @@ from __future__ import annotations
 
 import json
 
-from judge.grading import ClassReport
+from judge.grading import ClassReport, StudentReport
 
 
 def to_json(report: ClassReport) -> dict:
-    """Students with rank, total and per-problem score and verdict; ``issues`` says in sentences
+    """Students with rank, total and per-problem score and verdict (or, for a problem they sent
+    something for that could not be graded, ``"status": "not graded"`` and the reason); ``issues`` says in sentences
     what was not graded (and which files were graded under another name), ``not_graded`` lists
     only the files not graded, as (student, file, reason); ``sandbox`` the
     tier judged in and whether it isolated fully (``isolation``: full or weak, with a ``note``)."""
     return {
         "students": [
             {"student": student.student, "rank": student.rank, "total": student.total,
-             "problems": {problem: {"score": result.score, "verdict": result.verdict}
-                          for problem, result in sorted(student.results.items())}}
+             "problems": _problems(report, student)}
             for student in report.students],
         "issues": report.issues,
         "not_graded": [{"student": entry.student, "file": entry.file, "reason": entry.reason}
                        for entry in report.skipped],
         "sandbox": report.sandbox,
     }
+
+
+def _problems(report: ClassReport, student: StudentReport) -> dict:
+    entries = {problem: {"status": "graded", "score": result.score, "verdict": result.verdict}
+               for problem, result in student.results.items()}
+    for problem in report.problems:
+        refused = report.not_graded(student.student, problem) if problem not in entries else None
+        if refused:
+            entries[problem] = {"status": "not graded", "reason": refused.reason, "score": 0}
+    return dict(sorted(entries.items()))
 
 
 def render(report: ClassReport) -> str:

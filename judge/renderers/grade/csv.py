@@ -1,0 +1,38 @@
+"""A gradebook as CSV: one row per student (student, each problem's score, total, and why a
+file was not graded), what Canvas, Moodle and spreadsheets import."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from judge.grading import ClassReport, StudentReport
+
+# A cell starting with one of these is a formula to a spreadsheet: a student's folder named
+# "=HYPERLINK(...)" must stay text, so it gets a leading apostrophe (what spreadsheets show as text).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def render(report: ClassReport) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["student", *report.problems, "total", "not graded"])
+    for student in sorted(report.students, key=lambda student: student.student):
+        writer.writerow([_text(student.student), *[_score(student, problem) for problem in report.problems],
+                         f"{student.total:g}", _text(_refusals(report, student))])
+    return out.getvalue()
+
+
+def _score(student: StudentReport, problem: str) -> str:
+    """The problem's score, 0 when nothing was graded (the last column says why, if something was sent)."""
+    result = student.results.get(problem)
+    return f"{result.score:g}" if result else "0"
+
+
+def _refusals(report: ClassReport, student: StudentReport) -> str:
+    return "; ".join(f"{entry.file or entry.student}: {entry.reason}" for entry in report.skipped
+                     if entry.student == student.student)
+
+
+def _text(value: str) -> str:
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
