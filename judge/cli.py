@@ -27,6 +27,7 @@ def run() -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.command_line = list(sys.argv[1:] if argv is None else argv)  # to tell how to run it again
     if not getattr(args, "handler", None):
         parser.print_help()
         return EXIT_USAGE

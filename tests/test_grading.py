@@ -167,6 +167,21 @@ def test_a_killed_run_loses_nothing_and_resumes(tmp_path):
     assert json.loads(fresh.stdout)["students"][0]["problems"]["stones"] == result
 
 
+def test_the_resume_hint_after_ctrl_c_repeats_the_commands_own_options(tmp_path):
+    folder = make_class(tmp_path / "subs", {
+        "slow/stones.py": SOLUTIONS / "stones/time_limit_exceeded/plain_recursion.py",
+    })
+    db, out = tmp_path / "r.db", tmp_path / "my report.html"
+    command = [sys.executable, "-m", "judge", "grade", str(folder), "--db", str(db), "-j", "1", "--format", "html",
+               "--out", str(out)]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _wait_for_rows(db, at_least=2, process=process)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert f"--format html --out '{out}'" in stderr and f"--db {db}" in stderr, stderr
+
+
 def _wait_for_rows(db: Path, at_least: int, process: subprocess.Popen, timeout: float = 120) -> int:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

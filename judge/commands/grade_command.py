@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from pathlib import Path
 
@@ -56,7 +57,7 @@ def handle(args: argparse.Namespace) -> int:
         report = grade_folder(args.submissions, store, jobs=args.jobs, problems_dir=args.problems, cluster=cluster,
                               on_start=bar.start if bar else None, on_done=bar.advance if bar else None)
     except KeyboardInterrupt:
-        again = f"judge grade {args.submissions}" + (f" --db {args.db}" if args.db else "")
+        again = "judge " + shlex.join(getattr(args, "command_line", ["grade", str(args.submissions)]))
         print(f"judge: grading stopped; the results recorded so far are kept in {store.path}; "
               f"`{again}` again resumes where it stopped", file=sys.stderr)
         raise
