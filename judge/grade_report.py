@@ -5,6 +5,7 @@ are the report's own ``skipped`` list."""
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from judge.grading import ClassReport
 from judge.runner import SubmissionResult
@@ -31,6 +32,53 @@ def class_rows(report: ClassReport) -> list[list[str]]:
     return [[str(student.rank), student.student,
              *[cell(student.results.get(p), report.not_graded(student.student, p) is not None) for p in report.problems],
              f"{student.total:g}"] for student in report.students]
+
+
+@dataclass(frozen=True)
+class CaseRate:
+    """How many of the class passed one case (or every case of one group) of a problem."""
+
+    name: str
+    group: str
+    passed: int
+    judged: int  # students whose submission was judged on it (a compile error is judged on nothing)
+
+    @property
+    def rate(self) -> float:
+        return self.passed / self.judged if self.judged else 0.0
+
+
+def case_rates(report: ClassReport, problem: str) -> list[CaseRate]:
+    """Each case of ``problem`` with the class's pass rate, the most failed first: where the
+    class needs teaching."""
+    passed: dict[tuple[str, str], int] = {}
+    judged: dict[tuple[str, str], int] = {}
+    for result in _judged_results(report, problem):
+        for case in result.cases:
+            key = (case.name, case.group)
+            judged[key] = judged.get(key, 0) + 1
+            passed[key] = passed.get(key, 0) + (case.verdict == "AC")
+    rates = [CaseRate(name, group, passed[name, group], count) for (name, group), count in judged.items()]
+    return sorted(rates, key=lambda rate: (rate.rate, rate.group, rate.name))
+
+
+def group_rates(report: ClassReport, problem: str) -> list[CaseRate]:
+    """Each group of ``problem`` with the share of the class that passed all of its cases."""
+    outcomes: dict[str, list[bool]] = {}
+    for result in _judged_results(report, problem):
+        groups: dict[str, bool] = {}
+        for case in result.cases:
+            groups[case.group] = groups.get(case.group, True) and case.verdict == "AC"
+        for group, all_passed in groups.items():
+            outcomes.setdefault(group, []).append(all_passed)
+    rates = [CaseRate(group, group, sum(values), len(values)) for group, values in outcomes.items()]
+    return sorted(rates, key=lambda rate: (rate.rate, rate.name))
+
+
+def _judged_results(report: ClassReport, problem: str) -> list[SubmissionResult]:
+    """The class's results on ``problem`` that were judged case by case (not compile errors)."""
+    results = [student.results[problem] for student in report.students if problem in student.results]
+    return [result for result in results if result.verdict != "CE"]
 
 
 def scoreboard_cell(standing: Standing, problem: str) -> str:

@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from judge.case_view import SampleView, sample_views
+from judge.grade_report import case_rates
 from judge.grading import ClassReport
 from judge.html_page import asset, csp_hash, environment
 from judge.output_diff import comparable_lines
@@ -84,6 +85,7 @@ def render(report: ClassReport) -> str:
         script_hash=csp_hash(script), generated=time.strftime("%Y-%m-%d %H:%M"),
         summaries=[summarize(report, problem) for problem in report.problems],
         details={student.student: _details(student.results, report.loaded) for student in report.students},
+        case_rates={problem: case_rates(report, problem) for problem in report.problems},
         skipped=report.skipped, chart_width=CHART_WIDTH, chart_height=CHART_HEIGHT)
 
 

@@ -61,3 +61,31 @@ def test_a_refused_file_is_not_graded_with_its_reason_in_every_format(graded):
     assert "not graded" in next(line for line in rendered(graded, "markdown").splitlines() if "| ben" in line)
     html = rendered(graded, "html")
     assert 'title="2 files for stones' in html and ">not graded</span>" in html
+
+
+def test_each_cases_pass_rate_across_the_class_most_failed_first(graded):
+    data = json.loads(rendered(graded, "json"))
+    stones = data["cases"]["stones"]
+    rates = [entry["rate"] for entry in stones]
+    assert rates == sorted(rates)
+    assert {entry["judged"] for entry in stones} == {2}  # ana and "=cmd"; ben's stones was not graded
+    # The cases failed by half the class are exactly those the wrong solution fails on its own.
+    alone = json.loads(run_judge("run", "stones", str(SOLUTIONS / "stones/wrong_answer/even_wins.py"),
+                                 "--format", "json", "--no-record").stdout)
+    failed_alone = {case["name"] for case in alone["cases"] if case["verdict"] != "AC"}
+    assert failed_alone and {entry["case"] for entry in stones if entry["rate"] == 0.5} == failed_alone
+    assert all(entry["rate"] == 1.0 for entry in data["cases"]["footholds"])
+    groups = {entry["group"]: entry for entry in data["groups"]["stones"]}
+    assert any(entry["passed"] == 1 for entry in groups.values())
+
+
+def test_the_table_shows_the_case_rates_when_asked(graded):
+    folder, db, _ = graded
+    done = run_judge("grade", str(folder), "--db", str(db), "--cases")
+    assert done.returncode == 0, done.stderr
+    assert "stones: cases the class failed most first" in done.stdout
+    assert any(line.split()[-2:] and line.split()[-1] == "50%" for line in done.stdout.splitlines())
+    html = rendered(graded, "html")
+    assert "What each case taught" in html and 'id="cases-stones"' in html
+    refused = run_judge("grade", str(folder), "--db", str(db), "--cases", "--format", "json")
+    assert refused.returncode == 2 and "always carries the per-case pass rates" in refused.stderr

@@ -34,6 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path,
                         help="write the report here (gradescope: a folder, or results.json for one student)")
     parser.add_argument("--db", type=Path, help="results database (default .judge/results.db)")
+    parser.add_argument("--cases", action="store_true",
+                        help="after the table, each problem's cases with the share of the class that passed "
+                             "them, the most failed first (json and html always carry them)")
     parser.add_argument("--fail-under", type=float, metavar="SCORE", help="exit 1 if any student's total is below SCORE")
     add_problems_option(parser)
     add_cold_option(parser)
@@ -48,6 +51,10 @@ def handle(args: argparse.Namespace) -> int:
     if not args.submissions.is_dir():
         raise UsageError(f"{args.submissions} is not a folder; expected SUBMISSIONS/<student>/<problem>.<ext>")
     output_format = load_format("grade", args.format)
+    if args.cases and args.format != "table":
+        raise UsageError(f"--cases is for the table format; the {args.format} format "
+                         + ("always carries the per-case pass rates" if args.format in ("json", "html")
+                            else "does not show them (json and html carry them)"))
     cluster = open_cluster(args)
     if cluster is None:  # (a cluster's workers judge in their own sandboxes)
         require_isolation(args.allow_weak_sandbox, "grading")
@@ -67,7 +74,7 @@ def handle(args: argparse.Namespace) -> int:
         store.close()
         if cluster:
             cluster.close()
-    _write_report(output_format, report, args.out)
+    _write_report(output_format, report, args.out, {"cases": True} if args.cases else {})
     if args.fail_under is not None and any(student.total < args.fail_under for student in report.students):
         below = [s.student for s in report.students if s.total < args.fail_under]
         print(f"judge: below {args.fail_under:g}: {', '.join(below)}", file=sys.stderr)
@@ -75,14 +82,15 @@ def handle(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _write_report(output_format, report, out: Path | None) -> None:
-    """Print the report, or write it to ``out``; a format writing many files gets a folder."""
+def _write_report(output_format, report, out: Path | None, options: dict) -> None:
+    """Print the report, or write it to ``out``; a format writing many files gets a folder.
+    ``options``: what the format's ``render`` takes besides the report."""
     if hasattr(output_format, "write"):
         out = out or output_format.DEFAULT_OUT
         written = output_format.write(report, out)
         print(f"wrote {len(written)} file(s) under {out}", file=sys.stderr)
         return
-    text = output_format.render(report)
+    text = output_format.render(report, **options)
     if out:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from judge.grade_report import CaseRate, case_rates, group_rates
 from judge.grading import ClassReport, StudentReport
 
 
@@ -22,7 +23,17 @@ def to_json(report: ClassReport) -> dict:
         "not_graded": [{"student": entry.student, "file": entry.file, "reason": entry.reason}
                        for entry in report.skipped],
         "sandbox": report.sandbox,
+        # Per problem, the class's pass rate of every case and group, the most failed first.
+        "cases": {problem: [_rate_json(rate, "case") for rate in case_rates(report, problem)]
+                  for problem in report.problems},
+        "groups": {problem: [_rate_json(rate, "group") for rate in group_rates(report, problem)]
+                   for problem in report.problems},
     }
+
+
+def _rate_json(rate: CaseRate, kind: str) -> dict:
+    named = {"case": rate.name, "group": rate.group} if kind == "case" else {"group": rate.name}
+    return {**named, "passed": rate.passed, "judged": rate.judged, "rate": round(rate.rate, 4)}
 
 
 def _problems(report: ClassReport, student: StudentReport) -> dict:

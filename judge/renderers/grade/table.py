@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import textwrap
 
-from judge.grade_report import class_rows, weak_sandbox_note
+from judge.grade_report import case_rates, class_rows, weak_sandbox_note
 from judge.grading import ClassReport
 from judge.terminal import fitted_table, terminal_width
 
 
-def render(report: ClassReport, width: int | None = None) -> str:
-    """Students x problems with totals and ranks; only student names are cut to fit ``width``."""
+def render(report: ClassReport, width: int | None = None, cases: bool = False) -> str:
+    """Students x problems with totals and ranks; only student names are cut to fit ``width``.
+    With ``cases``, then each problem's cases with the class's pass rate, the most failed first."""
     width = terminal_width() if width is None else width
     headers = ["rank", "student", *report.problems, "total"]
     text = fitted_table(class_rows(report), headers, shrinkable=[1], width=width)
+    if cases:
+        text += "".join(f"\n\n{problem}: cases the class failed most first\n" + case_table(report, problem, width)
+                        for problem in report.problems)
     if report.skipped:
         lines = [textwrap.fill(str(entry), width, initial_indent="  - ", subsequent_indent="    ",
                                break_long_words=True, break_on_hyphens=False) for entry in report.skipped]
@@ -21,3 +25,11 @@ def render(report: ClassReport, width: int | None = None) -> str:
     if weak_sandbox_note(report):
         text += "\n\n" + textwrap.fill(weak_sandbox_note(report), width)
     return text
+
+
+def case_table(report: ClassReport, problem: str, width: int) -> str:
+    rows = [[rate.name, rate.group, f"{rate.passed}/{rate.judged}", f"{rate.rate:.0%}"]
+            for rate in case_rates(report, problem)]
+    if not rows:
+        return "  (no submission was judged case by case)"
+    return fitted_table(rows, ["case", "group", "passed", "rate"], shrinkable=[0], width=width)
