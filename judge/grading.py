@@ -9,7 +9,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from judge.catalog import catalog
 from judge.errors import SuiteError, UnknownLanguage, UsageError
@@ -59,6 +59,7 @@ class StudentReport:
     student: str
     results: dict[str, SubmissionResult] = field(default_factory=dict)
     rank: int = 0
+    lateness: Any = None  # a judge.deadlines.Lateness, when graded against a deadline
 
     @property
     def total(self) -> float:
@@ -76,6 +77,7 @@ class ClassReport:
     loaded: dict[str, Problem] = field(default_factory=dict)  # the graded problems, for showing their samples
     sandbox: dict = field(default_factory=dict)  # the tier judged in and whether it isolated fully
     skipped: list[Skipped] = field(default_factory=list)  # every file or folder not graded, and why
+    deadline: dict | None = None  # the deadline graded against, and its late penalty (judge.deadlines)
 
     def not_graded(self, student: str, problem: str) -> Skipped | None:
         """Why ``student`` has no result for ``problem`` though they sent something for it (two
@@ -105,7 +107,7 @@ DOWNLOAD_COPY = re.compile(r"^(?P<name>.+?)\s*\(\d+\)$")
 LAYOUT = "<student>/<problem>.<ext>"
 
 
-def _ignored(path: Path) -> bool:
+def is_ignored(path: Path) -> bool:
     return path.name.startswith(".") or path.name in IGNORED_NAMES
 
 
@@ -118,7 +120,7 @@ def discover(folder: Path, problems: list[str]) -> Discovery:
     """
     found = Discovery()
     root = folder.resolve()
-    children = sorted(path for path in folder.iterdir() if not _ignored(path))
+    children = sorted(path for path in folder.iterdir() if not is_ignored(path))
     for student_dir in children:
         name = student_dir.name
         if student_dir.is_symlink():
@@ -145,7 +147,7 @@ def _no_students(folder: Path, children: list[Path], problems: list[str]) -> str
 
 def _discover_student(student_dir: Path, root: Path, problems: list[str], found: Discovery) -> None:
     student = student_dir.name
-    files = sorted(path for path in student_dir.iterdir() if not _ignored(path))
+    files = sorted(path for path in student_dir.iterdir() if not is_ignored(path))
     by_problem: dict[str, list[Path]] = {}
     for path in files:
         where = f"{student}/{path.name}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 from judge.commands.common import (
@@ -38,6 +39,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="after the table, each problem's cases with the share of the class that passed "
                              "them, the most failed first (json and html always carry them)")
     parser.add_argument("--fail-under", type=float, metavar="SCORE", help="exit 1 if any student's total is below SCORE")
+    parser.add_argument("--deadline", metavar="TIME",
+                        help="grade each student's work as it was at TIME (ISO 8601, e.g. 2026-12-01T23:59+01:00): "
+                             "a git repository's last commit by then, else the files' modification times")
+    parser.add_argument("--late-penalty", metavar="RATE",
+                        help="with --deadline: grade later work too, its score reduced by RATE per day late (10%%/day)")
+    parser.add_argument("--late-until", metavar="TIME", help="with --late-penalty: no work after TIME counts")
     add_problems_option(parser)
     add_cold_option(parser)
     add_cluster_arguments(parser)
@@ -58,11 +65,16 @@ def handle(args: argparse.Namespace) -> int:
     cluster = open_cluster(args)
     if cluster is None:  # (a cluster's workers judge in their own sandboxes)
         require_isolation(args.allow_weak_sandbox, "grading")
+    policy = deadline_policy(args)
     store = open_store(args.db)
     bar = progress_bar(args.format == "table" and args.out is None, "submission")
     try:
-        report = grade_folder(args.submissions, store, jobs=args.jobs, problems_dir=args.problems, cluster=cluster,
-                              on_start=bar.start if bar else None, on_done=bar.advance if bar else None)
+        with snapshot(args.submissions, policy) as (folder, lateness):
+            report = grade_folder(folder, store, jobs=args.jobs, problems_dir=args.problems, cluster=cluster,
+                                  on_start=bar.start if bar else None, on_done=bar.advance if bar else None)
+        if policy is not None:
+            from judge.deadlines import apply_lateness
+            apply_lateness(report, lateness, policy)
     except KeyboardInterrupt:
         again = "judge " + shlex.join(getattr(args, "command_line", ["grade", str(args.submissions)]))
         print(f"judge: grading stopped; the results recorded so far are kept in {store.path}; "
@@ -97,6 +109,38 @@ def _write_report(output_format, report, out: Path | None, options: dict) -> Non
         print(f"wrote {out}", file=sys.stderr)
     else:
         print(text)
+
+
+def deadline_policy(args: argparse.Namespace):
+    """The deadline to grade against (--deadline, --late-penalty, --late-until), or None."""
+    if args.deadline is None:
+        if args.late_penalty or args.late_until:
+            raise UsageError("--late-penalty and --late-until need --deadline TIME")
+        return None
+    from judge.deadlines import Policy, parse_penalty, parse_time
+    if args.late_until and not args.late_penalty:
+        raise UsageError("--late-until needs --late-penalty RATE: without a penalty no late work counts")
+    policy = Policy(parse_time(args.deadline, "--deadline"),
+                    parse_penalty(args.late_penalty) if args.late_penalty else 0.0,
+                    parse_time(args.late_until, "--late-until") if args.late_until else None)
+    if policy.late_until is not None and policy.late_until < policy.deadline:
+        raise UsageError(f"--late-until {args.late_until} is before --deadline {args.deadline}")
+    return policy
+
+
+@contextmanager
+def snapshot(submissions: Path, policy):
+    """The folder to grade (SUBMISSIONS itself, or with a deadline the versions it chooses,
+    copied out) and how late each student's work is."""
+    if policy is None:
+        yield submissions, {}
+        return
+    import tempfile
+    from judge.deadlines import snapshot_class
+    with tempfile.TemporaryDirectory(prefix="judge-deadline-") as scratch:
+        into = Path(scratch) / submissions.resolve().name
+        into.mkdir()
+        yield into, snapshot_class(submissions, policy, into)
 
 
 def open_cluster(args: argparse.Namespace):

@@ -17,8 +17,9 @@ def to_json(report: ClassReport) -> dict:
     return {
         "students": [
             {"student": student.student, "rank": student.rank, "total": student.total,
-             "problems": _problems(report, student)}
+             "problems": _problems(report, student), **_lateness(student)}
             for student in report.students],
+        **({"deadline": report.deadline} if report.deadline else {}),
         "issues": report.issues,
         "not_graded": [{"student": entry.student, "file": entry.file, "reason": entry.reason}
                        for entry in report.skipped],
@@ -29,6 +30,15 @@ def to_json(report: ClassReport) -> dict:
         "groups": {problem: [_rate_json(rate, "group") for rate in group_rates(report, problem)]
                    for problem in report.problems},
     }
+
+
+def _lateness(student: StudentReport) -> dict:
+    """With a deadline: which version was graded and how late, as ``"late"``."""
+    late = student.lateness
+    if late is None:
+        return {}
+    return {"late": {"source": late.source, "commit": late.version or None, "days_late": late.days_late,
+                     "penalty": late.penalty, "late_commits": late.late_commits, "late_files": late.late_files}}
 
 
 def _rate_json(rate: CaseRate, kind: str) -> dict:

@@ -18,6 +18,10 @@ def render(report: ClassReport, width: int | None = None, cases: bool = False) -
     if cases:
         text += "".join(f"\n\n{problem}: cases the class failed most first\n" + case_table(report, problem, width)
                         for problem in report.problems)
+    late = [f"{student.student}: {student.lateness.describe()}" for student in report.students if student.lateness]
+    if report.deadline:
+        text += f"\n\ndeadline {report.deadline['deadline']}:\n" + "\n".join(
+            textwrap.fill(line, width, initial_indent="  - ", subsequent_indent="    ") for line in late)
     if report.skipped:
         lines = [textwrap.fill(str(entry), width, initial_indent="  - ", subsequent_indent="    ",
                                break_long_words=True, break_on_hyphens=False) for entry in report.skipped]
