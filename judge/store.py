@@ -193,6 +193,34 @@ class Store:
                             "compile_message=? WHERE id=?", (verdict, score, max_score, compile_message,
                                                               submission_id))
 
+    def earlier_result(self, student: str, problem_id: str, source: str, suite: str) -> dict | None:
+        """The latest complete result of the same file (``source``: its hash) for the same
+        student and problem, judged against another version of the problem (``suite``: the
+        version now) or by another judge version; None if there is none."""
+        with self._using():
+            row = self.db.execute(
+                "SELECT verdict, score, max_score FROM submissions WHERE student=? AND problem=? AND source_hash=? "
+                "AND complete=1 AND NOT (suite_hash=? AND judge_version=?) ORDER BY id DESC LIMIT 1",
+                (student, problem_id, source, suite, __version__)).fetchone()
+        return dict(zip(("verdict", "score", "max_score"), row)) if row else None
+
+    def is_complete(self, student: str, problem_id: str, source: str, suite: str) -> bool:
+        """Whether this file was judged to the end against this version of the problem by this judge."""
+        with self._using():
+            row = self.db.execute(
+                "SELECT complete FROM submissions WHERE student=? AND problem=? AND source_hash=? AND suite_hash=? "
+                "AND judge_version=?", (student, problem_id, source, suite, __version__)).fetchone()
+        return bool(row and row[0])
+
+    def copy_to(self, path: Path) -> None:
+        """A consistent copy of the whole store at ``path`` (SQLite's backup, safe while others write)."""
+        with self._using():
+            target = sqlite3.connect(path)
+            try:
+                self.db.backup(target)
+            finally:
+                target.close()
+
     def history(self) -> list[dict]:
         """Every complete submission, oldest first: the input of the scoreboards."""
         with self._using():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -374,3 +375,36 @@ def test_the_scoreboard_server_only_reads(graded):
         _, stderr = server.communicate(timeout=20)
     assert server.returncode == 0 and "scoreboard stopped" in stderr
     assert db.read_bytes() == before
+
+
+def test_a_preview_after_the_problem_changed_shows_what_would_change_and_records_nothing(tmp_path):
+    problems = tmp_path / "problems"
+    (problems / "cases").mkdir(parents=True)
+    (problems / "reference").mkdir()
+    shutil.copy(ROOT / "cases" / "stones.yaml", problems / "cases")
+    reference = problems / "reference" / "stones.py"
+    shutil.copy(ROOT / "reference" / "stones.py", reference)
+    folder = make_class(tmp_path / "subs", {
+        "ana/stones.py": SOLUTIONS / "stones/accepted/game_dp.py",
+        "ben/stones.py": SOLUTIONS / "stones/wrong_answer/even_wins.py",
+    })
+    db = tmp_path / "r.db"
+    grade = ["grade", str(folder), "--db", str(db), "--problems", str(problems), "--format", "json"]
+    assert run_judge(*grade).returncode == 0
+    unchanged = json.loads(run_judge(*grade, "--preview").stdout)
+    assert unchanged == {"changes": [], "unchanged": 0, "never_judged": []}
+    # The teacher "fixes" the reference the wrong way round: every case but the sample flips.
+    reference.write_text(reference.read_text().replace("n % 2 == 1", "n % 2 == 0"))
+    with sqlite3.connect(db) as connection:
+        rows_before = connection.execute("SELECT COUNT(*) FROM submissions").fetchone()[0]
+    done = run_judge(*grade, "--preview")
+    assert done.returncode == 0, done.stderr
+    changes = {change["student"]: change for change in json.loads(done.stdout)["changes"]}
+    assert changes["ana"]["before"]["verdict"] == "AC" and changes["ana"]["after"]["verdict"] == "WA"
+    assert changes["ben"]["before"]["verdict"] == "WA" and changes["ben"]["after"]["score"] > changes["ben"]["before"]["score"]
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT COUNT(*) FROM submissions").fetchone()[0] == rows_before
+    table = run_judge(*grade[:-2], "--preview").stdout
+    assert "100 AC" in table and "nothing was recorded" in table
+    assert run_judge(*grade).returncode == 0  # now recorded: a preview shows nothing left to change
+    assert json.loads(run_judge(*grade, "--preview").stdout)["changes"] == []

@@ -38,6 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cases", action="store_true",
                         help="after the table, each problem's cases with the share of the class that passed "
                              "them, the most failed first (json and html always carry them)")
+    parser.add_argument("--preview", action="store_true",
+                        help="after a problem changed: show whose recorded verdicts and scores grading now "
+                             "would change, and record nothing")
     parser.add_argument("--fail-under", type=float, metavar="SCORE", help="exit 1 if any student's total is below SCORE")
     parser.add_argument("--deadline", metavar="TIME",
                         help="grade each student's work as it was at TIME (ISO 8601, e.g. 2026-12-01T23:59+01:00): "
@@ -52,16 +55,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from judge.grading import grade_folder
     from judge.renderers import load_format
 
-    if not args.submissions.is_dir():
-        raise UsageError(f"{args.submissions} is not a folder; expected SUBMISSIONS/<student>/<problem>.<ext>")
+    _check_options(args)
     output_format = load_format("grade", args.format)
-    if args.cases and args.format != "table":
-        raise UsageError(f"--cases is for the table format; the {args.format} format "
-                         + ("always carries the per-case pass rates" if args.format in ("json", "html")
-                            else "does not show them (json and html carry them)"))
     cluster = open_cluster(args)
     if cluster is None:  # (a cluster's workers judge in their own sandboxes)
         require_isolation(args.allow_weak_sandbox, "grading")
@@ -70,8 +67,9 @@ def handle(args: argparse.Namespace) -> int:
     bar = progress_bar(args.format == "table" and args.out is None, "submission")
     try:
         with snapshot(args.submissions, policy) as (folder, lateness):
-            report = grade_folder(folder, store, jobs=args.jobs, problems_dir=args.problems, cluster=cluster,
-                                  on_start=bar.start if bar else None, on_done=bar.advance if bar else None)
+            if args.preview:
+                return _preview(args, folder, store, cluster, bar)
+            report = _grade(args, folder, store, cluster, bar)
         if policy is not None:
             from judge.deadlines import apply_lateness
             apply_lateness(report, lateness, policy)
@@ -91,6 +89,52 @@ def handle(args: argparse.Namespace) -> int:
         below = [s.student for s in report.students if s.total < args.fail_under]
         print(f"judge: below {args.fail_under:g}: {', '.join(below)}", file=sys.stderr)
         return EXIT_FAILED
+    return EXIT_OK
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    """UsageError for options that cannot go together, before anything is judged."""
+    if not args.submissions.is_dir():
+        raise UsageError(f"{args.submissions} is not a folder; expected SUBMISSIONS/<student>/<problem>.<ext>")
+    if args.cases and args.format != "table":
+        raise UsageError(f"--cases is for the table format; the {args.format} format "
+                         + ("always carries the per-case pass rates" if args.format in ("json", "html")
+                            else "does not show them (json and html carry them)"))
+    if args.preview and args.format not in ("table", "json"):
+        raise UsageError(f"--preview prints a table or JSON (--format json) of what would change, not {args.format}")
+
+
+def _grade(args: argparse.Namespace, folder: Path, store, cluster, bar):
+    from judge.grading import grade_folder
+
+    return grade_folder(folder, store, jobs=args.jobs, problems_dir=args.problems, cluster=cluster,
+                        on_start=bar.start if bar else None, on_done=bar.advance if bar else None)
+
+
+def _preview(args: argparse.Namespace, folder: Path, store, cluster, bar) -> int:
+    """Print which recorded verdicts and scores grading now would change; record nothing."""
+    import json
+
+    from judge.rejudge import preview
+    from judge.terminal import fitted_table
+
+    changes = preview(folder, store, lambda scratch: _grade(args, folder, scratch, cluster, bar))
+    if bar:
+        bar.close()
+    changed = [change for change in changes if change.changed and change.before]
+    new = [change for change in changes if change.before is None]
+    if args.format == "json":
+        print(json.dumps({"changes": [{"student": c.student, "problem": c.problem, "before": c.before,
+                                       "after": {"verdict": c.verdict, "score": c.score}} for c in changed],
+                          "unchanged": len(changes) - len(changed) - len(new),
+                          "never_judged": [{"student": c.student, "problem": c.problem} for c in new]}, indent=2))
+        return EXIT_OK
+    rows = [[c.student, c.problem, f"{c.before['score']:g} {c.before['verdict']}", f"{c.score:g} {c.verdict}"]
+            for c in changed]
+    print(fitted_table(rows, ["student", "problem", "recorded", "would be"], shrinkable=[0]) if rows
+          else "no recorded verdict or score would change")
+    print(f"\n{len(changes) - len(changed) - len(new)} rejudged the same; {len(new)} never judged before; "
+          f"nothing was recorded (grade without --preview to record)")
     return EXIT_OK
 
 
