@@ -78,6 +78,7 @@ class ClassReport:
     sandbox: dict = field(default_factory=dict)  # the tier judged in and whether it isolated fully
     skipped: list[Skipped] = field(default_factory=list)  # every file or folder not graded, and why
     deadline: dict | None = None  # the deadline graded against, and its late penalty (judge.deadlines)
+    similarity: Any = None  # a judge.similarity.SimilarityReport, when asked for (--similarity)
 
     def not_graded(self, student: str, problem: str) -> Skipped | None:
         """Why ``student`` has no result for ``problem`` though they sent something for it (two

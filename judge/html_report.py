@@ -86,7 +86,17 @@ def render(report: ClassReport) -> str:
         summaries=[summarize(report, problem) for problem in report.problems],
         details={student.student: _details(student.results, report.loaded) for student in report.students},
         case_rates={problem: case_rates(report, problem) for problem in report.problems},
+        similar_pairs=similar_pairs(report),
         skipped=report.skipped, chart_width=CHART_WIDTH, chart_height=CHART_HEIGHT)
+
+
+def similar_pairs(report: ClassReport) -> list[dict]:
+    """The similarity section's pairs, each program cut into shared and unshared passages."""
+    if report.similarity is None:
+        return []
+    from judge.renderers.similarity.html import segments
+    return [{"pair": pair, "a": segments(pair.a.text, pair.a_spans), "b": segments(pair.b.text, pair.b_spans)}
+            for pair in report.similarity.pairs]
 
 
 def summarize(report: ClassReport, problem: str) -> ProblemSummary:

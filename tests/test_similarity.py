@@ -222,3 +222,16 @@ def test_bad_options_get_a_clear_error(made_up_class, args, says):
 def test_a_missing_folder_gets_a_clear_error(tmp_path):
     done = run_judge("similarity", str(tmp_path / "nowhere"))
     assert done.returncode == 2 and "is not a folder" in done.stderr
+
+
+def test_the_class_report_gains_a_similarity_section_when_asked(made_up_class, tmp_path):
+    out = tmp_path / "report.html"
+    done = run_judge("grade", str(made_up_class), "--db", str(tmp_path / "r.db"), "--format", "html", "--out", str(out),
+                     "--similarity")
+    assert done.returncode == 0, done.stderr
+    html = out.read_text(encoding="utf-8")
+    assert 'id="similarity-heading"' in html
+    section = html[html.index('id="similarity-heading"'):]
+    assert section.count('class="similar-pair"') == 2 and "<mark>" in section
+    refused = run_judge("grade", str(made_up_class), "--similarity")
+    assert refused.returncode == 2 and "judge similarity" in refused.stderr

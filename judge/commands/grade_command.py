@@ -38,6 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cases", action="store_true",
                         help="after the table, each problem's cases with the share of the class that passed "
                              "them, the most failed first (json and html always carry them)")
+    parser.add_argument("--similarity", action="store_true",
+                        help="html: add which students' submissions share their code (as `judge similarity`)")
     parser.add_argument("--preview", action="store_true",
                         help="after a problem changed: show whose recorded verdicts and scores grading now "
                              "would change, and record nothing")
@@ -70,6 +72,8 @@ def handle(args: argparse.Namespace) -> int:
             if args.preview:
                 return _preview(args, folder, store, cluster, bar)
             report = _grade(args, folder, store, cluster, bar)
+            if args.similarity:
+                report.similarity = _similarity(args, folder)
         if policy is not None:
             from judge.deadlines import apply_lateness
             apply_lateness(report, lateness, policy)
@@ -100,6 +104,9 @@ def _check_options(args: argparse.Namespace) -> None:
         raise UsageError(f"--cases is for the table format; the {args.format} format "
                          + ("always carries the per-case pass rates" if args.format in ("json", "html")
                             else "does not show them (json and html carry them)"))
+    if args.similarity and args.format != "html":
+        raise UsageError(f"--similarity adds a section to the html report; for the {args.format} format run "
+                         f"`judge similarity {args.submissions} --format json` (or table, html)")
     if args.preview and args.format not in ("table", "json"):
         raise UsageError(f"--preview prints a table or JSON (--format json) of what would change, not {args.format}")
 
@@ -109,6 +116,13 @@ def _grade(args: argparse.Namespace, folder: Path, store, cluster, bar):
 
     return grade_folder(folder, store, jobs=args.jobs, problems_dir=args.problems, cluster=cluster,
                         on_start=bar.start if bar else None, on_done=bar.advance if bar else None)
+
+
+def _similarity(args: argparse.Namespace, folder: Path):
+    from judge.catalog import catalog
+    from judge.similarity import compare_class
+
+    return compare_class(folder, catalog(args.problems).require_some())
 
 
 def _preview(args: argparse.Namespace, folder: Path, store, cluster, bar) -> int:
