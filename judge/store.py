@@ -25,7 +25,7 @@ from judge.problem import Problem
 from judge.runner import CaseResult
 
 DEFAULT_DB = Path(".judge") / "results.db"
-SCHEMA_VERSION = 1  # PRAGMA user_version of the stores this judge writes; raise it when SCHEMA changes
+SCHEMA_VERSION = 2  # PRAGMA user_version of the stores this judge writes; raise it when SCHEMA changes
 BUSY_TIMEOUT = 30.0  # seconds a write waits for another judge writing the same store
 TABLES = {"submissions", "case_results"}
 SCHEMA = """
@@ -57,9 +57,14 @@ CREATE TABLE IF NOT EXISTS case_results (
     memory_kb INTEGER NOT NULL,
     message TEXT NOT NULL,
     visibility TEXT NOT NULL,
+    output_excerpt TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (submission_id, case_name)
 );
 """
+# What each schema version added to the one before, for a store an older judge wrote.
+MIGRATIONS = {
+    2: "ALTER TABLE case_results ADD COLUMN output_excerpt TEXT NOT NULL DEFAULT ''",  # a sample's output, for reports
+}
 
 
 def file_hash(*paths: Path) -> str:
@@ -128,6 +133,7 @@ class Store:
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=NORMAL")
                 with self.db:
+                    _migrate(self.db)
                     self.db.executescript(SCHEMA)
                     self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except BaseException:
@@ -169,17 +175,19 @@ class Store:
     def record_case(self, submission_id: int, position: int, result: CaseResult) -> None:
         with self._using(), self.db:
             self.db.execute(
-                "INSERT OR REPLACE INTO case_results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO case_results (submission_id, position, case_name, case_group, verdict, "
+                "cpu_time, wall_time, memory_kb, message, visibility, output_excerpt) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (submission_id, position, result.name, result.group, result.verdict, result.cpu_time,
-                 result.wall_time, result.memory_kb, result.message, result.visibility))
+                 result.wall_time, result.memory_kb, result.message, result.visibility, result.output_excerpt))
 
     def recorded_cases(self, submission_id: int) -> list[CaseResult]:
         with self._using():
             rows = self.db.execute(
-                "SELECT case_name, case_group, verdict, cpu_time, wall_time, memory_kb, message, visibility "
-                "FROM case_results WHERE submission_id=? ORDER BY position", (submission_id,)).fetchall()
+                "SELECT case_name, case_group, verdict, cpu_time, wall_time, memory_kb, message, visibility, "
+                "output_excerpt FROM case_results WHERE submission_id=? ORDER BY position", (submission_id,)).fetchall()
         return [CaseResult(name=row[0], group=row[1], verdict=row[2], cpu_time=row[3], wall_time=row[4],
-                           memory_kb=row[5], message=row[6], visibility=row[7]) for row in rows]
+                           memory_kb=row[5], message=row[6], visibility=row[7], output_excerpt=row[8]) for row in rows]
 
     def compile_message(self, submission_id: int) -> str:
         with self._using():
@@ -232,6 +240,15 @@ def _history(db: sqlite3.Connection) -> list[dict]:
                       "WHERE complete=1 ORDER BY submitted_at, id").fetchall()
     keys = ("student", "problem", "verdict", "score", "max_score", "submitted_at")
     return [dict(zip(keys, row)) for row in rows]
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """Bring a store an older judge wrote up to SCHEMA_VERSION (a new, empty one needs nothing)."""
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if not db.execute("SELECT 1 FROM sqlite_master WHERE name='case_results'").fetchone():
+        return
+    for step in range(max(version, 1) + 1, SCHEMA_VERSION + 1):
+        db.execute(MIGRATIONS[step])
 
 
 def _check_is_ours(db: sqlite3.Connection, path: Path) -> None:

@@ -204,3 +204,39 @@ def test_a_full_disk_is_a_clear_error_and_what_was_recorded_stays(tmp_path, smal
     assert all(kept[name] == wall for name, wall in after if name in kept)  # not judged again
     scores = {s["student"]: s["total"] for s in json.loads(done.stdout)["students"]}
     assert scores == {"late": 100, "slow": 100}
+
+
+VERSION_1_CASE_RESULTS = """CREATE TABLE case_results (
+    submission_id INTEGER NOT NULL REFERENCES submissions (id), position INTEGER NOT NULL,
+    case_name TEXT NOT NULL, case_group TEXT NOT NULL, verdict TEXT NOT NULL, cpu_time REAL NOT NULL,
+    wall_time REAL NOT NULL, memory_kb INTEGER NOT NULL, message TEXT NOT NULL, visibility TEXT NOT NULL,
+    PRIMARY KEY (submission_id, case_name))"""
+
+
+def test_a_store_of_the_first_schema_is_brought_up_to_date_and_keeps_its_rows(tmp_path):
+    from judge.store import Store
+    db = tmp_path / "old.db"
+    with sqlite3.connect(db) as connection:
+        connection.execute(VERSION_1_CASE_RESULTS)
+        connection.execute("INSERT INTO case_results VALUES (1, 0, 'n-1', 'edges', 'AC', 0.1, 0.1, 10, '', 'hidden')")
+        connection.execute("PRAGMA user_version = 1")
+    store = Store(db)
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    [kept] = store.recorded_cases(1)
+    assert (kept.name, kept.verdict, kept.output_excerpt) == ("n-1", "AC", "")
+    store.close()
+
+
+def test_a_report_rebuilt_from_the_store_keeps_a_samples_output(tmp_path):
+    folder = tmp_path / "subs"
+    (folder / "ana").mkdir(parents=True)
+    (folder / "ana" / "stones.py").write_text((SOLUTIONS / "stones/wrong_answer/even_wins.py").read_text())
+    db = tmp_path / "r.db"
+    first = subprocess.run([sys.executable, "-m", "judge", "grade", str(folder), "--db", str(db), "--format", "html",
+                            "--out", str(tmp_path / "first.html")], cwd=ROOT, capture_output=True, text=True)
+    assert first.returncode == 0, first.stderr
+    again = subprocess.run([sys.executable, "-m", "judge", "grade", str(folder), "--db", str(db), "--format", "html",
+                            "--out", str(tmp_path / "again.html")], cwd=ROOT, capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr
+    rebuilt = (tmp_path / "again.html").read_text()
+    assert "no output kept" not in rebuilt and ">CY<" in rebuilt.replace('</span>', '<')
