@@ -84,6 +84,10 @@ def test_gradescope_results_per_student(graded, tmp_path):
     assert tests["stones"]["score"] == 100 and 0 < tests["footholds"]["score"] < 100
     assert tests["stones"]["status"] == "passed" and tests["footholds"]["status"] == "failed"
     assert all({"name", "score", "max_score", "output"} <= set(test) for test in ben["tests"])
+    cy = {test["name"]: test for test in json.loads((out / "cy" / "results.json").read_text())["tests"]}
+    compile_error = cy["stones"]["output"]
+    assert compile_error.startswith("CE: the submission did not compile")
+    assert compile_error.count("error:") == 1 and "sample-1" not in compile_error  # the message once, no case lines
     single = make_class(tmp_path / "one", {"solo/stones.py": SOLUTIONS / "stones/accepted/game_dp.py"})
     target = tmp_path / "results" / "results.json"
     run_judge("grade", str(single), "--db", str(tmp_path / "one.db"), "--format", "gradescope", "--out", str(target))

@@ -29,6 +29,18 @@ def write(report: ClassReport, out: Path) -> list[Path]:
     return written
 
 
+def _result_lines(result) -> list[str]:
+    """A problem's output: a compile error's message once; otherwise a line per case (a hidden
+    case's verdict only)."""
+    if result.verdict == "CE":
+        message = result.compile_message or next((case.message for case in result.cases if case.message), "")
+        return [f"CE: the submission did not compile ({result.language}); no case was run", message]
+    lines = [f"{result.verdict}: {result.passed}/{result.total} cases passed ({result.language})"]
+    lines += [f"{case.name}: {case.verdict}" + (f" - {case.message}" if case.verdict != "AC" and case.visibility == "sample" else "")
+              for case in result.cases]
+    return lines
+
+
 def gradescope_results(student: StudentReport, max_scores: dict[str, float],
                        skipped: list[Skipped] | None = None, sandbox_note: str = "") -> dict:
     """One student's results.json; ``skipped``: that student's files that were not graded;
@@ -41,11 +53,7 @@ def gradescope_results(student: StudentReport, max_scores: dict[str, float],
             tests.append({"name": problem, "score": 0, "max_score": max_score, "status": "failed",
                           "output": _why_nothing(problem, skipped), "visibility": "visible"})
             continue
-        lines = [f"{result.verdict}: {result.passed}/{result.total} cases passed ({result.language})"]
-        lines += [f"{case.name}: {case.verdict}" + (f" - {case.message}" if case.verdict != "AC" and case.visibility == "sample" else "")
-                  for case in result.cases]
-        if result.compile_message:
-            lines.append(result.compile_message)
+        lines = _result_lines(result)
         tests.append({"name": problem, "score": result.score, "max_score": max_score,
                       "status": "passed" if result.verdict == "AC" else "failed",
                       "output": "\n".join(lines), "visibility": "visible"})
