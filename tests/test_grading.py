@@ -276,6 +276,7 @@ def test_every_format_says_which_files_were_not_graded_and_why(tmp_path):
         "ana/stones.py": SOLUTIONS / "stones/accepted/game_dp.py",
         "ana/chess.py": "print(1)\n",
         "bo/Stones.rb": "puts 1\n",
+        "bo/footholds.py": SOLUTIONS / "footholds/accepted/minimax.py",
     })
     db = tmp_path / "r.db"
     data = json.loads(run_judge("grade", str(folder), "--db", str(db), "--format", "json").stdout)
@@ -292,6 +293,10 @@ def test_every_format_says_which_files_were_not_graded_and_why(tmp_path):
     bo = json.loads((out / "bo" / "results.json").read_text())
     stones = next(test for test in bo["tests"] if test["name"] == "stones")
     assert "Stones.rb" in stones["output"] and "no submission" not in stones["output"]
+    # ana's chess.py is for no problem: listed in her overall output, not under footholds.
+    ana = json.loads((out / "ana" / "results.json").read_text())
+    footholds = next(test for test in ana["tests"] if test["name"] == "footholds")
+    assert "chess.py" not in footholds["output"] and "chess.py" in ana["output"]
     html = run_judge("grade", str(folder), "--db", str(db), "--format", "html").stdout
     assert "<td>Stones.rb</td>" in html and "Not graded" in html
 

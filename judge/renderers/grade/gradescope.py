@@ -67,13 +67,13 @@ def gradescope_results(student: StudentReport, max_scores: dict[str, float],
 
 
 def _why_nothing(problem: str, skipped: list[Skipped]) -> str:
-    """Why a problem has no result: the files that look meant for it (else all the student's
-    skipped files), or that nothing was handed in."""
-    if not skipped:
-        return "no submission for this problem"
+    """Why a problem has no result: the files that look meant for it (only those: a file for
+    another problem is listed there, and one for no problem in the overall output), or that
+    nothing was handed in."""
     meant = [entry for entry in skipped
              if entry.problem == problem or (entry.problem is None and _looks_meant_for(entry.file, problem))]
-    meant = meant or skipped
+    if not meant:
+        return "no submission for this problem"
     return "no file graded for this problem; not graded:\n" + "\n".join(
         f"- {entry.file or entry.student}: {entry.reason}" for entry in meant)
 
