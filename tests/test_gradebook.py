@@ -89,3 +89,15 @@ def test_the_table_shows_the_case_rates_when_asked(graded):
     assert "What each case taught" in html and 'id="cases-stones"' in html
     refused = run_judge("grade", str(folder), "--db", str(db), "--cases", "--format", "json")
     assert refused.returncode == 2 and "always carries the per-case pass rates" in refused.stderr
+
+
+def test_a_canvas_gradebook_has_its_columns_and_points_possible(graded):
+    folder, db, _ = graded
+    done = run_judge("grade", str(folder), "--db", str(db), "--format", "csv", "--canvas", "Lab 3 (1234)")
+    assert done.returncode == 0, done.stderr
+    rows = list(csv.reader(io.StringIO(done.stdout)))
+    assert rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Lab 3 (1234)"]
+    assert rows[1][0].strip() == "Points Possible" and rows[1][-1] == "200"
+    assert ["ana", "", "", "ana", "", "200"] in rows
+    refused = run_judge("grade", str(folder), "--db", str(db), "--canvas", "Lab 3")
+    assert refused.returncode == 2 and "--format csv" in refused.stderr

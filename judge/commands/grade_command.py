@@ -38,6 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cases", action="store_true",
                         help="after the table, each problem's cases with the share of the class that passed "
                              "them, the most failed first (json and html always carry them)")
+    parser.add_argument("--canvas", metavar="ASSIGNMENT",
+                        help="csv: in Canvas's gradebook import layout, the total as the column ASSIGNMENT")
     parser.add_argument("--similarity", action="store_true",
                         help="html: add which students' submissions share their code (as `judge similarity`)")
     parser.add_argument("--preview", action="store_true",
@@ -88,12 +90,22 @@ def handle(args: argparse.Namespace) -> int:
         store.close()
         if cluster:
             cluster.close()
-    _write_report(output_format, report, args.out, {"cases": True} if args.cases else {})
+    _write_report(output_format, report, args.out, _render_options(args))
     if args.fail_under is not None and any(student.total < args.fail_under for student in report.students):
         below = [s.student for s in report.students if s.total < args.fail_under]
         print(f"judge: below {args.fail_under:g}: {', '.join(below)}", file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
+
+
+def _render_options(args: argparse.Namespace) -> dict:
+    """What the chosen format's ``render`` takes besides the report, from the options given."""
+    options = {}
+    if args.cases:
+        options["cases"] = True
+    if args.canvas is not None:
+        options["canvas"] = args.canvas
+    return options
 
 
 def _check_options(args: argparse.Namespace) -> None:
@@ -104,6 +116,8 @@ def _check_options(args: argparse.Namespace) -> None:
         raise UsageError(f"--cases is for the table format; the {args.format} format "
                          + ("always carries the per-case pass rates" if args.format in ("json", "html")
                             else "does not show them (json and html carry them)"))
+    if args.canvas is not None and args.format != "csv":
+        raise UsageError("--canvas writes Canvas's gradebook layout: use it with --format csv")
     if args.similarity and args.format != "html":
         raise UsageError(f"--similarity adds a section to the html report; for the {args.format} format run "
                          f"`judge similarity {args.submissions} --format json` (or table, html)")

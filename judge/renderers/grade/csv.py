@@ -13,7 +13,11 @@ from judge.grading import ClassReport, StudentReport
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def render(report: ClassReport) -> str:
+def render(report: ClassReport, canvas: str | None = None) -> str:
+    """The gradebook; with ``canvas`` (an assignment's name), in the layout of Canvas's
+    gradebook import instead."""
+    if canvas is not None:
+        return _canvas(report, canvas)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["student", *report.problems, "total", "not graded"])
@@ -36,3 +40,16 @@ def _refusals(report: ClassReport, student: StudentReport) -> str:
 
 def _text(value: str) -> str:
     return "'" + value if value.startswith(FORMULA_STARTS) else value
+
+
+def _canvas(report: ClassReport, assignment: str) -> str:
+    """Canvas's gradebook CSV: its five identifying columns, then the assignment's column (the
+    total), then a "Points Possible" row. Canvas matches a row by its login: the student's folder
+    name goes in "SIS Login ID" (name the folders by Canvas login)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", _text(assignment)])
+    writer.writerow(["    Points Possible", "", "", "", "", f"{sum(report.max_scores.values()):g}"])
+    for student in sorted(report.students, key=lambda student: student.student):
+        writer.writerow([_text(student.student), "", "", _text(student.student), "", f"{student.total:g}"])
+    return out.getvalue()
