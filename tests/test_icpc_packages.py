@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -114,23 +115,52 @@ def test_legacy_versions_and_unsupported_types_are_clear(package_copy):
         load_package(package)
 
 
-def test_time_limit_is_inferred_from_the_slowest_accepted_submission_and_cached(package_copy):
+@pytest.fixture
+def fresh_cache():
+    """An empty build cache in a folder the sandbox's users can reach (pytest's own folders are
+    its owner's only)."""
+    with tempfile.TemporaryDirectory(prefix="judge-test-cache-", dir="/tmp") as folder:
+        os.chmod(folder, 0o755)
+        yield Path(folder)
+
+
+def test_time_limit_is_inferred_from_the_slowest_accepted_submission_and_cached(package_copy, fresh_cache):
     package = package_copy("subtasks")
     text = (package / "problem.yaml").read_text().replace("limits:\n  time_limit: 1\n", "")
     (package / "problem.yaml").write_text(text)
-    shown = run_judge("show", str(package))
+    cache_dir = fresh_cache  # nothing inferred before
+    cache = {"JUDGE_CACHE": str(cache_dir)}
+    # Showing and listing run no program: before the limit is inferred, they say how it will be.
+    before = run_judge("show", str(package), env=cache)
+    assert before.returncode == 0, before.stderr
+    assert "time limit not given: `judge test`" in before.stdout
+    listed = run_judge("list", "--problems", str(package.parent), env=cache)
+    assert "inferred by judge test" in listed.stdout, listed.stdout + listed.stderr
+    assert not list(cache_dir.glob("icpc-timelimit-*"))
+    assert run_judge("test", str(package), env=cache).returncode == 0
+    shown = run_judge("show", str(package), env=cache)
     assert shown.returncode == 0, shown.stderr
     # A Python program this small takes far less than half a second: 2 x that rounds up to 1 s.
     assert "1 s CPU per case (inferred from the slowest accepted submission x 2)" in shown.stdout
-    cached = list(Path(os.environ.get("JUDGE_CACHE") or f"/tmp/judge-cache-{os.geteuid()}").glob("icpc-timelimit-*"))
-    assert cached
+    assert list(cache_dir.glob("icpc-timelimit-*"))
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="runs are other users only when the judge is root")
+def test_a_build_cache_the_sandbox_cannot_reach_is_the_graders_clear_error(package_copy, tmp_path):
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    done = run_judge("test", str(package_copy("subtasks")), env={"JUDGE_CACHE": str(private / "cache")})
+    assert done.returncode != 0
+    said = done.stdout + done.stderr
+    assert "cannot be reached by the sandbox's users" in said and "Traceback" not in said
 
 
 def test_no_time_limit_and_no_accepted_submission_is_a_clear_error(package_copy):
     package = package_copy("subtasks")
     (package / "problem.yaml").write_text((package / "problem.yaml").read_text().replace("limits:\n  time_limit: 1\n", ""))
     shutil.rmtree(package / "submissions" / "accepted")
-    done = run_judge("show", str(package))
+    assert run_judge("show", str(package)).returncode == 0  # showing needs no limit
+    done = run_judge("test", str(package))
     assert done.returncode == 2
     assert "no time limit" in done.stderr and "--time-limit" in done.stderr
 

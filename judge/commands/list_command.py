@@ -24,12 +24,12 @@ def handle(args: argparse.Namespace) -> int:
     rows, broken = [], 0
     for source in catalog(args.problems).require_some().values():
         try:
-            problem = source.load()
+            problem = source.load(run_programs=False)  # listing runs nothing
         except SuiteError as error:
             broken += 1
             rows.append([source.id, f"BROKEN: {error}", "", "", "", ""])
             continue
-        rows.append([problem.id, problem.title, problem.task.describe(), f"{problem.time_limit:g} s",
+        rows.append([problem.id, problem.title, problem.task.describe(), source.format.time_limit_text(problem),
                      f"{problem.memory_limit >> 20} MiB", len(problem.cases)])
     print(tabulate(rows, headers=["id", "title", "I/O", "time", "memory", "cases"], disable_numparse=True))
     return EXIT_FAILED if broken else EXIT_OK

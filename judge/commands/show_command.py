@@ -16,9 +16,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from judge.catalog import load_problem
+    from judge.catalog import find_problem
     from judge.formats import format_of
 
-    problem = load_problem(args.problem, args.problems)
+    # Showing runs no program: a package's time limit not inferred yet is said to be unknown.
+    problem = find_problem(args.problem, args.problems).load(run_programs=False)
     print(format_of(problem).describe(problem))
     return EXIT_OK

@@ -18,10 +18,11 @@ class ProblemSource:
     path: Path  # the file or folder the problem is (a suite file, a package folder)
     format: ProblemFormat
 
-    def load(self, time_limit: float | None = None) -> Problem:
+    def load(self, time_limit: float | None = None, run_programs: bool = True) -> Problem:
         """Read and check the whole problem; SuiteError naming the file and the fix. ``time_limit``
-        (CPU seconds) replaces the problem's own."""
-        return self.format.load(self, time_limit)
+        (CPU seconds) replaces the problem's own. Without ``run_programs``, nothing is run to
+        complete it (a package's time limit not worked out yet stays unknown: see `judge show`)."""
+        return self.format.load(self, time_limit, run_programs)
 
     def strategy_path(self) -> Path | None:
         """The Hypothesis strategies for `judge stress`, found without loading the problem (so
@@ -45,12 +46,17 @@ class ProblemFormat:
         """``path`` itself as a problem of this format, or None if it is not one."""
         raise NotImplementedError
 
-    def load(self, source: ProblemSource, time_limit: float | None = None) -> Problem:
-        """The problem, with ``time_limit`` (CPU seconds) instead of its own when given."""
+    def load(self, source: ProblemSource, time_limit: float | None = None, run_programs: bool = True) -> Problem:
+        """The problem, with ``time_limit`` (CPU seconds) instead of its own when given; see
+        ``ProblemSource.load`` for ``run_programs``."""
         raise NotImplementedError
 
     def strategy_path(self, source: ProblemSource) -> Path | None:
         return None
+
+    def time_limit_text(self, problem: Problem) -> str:
+        """The time limit as `judge list` shows it."""
+        return f"{problem.time_limit:g} s"
 
     def verify(self, problem: Problem, jobs: int | None) -> list:
         """`judge test`'s checks of a problem of this format (``judge.packages.Check`` values)."""

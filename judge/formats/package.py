@@ -26,10 +26,15 @@ class PackageFormat(ProblemFormat):
 
         return ProblemSource(path.resolve().name, path, self) if is_package_dir(path) else None
 
-    def load(self, source: ProblemSource, time_limit: float | None = None) -> Problem:
+    def load(self, source: ProblemSource, time_limit: float | None = None, run_programs: bool = True) -> Problem:
         from judge.icpc.package import load_package
 
-        return load_package(source.path, time_limit=time_limit)
+        return load_package(source.path, time_limit=time_limit, infer=run_programs)
+
+    def time_limit_text(self, problem: Problem) -> str:
+        from judge.icpc.package import time_limit_known
+
+        return super().time_limit_text(problem) if time_limit_known(problem.package) else "inferred by judge test"
 
     def verify(self, problem: Problem, jobs: int | None) -> list:
         from judge.icpc.verify import verify_package

@@ -50,7 +50,7 @@ class SuiteFormat(ProblemFormat):
             return ProblemSource(path.stem, path, self)
         return None
 
-    def load(self, source: ProblemSource, time_limit: float | None = None) -> Problem:
+    def load(self, source: ProblemSource, time_limit: float | None = None, run_programs: bool = True) -> Problem:
         problem = load_suite(source.path)
         return problem if time_limit is None else dataclasses.replace(problem, time_limit=time_limit)
 

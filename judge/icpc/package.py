@@ -141,9 +141,11 @@ class Package:
 
 # ---------------------------------------------------------------------------------------------
 
-def load_package(root: Path, time_limit: float | None = None) -> Problem:
+def load_package(root: Path, time_limit: float | None = None, infer: bool = True) -> Problem:
     """Load the package at ``root``. ``time_limit`` (seconds) overrides the package's; without
-    either, the limit is inferred from the accepted submissions (once, cached)."""
+    either, the limit is inferred from the accepted submissions (once, cached), or with
+    ``infer`` False taken from that cache only: a package loaded so, whose limit has not been
+    inferred yet, is for showing, not judging (``time_limit_known`` says which)."""
     root = root.resolve()
     check_symlinks(root)
     metadata = read_yaml(root / PROBLEM_FILE) or {}
@@ -152,10 +154,19 @@ def load_package(root: Path, time_limit: float | None = None) -> Problem:
     package = _Reader(root, metadata).package()
     problem = as_problem(package, time_limit or package.timing.time_limit or 1.0)
     if time_limit is None and package.timing.time_limit is None:
-        from judge.icpc.timelimit import inferred_time_limit
+        from judge.icpc.timelimit import cached_time_limit, inferred_time_limit
 
-        problem = as_problem(package, inferred_time_limit(problem))
+        limit = inferred_time_limit(problem) if infer else cached_time_limit(package)
+        if limit is not None:
+            problem = as_problem(package, limit)
     return problem
+
+
+def time_limit_known(package: Package) -> bool:
+    """Whether the package's time limit is given, or was inferred earlier (and cached)."""
+    from judge.icpc.timelimit import cached_time_limit
+
+    return package.timing.time_limit is not None or cached_time_limit(package) is not None
 
 
 def as_problem(package: Package, time_limit: float) -> Problem:

@@ -3,6 +3,7 @@ samples (``.in``/``.ans`` pairs, and ``.interaction`` transcripts of interactive
 
 from __future__ import annotations
 
+from judge.icpc.package import time_limit_known
 from judge.problem import Problem
 
 TIME_SOURCES = {
@@ -17,11 +18,13 @@ def render_package(problem: Problem) -> str:
     package = problem.package
     timing = package.timing
     source = TIME_SOURCES[timing.source].format(factor=timing.ac_to_time_limit)
+    time = f"{problem.time_limit:g} s CPU per case ({source})" if time_limit_known(package) else (
+        "time limit not given: `judge test` (or the first `judge run`) infers it from the slowest accepted "
+        f"submission x {timing.ac_to_time_limit:g}")
     lines = [f"# {problem.title} ({package.root})", "",
              f"Type: {', '.join(sorted(package.types))}; format {package.version}"
              + ("; custom output validator" if package.output_validator else ""),
-             (f"Limits: {problem.time_limit:g} s CPU per case ({source}), {package.memory_mib} MiB memory, "
-              f"{package.output_mib} MiB output."), ""]
+             f"Limits: {time}, {package.memory_mib} MiB memory, {package.output_mib} MiB output.", ""]
     if problem.statement.strip():
         lines += [problem.statement.rstrip(), ""]
     for case in problem.cases:

@@ -23,11 +23,10 @@ ACCEPTED = "accepted"
 def inferred_time_limit(problem: Problem) -> float:
     """The inferred limit in seconds (from the cache when the package has not changed)."""
     package = problem.package
-    path = cache_root() / f"icpc-timelimit-{package_hash(package.root)}.json"
-    try:
-        return float(json.loads(path.read_text())["time_limit"])
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
+    cached = cached_time_limit(package)
+    if cached is not None:
+        return cached
+    path = _cache_path(package)
     slowest = slowest_accepted(problem)
     timing = package.timing
     steps = max(1, math.ceil(slowest * timing.ac_to_time_limit / timing.resolution - 1e-9))
@@ -36,6 +35,18 @@ def inferred_time_limit(problem: Problem) -> float:
     temporary.write_text(json.dumps({"time_limit": limit, "slowest_accepted": slowest}))
     temporary.replace(path)
     return limit
+
+
+def cached_time_limit(package) -> float | None:
+    """The limit inferred earlier for this package as it is now, or None: found without running anything."""
+    try:
+        return float(json.loads(_cache_path(package).read_text())["time_limit"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _cache_path(package):
+    return cache_root() / f"icpc-timelimit-{package_hash(package.root)}.json"
 
 
 def slowest_accepted(problem: Problem) -> float:

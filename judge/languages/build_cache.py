@@ -18,12 +18,14 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from judge.errors import JudgeError
+
 MANIFEST = ".manifest"  # in every entry: the hash of everything else in it
 BUILD_OUTPUT_LIMIT = 512 << 20  # bytes of built files copied into an entry, at most
 
 
-class CacheUnusable(Exception):
-    """The cache directory cannot be trusted or written (the grader's problem)."""
+class CacheUnusable(JudgeError):
+    """The cache directory cannot be trusted, written or reached by the sandbox (the grader's problem)."""
 
 
 def cache_root() -> Path:
@@ -34,7 +36,21 @@ def cache_root() -> Path:
     if stat.S_ISLNK(status.st_mode) or status.st_uid != os.geteuid():
         raise CacheUnusable(f"the compile cache {root} belongs to another user; set JUDGE_CACHE")
     os.chmod(root, 0o755)
+    if os.geteuid() == 0:  # runs are then other users (the sandbox's slots), who must reach the builds
+        _check_reachable(root)
     return root
+
+
+def _check_reachable(root: Path) -> None:
+    """CacheUnusable unless every folder above ``root`` lets other users through: else a
+    program's build could not be mounted into its sandbox, and every run would fail."""
+    for folder in root.resolve().parents:
+        mode = folder.stat().st_mode
+        if not mode & stat.S_IXOTH:
+            raise CacheUnusable(f"the compile cache {root} cannot be reached by the sandbox's users: {folder} is "
+                                f"mode {stat.S_IMODE(mode):o}; set JUDGE_CACHE to a folder every user may enter "
+                                f"(the default is {Path(tempfile.gettempdir()) / 'judge-cache-0'}), or "
+                                f"`chmod o+x {folder}`")
 
 
 def cache_key(*parts: bytes | str) -> str:
