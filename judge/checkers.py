@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import inspect
 import json
 import math
 import re
@@ -264,14 +265,40 @@ def load_custom_checker(spec: str, root: Path) -> Callable[..., CheckResult]:
     if not callable(function):
         raise ValueError(f"{path} defines no function {function_name or 'check'}")
 
-    def custom(got: str, expected: Any, **options: Any) -> CheckResult:
-        result = function(got, expected, **options)
+    wanted = _keywords(function)
+
+    def custom(got: str, expected: Any, *, case: Any = None, **options: Any) -> CheckResult:
+        result = function(got, expected, **_offered(wanted, case, options))
         if isinstance(result, CheckResult):
             return result
         if isinstance(result, tuple):
             return CheckResult(bool(result[0]), str(result[1]))
         return CheckResult(bool(result), "" if result else "rejected by the problem's checker")
     return custom
+
+
+def _keywords(function: Callable) -> set[str] | None:
+    """The keyword arguments ``function`` takes by name, or None if it takes any (``**options``)."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(parameter.kind is inspect.Parameter.VAR_KEYWORD for parameter in parameters):
+        return None
+    return {parameter.name for parameter in parameters
+            if parameter.kind in (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)}
+
+
+def _offered(wanted: set[str] | None, case: Any, options: dict) -> dict:
+    """What a custom checker is given besides the output and the expected answer: the suite's
+    options, and what it asks for of the case by name: ``input`` (a stdio case's input text),
+    ``args`` (a function-style case's arguments), ``case`` (the whole case). A checker that
+    takes ``**options`` gets them all."""
+    about_case = {} if case is None else {"input": case.input, "args": case.args, "case": case}
+    offered = {**options, **about_case}
+    if wanted is None:
+        return offered
+    return {name: value for name, value in offered.items() if name in wanted}
 
 
 def get_checker(name: str, options: dict, root: Path) -> Callable[..., CheckResult]:

@@ -123,7 +123,7 @@ def check_reference(problem: Problem) -> Check:
             got = reference_answer(problem, problem.task.value(case))
             if case.expected is None:
                 continue
-            result = checker(problem.task.answer_text(got), case.expected, **problem.checker_options)
+            result = checker(problem.task.answer_text(got), case.expected, case=case, **problem.checker_options)
             if not result.ok:
                 return Check(problem.id, "reference", False, f"case {case.name}: {result.message}")
     except SuiteError as error:

@@ -296,7 +296,7 @@ def check_output(problem: Problem, case: Case, got: str) -> CheckResult:
     try:
         expected: Any = expected_output(problem, case)
         checker = get_checker(problem.checker, problem.checker_options, problem.project_root)
-        return checker(got, expected, reveal=case.visibility == "sample", **problem.checker_options)
+        return checker(got, expected, reveal=case.visibility == "sample", case=case, **problem.checker_options)
     except Exception as error:  # a broken reference or checker is the judge's fault, never the student's
         raise JudgeFault(f"checking case {case.name} failed: {type(error).__name__}: {error}") from error
 

@@ -1,5 +1,8 @@
+import json
+
+from conftest import ROOT, run_judge
+
 from judge.checkers import check_data, check_exact, check_float, check_tokens, get_checker
-from conftest import ROOT
 
 
 def test_tokens_ignore_trailing_whitespace_and_blank_lines():
@@ -113,3 +116,55 @@ def test_huge_outputs_are_compared_without_splitting_them_all_at_once():
         for checker in (check_tokens, check_exact):
             assert _peak_allocation(checker, got, expected) < 64 << 10, checker.__name__
     assert check_tokens(lines + "\n\n\n", lines).ok
+
+
+def test_a_custom_checker_gets_the_input_or_the_arguments_when_it_asks_by_name(tmp_path):
+    from judge.problem import Case
+    (tmp_path / "mine.py").write_text(
+        "def by_input(got, expected, *, input):\n"
+        "    return int(got) == sum(map(int, input.split())), 'not the sum of the input'\n"
+        "def by_args(got, expected, *, args):\n"
+        "    return int(got) == sum(args[0]), 'not the sum of the list'\n"
+        "def plain(got, expected):\n"
+        "    return got == expected\n")
+    stdio = Case("c", input="2 3\n")
+    assert get_checker("custom", {"function": "mine.py:by_input"}, tmp_path)("5", "?", case=stdio, reveal=False).ok
+    assert not get_checker("custom", {"function": "mine.py:by_input"}, tmp_path)("6", "?", case=stdio).ok
+    call = Case("f", args=([1, 2, 4],))
+    assert get_checker("custom", {"function": "mine.py:by_args"}, tmp_path)("7", None, case=call).ok
+    # A checker that asks for nothing more is given nothing more (not the suite's options either).
+    assert get_checker("custom", {"function": "mine.py:plain"}, tmp_path)("x", "x", case=stdio, reveal=True).ok
+
+
+EXAMPLE = ROOT / "examples" / "any-answer"
+
+
+def test_the_any_valid_answer_example_problem_passes_judge_test():
+    done = run_judge("test", "pairsum", "--problems", str(EXAMPLE))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "got WA on same-values: positions must satisfy" in done.stdout
+
+
+def test_a_pair_other_than_the_references_is_accepted(tmp_path):
+    mine = tmp_path / "mine.py"
+    # Another right answer on every case: the pair found scanning from the right.
+    mine.write_text((EXAMPLE / "solutions/pairsum/accepted/last_pair.py").read_text())
+    done = run_judge("run", "pairsum", str(mine), "--problems", str(EXAMPLE), "--no-record", "--format", "json")
+    result = json.loads(done.stdout)
+    assert result["verdict"] == "AC", result
+    reference = run_judge("run", "pairsum", str(EXAMPLE / "reference/pairsum.py"), "--problems", str(EXAMPLE),
+                          "--no-record", "--format", "json", "--case", "two-answers")
+    assert json.loads(reference.stdout)["verdict"] == "AC"
+
+
+def test_changing_a_suites_checker_changes_what_its_results_are_stored_under(tmp_path):
+    import shutil
+
+    from judge.catalog import load_problem
+    from judge.store import suite_hash
+    copy = tmp_path / "any-answer"
+    shutil.copytree(EXAMPLE, copy)
+    before = suite_hash(load_problem("pairsum", copy))
+    checker = copy / "checkers" / "pairsum.py"
+    checker.write_text(checker.read_text() + "\n# stricter now\n")
+    assert suite_hash(load_problem("pairsum", copy)) != before

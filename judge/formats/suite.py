@@ -36,6 +36,12 @@ CASE_KEYS = ("name", "group", "points", "visibility", "origin")
 TASK_CASE_KEYS = {"stdio": ("input", "output"), "function": ("args", "expected")}
 
 
+def custom_checker_files(problem: Problem) -> tuple[Path, ...]:
+    """The file of the suite's custom checker, if it names one."""
+    spec = str(problem.checker_options.get("function", "")) if problem.checker == "custom" else ""
+    return (problem.project_root / spec.partition(":")[0],) if spec else ()
+
+
 class SuiteFormat(ProblemFormat):
     name = "suite"
 
@@ -64,7 +70,8 @@ class SuiteFormat(ProblemFormat):
     def content_hash(self, problem: Problem) -> str:
         from judge.store import current_hash
 
-        return current_hash((problem.suite_path, problem.reference_path))  # the suite and its reference solver
+        # The suite, its reference solver and its own checker: results change with any of them.
+        return current_hash((problem.suite_path, problem.reference_path, *custom_checker_files(problem)))
 
     def strategy_path(self, source: ProblemSource) -> Path | None:
         return parts_of(source.path).strategies
