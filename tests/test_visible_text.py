@@ -129,6 +129,21 @@ def test_run_shows_output_and_errors_visibly(tmp_path):
     assert_shown_visibly(failed.stdout + failed.stderr, "boom \\x1b[31m\\u202e")
 
 
+def test_a_validator_message_quoting_the_output_is_shown_visibly(tmp_path):
+    source = tmp_path / "loud.py"  # the doubler package's validator says "sent N, got <the line>"
+    source.write_text('print("\\x1b[2J\\x1b]0;title\\x07\\u202e", flush=True)\n')
+    done = run_judge("run", str(ROOT / "tests" / "packages" / "doubler"), str(source), "--db", str(tmp_path / "r.db"))
+    assert_shown_visibly(done.stdout + done.stderr, "sent 3, got \\x1b[2J\\x1b]0;title\\x07\\u202e")
+
+
+def test_stress_shows_the_counterexamples_output_visibly(tmp_path):
+    source = tmp_path / "loud.py"
+    source.write_text(LOUD_OUTPUT)
+    done = run_judge("stress", "stones", str(source), "--examples", "5")
+    assert done.returncode == 1, done.stderr
+    assert_shown_visibly(done.stdout + done.stderr, "got:\n\\x1b[2J\\x1b]0;title\\x07SK\\u202e")
+
+
 def test_an_error_naming_a_file_shows_it_visibly(tmp_path):
     done = run_judge("run", "stones", str(tmp_path / "gone\x1b]0;x\x07.py"))
     assert done.returncode == 2
