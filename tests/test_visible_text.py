@@ -5,6 +5,7 @@ are shown as visible escapes in every report meant for people, and each format s
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
@@ -148,3 +149,23 @@ def test_an_error_naming_a_file_shows_it_visibly(tmp_path):
     done = run_judge("run", "stones", str(tmp_path / "gone\x1b]0;x\x07.py"))
     assert done.returncode == 2
     assert_shown_visibly(done.stderr, "gone\\x1b]0;x\\x07.py")
+
+
+def test_names_that_are_not_utf8_are_not_graded_and_every_format_still_works(tmp_path):
+    folder = tmp_path / "class"
+    (folder / "ana").mkdir(parents=True)
+    accepted = ROOT / "solutions" / "stones" / "accepted" / "game_dp.py"
+    shutil.copy(accepted, folder / "ana" / "stones.py")
+    bytes_folder = bytes(folder)
+    os.mkdir(bytes_folder + b"/bad\xff")
+    shutil.copy(accepted, bytes_folder + b"/bad\xff/stones.py")
+    shutil.copy(accepted, bytes_folder + b"/ana/st\xfeones.py")
+    db = str(tmp_path / "results.db")
+    table = run_judge("grade", str(folder), "--db", db)
+    assert table.returncode == 0, table.stderr
+    assert "bad\\xff: its name is not UTF-8 (rename it); skipped" in table.stdout
+    assert "ana/st\\xfeones.py: its name is not UTF-8" in table.stdout
+    report = json.loads(run_judge("grade", str(folder), "--db", db, "--format", "json").stdout)
+    assert [student["student"] for student in report["students"]] == ["ana"]
+    assert {entry["student"] for entry in report["not_graded"]} == {"ana", "bad\\xff"}
+    ET.fromstring(run_judge("grade", str(folder), "--db", db, "--format", "junit").stdout.encode())
