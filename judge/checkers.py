@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from judge.returned_value import UnreadableValue, decode_returned_value
+
 SHOW = 40  # characters of a token shown in a message
 
 
@@ -212,9 +214,9 @@ def check_float(got: str, expected: str, *, reveal: bool = True, abs_tol: float 
 def check_data(got: str, expected: Any, *, reveal: bool = True, **_: Any) -> CheckResult:
     """Function-style problems: the returned value (JSON) must equal the expected value."""
     try:
-        value = json.loads(got)
-    except ValueError:
-        return CheckResult(False, f"the returned value could not be read: {_short(got)!r}")
+        value = decode_returned_value(got)
+    except UnreadableValue as error:
+        return CheckResult(False, f"{error}: {_short(got)!r}")
     if same_data(value, expected):
         return CheckResult(True)
     if reveal:

@@ -13,6 +13,7 @@ import sys
 from judge.commands import command_modules
 from judge.commands.common import EXIT_FAILED, EXIT_USAGE
 from judge.errors import JudgeError
+from judge.visible_text import visible
 
 
 def run() -> int:
@@ -44,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FAILED
     except JudgeError as error:  # a person's fault to fix: one line, exit 2; anything else is a bug
-        print(f"judge: error: {error}", file=sys.stderr)
+        print(f"judge: error: {visible(str(error))}", file=sys.stderr)
         return EXIT_USAGE
 
 

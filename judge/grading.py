@@ -124,7 +124,9 @@ def discover(folder: Path, problems: list[str]) -> Discovery:
     children = sorted(path for path in folder.iterdir() if not is_ignored(path))
     for student_dir in children:
         name = student_dir.name
-        if student_dir.is_symlink():
+        if not _is_utf8(name):
+            found.skipped.append(Skipped(_shown_name(name), NOT_UTF8, student=_shown_name(name)))
+        elif student_dir.is_symlink():
             found.skipped.append(Skipped(name, "a symbolic link, not followed; a student's folder must be a "
                                                "real folder", student=name))
         elif not student_dir.is_dir():
@@ -151,7 +153,10 @@ def _discover_student(student_dir: Path, root: Path, problems: list[str], found:
     files = sorted(path for path in student_dir.iterdir() if not is_ignored(path))
     by_problem: dict[str, list[Path]] = {}
     for path in files:
-        where = f"{student}/{path.name}"
+        where = f"{student}/{_shown_name(path.name)}"
+        if not _is_utf8(path.name):
+            found.skipped.append(Skipped(where, NOT_UTF8, student))
+            continue
         problem, why_not = _problem_of(path.name, problems)
         refusal = _refusal(path, root) if problem else None
         if problem is None or refusal:
@@ -170,6 +175,24 @@ def _discover_student(student_dir: Path, root: Path, problems: list[str], found:
                                f"second download of {problem}{paths[0].suffix})")
     if not files:
         found.skipped.append(Skipped(student, "empty folder", student))
+
+
+NOT_UTF8 = "its name is not UTF-8 (rename it); skipped"
+
+
+def _is_utf8(name: str) -> bool:
+    """Whether a file name was valid UTF-8 (Python keeps each byte that was not as a lone
+    surrogate, which neither the results store nor a UTF-8 report can hold)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _shown_name(name: str) -> str:
+    """A file name with each byte that is not UTF-8 written as ``\\xff``: text every format can hold."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _problem_of(file_name: str, problems: list[str]) -> tuple[str | None, str]:

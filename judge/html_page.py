@@ -1,5 +1,6 @@
 """What the judge's HTML pages share: the Jinja2 environment over ``judge/templates`` (autoescape
-on: everything shown may come from a submission), their inline assets, and the
+on, and control characters and bidirectional overrides shown as escapes: everything shown may
+come from a submission), their inline assets, and the
 Content-Security-Policy hash that lets exactly the page's own inline script run."""
 
 from __future__ import annotations
@@ -10,14 +11,23 @@ import hashlib
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup
+
+from judge.visible_text import visible
 
 TEMPLATES = Path(__file__).parent / "templates"
 
 
 @functools.cache
 def environment() -> jinja2.Environment:
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, finalize=_shown,
                               undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+
+
+def _shown(value):
+    """What a template prints: text with its control characters and bidirectional overrides as
+    escapes (so a name cannot read reversed); the page's own markup (Markup) as it is."""
+    return visible(value) if isinstance(value, str) and not isinstance(value, Markup) else value
 
 
 def asset(name: str) -> str:

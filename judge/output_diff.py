@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from judge.terminal import ELLIPSIS, cut
+from judge.visible_text import visible
 
 
 @dataclass(frozen=True)
@@ -60,8 +61,10 @@ def excerpt(text: str, difference: Difference | None, width: int, context: int =
     shown = [f"  ({start} lines before)"] if start else []
     for index in range(start, stop):
         marked = difference is not None and index == difference.line
-        if marked:
-            line, caret = window(lines[index], difference.column, text_width)
+        if marked:  # the caret stays under its character once the controls before it are escapes
+            line = lines[index]
+            column = len(visible(line[:difference.column], one_line=True))
+            line, caret = window(visible(line, one_line=True), column, text_width)
         else:
             line, caret = cut(lines[index], text_width), None
         shown.append(f"{'>' if marked else ' '} {index + 1:>{number_width}} | {line}")

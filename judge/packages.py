@@ -18,6 +18,7 @@ from judge.checkers import get_checker
 from judge.errors import SuiteError
 from judge.problem import Problem
 from judge.reference import reference_answer, strategy_module_at, validator_module
+from judge.visible_text import visible
 from judge.verdict import Verdict
 
 STRATEGY_EXAMPLES = 50  # inputs drawn from a problem's strategies and shown to its validator
@@ -148,7 +149,9 @@ def render_checks(checks: list[Check]) -> str:
     """The checks as a table; details are never cut (they are what a problem setter reads)."""
     from tabulate import tabulate
 
-    rows = [[check.problem, check.what, "ok" if check.ok else "FAIL", check.detail] for check in checks]
+    # A detail quotes validators and example submissions: their control characters are shown, not obeyed.
+    rows = [[visible(check.problem), visible(check.what), "ok" if check.ok else "FAIL", visible(check.detail)]
+            for check in checks]
     failed = sum(not check.ok for check in checks)
     table = tabulate(rows, headers=["problem", "check", "result", "detail"], disable_numparse=True)
     return f"{table}\n\n{len(checks) - failed} passed, {failed} failed"

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from judge.visible_text import visible
+
 SUITE_SUFFIXES = (".yaml", ".yml")
 PACKAGE_FILE = "problem.yaml"  # a problem package is collected through this file of its folder
 SUITES_SEEN = pytest.StashKey[set]()
@@ -169,12 +171,13 @@ class UnmatchedSuite(pytest.File):
 
 
 class JudgeFailure(Exception):
-    """A case that is not AC: its verdict and message are the whole report."""
+    """A case that is not AC: its verdict and message are the whole report (the message's
+    control characters shown as escapes: it may quote the program's output)."""
 
     def __init__(self, verdict: str, message: str) -> None:
-        super().__init__(f"{verdict}: {message}")
         self.verdict = verdict
-        self.message = message
+        self.message = visible(message)
+        super().__init__(f"{verdict}: {self.message}")
 
 
 class CaseItem(pytest.Item):

@@ -9,6 +9,7 @@ from judge.case_view import SampleView
 from judge.output_diff import excerpt
 from judge.runner import CaseResult, SubmissionResult
 from judge.terminal import cut, fitted_table, terminal_width
+from judge.visible_text import visible
 
 
 def result_to_json(result: SubmissionResult) -> dict[str, Any]:
@@ -48,7 +49,7 @@ def render_table(result: SubmissionResult, samples: dict[str, SampleView] | None
              _memory(case.memory_kb), _row_message(case)] for case in result.cases]
     parts = [fitted_table(rows, ["case", "verdict", "CPU ms", "wall ms", "memory", "message"], [5], width)]
     if result.compile_message:
-        parts.append("\ncompiler says:\n" + result.compile_message)
+        parts.append("\ncompiler says:\n" + visible(result.compile_message))
     for case in result.cases:
         view = (samples or {}).get(case.name)
         if view is not None and case.verdict not in ("AC", "CE", "IE"):
@@ -78,7 +79,8 @@ def _failed_sample(case: CaseResult, view: SampleView, width: int, show_hint: bo
 
 
 def render_case_in_full(result: SubmissionResult, view: SampleView) -> str:
-    """One sample case in full: its verdict, input, expected output and the program's output."""
+    """One sample case in full: its verdict, input, expected output and the program's output
+    (control characters shown as escapes, lines kept)."""
     case = next(case for case in result.cases if case.name == view.name)
     lines = [f"{case.name}: {case.verdict}" + (f" - {case.message}" if case.message else ""), "",
              f"{view.input_label}:", view.input.rstrip("\n"), "", "expected:", view.expected.rstrip("\n"), "",
@@ -88,7 +90,7 @@ def render_case_in_full(result: SubmissionResult, view: SampleView) -> str:
         lines += ["", f"first difference: line {where.line + 1}, column {where.column + 1}"]
     if result.compile_message:
         lines += ["", "compiler says:", result.compile_message]
-    return "\n".join(lines)
+    return visible("\n".join(lines))
 
 
 def _memory(kb: int) -> str:

@@ -7,6 +7,8 @@ import shutil
 
 from tabulate import tabulate
 
+from judge.visible_text import visible
+
 ELLIPSIS = "…"
 NARROWEST = 8  # a shrinkable column keeps at least this many characters
 
@@ -21,8 +23,9 @@ def terminal_width() -> int:
 
 
 def cut(text: str, width: int) -> str:
-    """``text`` on one line, at most ``width`` characters, ending with an ellipsis if cut."""
-    text = " ".join(text.split("\n"))
+    """``text`` on one line, at most ``width`` characters, ending with an ellipsis if cut; its
+    control characters shown as escapes (judge/visible_text.py), counted in the width."""
+    text = visible(" ".join(text.splitlines()), one_line=True)
     if len(text) <= width:
         return text
     return text[:max(0, width - 1)] + ELLIPSIS if width > 0 else ""
@@ -31,9 +34,10 @@ def cut(text: str, width: int) -> str:
 def fitted_table(rows: list[list[str]], headers: list[str], shrinkable: list[int], width: int | None = None) -> str:
     """A tabulate "simple" table no wider than ``width`` (default: the terminal's), made so by
     cutting the cells of the ``shrinkable`` columns (last first); the other columns are never cut,
-    so a table of them alone may stay wider."""
+    so a table of them alone may stay wider. Control characters in cells are shown as escapes."""
     width = terminal_width() if width is None else width
-    rows = [[" ".join(str(cell).splitlines()) for cell in row] for row in rows]
+    rows = [[visible(" ".join(str(cell).splitlines()), one_line=True) for cell in row] for row in rows]
+    headers = [visible(header, one_line=True) for header in headers]
     text = _table(rows, headers)
     for index in reversed(shrinkable):
         excess = max(map(len, text.splitlines()), default=0) - width

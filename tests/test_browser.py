@@ -294,6 +294,22 @@ def test_a_frozen_scoreboard_shows_later_submissions_as_pending(browser, tmp_pat
         stop(server)
 
 
+def test_the_live_scoreboard_shows_control_characters_and_overrides_as_escapes(browser, tmp_path):
+    accepted = SOLUTIONS / "stones/accepted/game_dp.py"
+    folder = make_class(tmp_path / "subs", {"esc\x1b]0;x\x07/stones.py": accepted, "rtl\u202etxt.exe/stones.py": accepted,
+                                            "bad\x01/stones.py": accepted})
+    db = tmp_path / "results.db"
+    assert run_judge("grade", str(folder), "--db", str(db)).returncode == 0
+    server, url = start_scoreboard(db)
+    try:
+        browser.get(url)
+        names = {row[1] for row in wait_for_rows(browser, 3)}
+        assert names == {"esc\\x1b]0;x\\x07", "rtl\\u202etxt.exe", "bad\\x01"}
+        assert severe_console_entries(browser) == []
+    finally:
+        stop(server)
+
+
 def test_printing_shows_every_students_cases(browser, report):
     url, _ = report
     browser.get(url)

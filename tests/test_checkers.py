@@ -65,7 +65,7 @@ def test_data_compares_values():
     assert check_data("5", 5).ok
     assert not check_data("6", 5).ok
     assert not check_data("true", 1).ok
-    assert "could not be read" in check_data("oops", 5).message
+    assert "the returned value is not JSON" in check_data("oops", 5).message
 
 
 def test_data_numbers_of_either_kind_are_the_same_double():

@@ -66,3 +66,12 @@ def test_without_solution_yaml_is_not_collected(project):
     project.makepyfile(test_plain="def test_ok():\n    assert True\n")
     result = project.runpytest()
     result.assert_outcomes(passed=1)
+
+
+def test_a_failure_shows_the_programs_control_characters_as_escapes(project, tmp_path):
+    loud = tmp_path / "loud.py"
+    loud.write_text('import sys\nsys.stderr.write("boom \\x1b[2J\\u202e\\n")\nraise SystemExit(3)\n')
+    result = project.runpytest("cases/stones.yaml", "--solution", str(loud), "-k", "sample-1")
+    result.assert_outcomes(failed=1)
+    shown = result.stdout.str()
+    assert "boom \\x1b[2J\\u202e" in shown and "\x1b" not in shown and "\u202e" not in shown

@@ -20,6 +20,7 @@ from judge.commands.common import (
     require_isolation,
 )
 from judge.errors import UsageError
+from judge.visible_text import visible
 
 NAME = "grade"
 HELP = "judge a folder of submissions: SUBMISSIONS/<student>/<problem>.<ext>"
@@ -93,7 +94,7 @@ def handle(args: argparse.Namespace) -> int:
     _write_report(output_format, report, args.out, _render_options(args))
     if args.fail_under is not None and any(student.total < args.fail_under for student in report.students):
         below = [s.student for s in report.students if s.total < args.fail_under]
-        print(f"judge: below {args.fail_under:g}: {', '.join(below)}", file=sys.stderr)
+        print(visible(f"judge: below {args.fail_under:g}: {', '.join(below)}"), file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
 

@@ -16,6 +16,7 @@ from judge.commands.common import (
     positive_int,
     readable_source,
 )
+from judge.visible_text import visible
 
 NAME = "stress"
 HELP = "search for a small input on which a solution fails"
@@ -77,6 +78,12 @@ def _stress_and_report(args: argparse.Namespace, problem, planned) -> int:
 
 
 def render_stress(result, task, saved: str | None, asked: int) -> str:
+    """What the search found, for a terminal: the program's output and messages, and the
+    submission's name, with control characters shown as escapes."""
+    return visible(_stress_text(result, task, saved, asked))
+
+
+def _stress_text(result, task, saved: str | None, asked: int) -> str:
     if not result.found:
         found = f"No difference found in {result.examples_run} examples ({result.problem}, {result.submission})"
         if result.examples_run >= asked:

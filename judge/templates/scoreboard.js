@@ -9,9 +9,20 @@
   const icpc = table.dataset.mode === "icpc";
   let previous = new Map();
 
+  // Student names come from file names: control characters and bidirectional overrides are shown
+  // as escapes, as judge/visible_text.py shows them everywhere else (a lone surrogate, a byte
+  // of a name that is not UTF-8, as that byte).
+  const ACTING = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+  const escape = (char) => {
+    const code = char.charCodeAt(0);
+    if (code >= 0xdc80 && code <= 0xdcff) return "\\x" + (code - 0xdc00).toString(16).padStart(2, "0");
+    return code <= 0xff ? "\\x" + code.toString(16).padStart(2, "0") : "\\u" + code.toString(16).padStart(4, "0");
+  };
+  const visible = (text) => String(text).replace(ACTING, escape);
+
   const cell = (tag, text, attributes) => {
     const element = document.createElement(tag);
-    element.textContent = text;
+    element.textContent = visible(text);
     Object.entries(attributes || {}).forEach(([name, value]) => element.setAttribute(name, value));
     return element;
   };
@@ -39,11 +50,11 @@
     table.tBodies[0].replaceChildren(...rows.map(([, , row]) => row));
     previous = new Map(rows.map(([student, key]) => [student, key]));
     const waiting = data.waiting ? data.waiting + "; " : "";
-    status.textContent = `${waiting}${data.rows.length} students, ${data.submissions} submissions judged; updated ${data.updated}`;
+    status.textContent = visible(`${waiting}${data.rows.length} students, ${data.submissions} submissions judged; updated ${data.updated}`);
   };
 
   const show = (data) => {
-    if (data.error) status.textContent = "cannot read the results: " + data.error;
+    if (data.error) status.textContent = visible("cannot read the results: " + data.error);
     else draw(data);
   };
 

@@ -1,6 +1,8 @@
 """JUnit XML, which CI services render: a testsuite per student and problem, a testcase per case
 (a <failure> for every case that is not AC, an <error> for IE), and a "not graded" testsuite with
-a <skipped> testcase per file that was not graded, so that CI lists those files and why."""
+a <skipped> testcase per file that was not graded, so that CI lists those files and why.
+XML 1.0 forbids most control characters even as references: names and messages show them as
+escapes (judge/visible_text.py), so the report stays well-formed whatever a student names a file."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import xml.etree.ElementTree as ET
 from judge.grade_report import weak_sandbox_note
 from judge.grading import ClassReport, Skipped
 from judge.runner import SubmissionResult
+from judge.visible_text import visible
 
 COUNTS = ("tests", "failures", "errors", "skipped")
 
@@ -28,6 +31,7 @@ def render(report: ClassReport) -> str:
             totals[key] += int(suite.get(key, "0"))
     for key, value in totals.items():
         root.set(key, str(value))
+    _make_visible(root)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
@@ -57,6 +61,15 @@ def _result_suite(name: str, result: SubmissionResult) -> ET.Element:
         suite.set(key, str(value))
     suite.set("time", f"{elapsed:.3f}")
     return suite
+
+
+def _make_visible(root: ET.Element) -> None:
+    """Every attribute and text in the tree with its control characters shown as escapes."""
+    for element in root.iter():
+        for key, value in element.attrib.items():
+            element.set(key, visible(value))
+        if element.text:
+            element.text = visible(element.text)
 
 
 def _skipped_suite(skipped: list[Skipped]) -> ET.Element:

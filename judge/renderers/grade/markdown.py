@@ -6,6 +6,7 @@ from tabulate import tabulate
 
 from judge.grade_report import class_rows, weak_sandbox_note
 from judge.grading import ClassReport
+from judge.visible_text import visible
 
 
 def render(report: ClassReport) -> str:
@@ -20,5 +21,6 @@ def render(report: ClassReport) -> str:
 
 
 def _escaped(text: str) -> str:
-    """Plain text in a Markdown table: a file name's ``|`` or ``<`` must not make markup."""
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
+    """Plain text in a Markdown table: a file name's ``|`` or ``<`` must not make markup, nor its
+    control characters act (they are shown as escapes)."""
+    return visible(text, one_line=True).replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")

@@ -7,6 +7,7 @@ import textwrap
 from judge.grade_report import case_rates, class_rows, weak_sandbox_note
 from judge.grading import ClassReport
 from judge.terminal import fitted_table, terminal_width
+from judge.visible_text import visible
 
 
 def render(report: ClassReport, width: int | None = None, cases: bool = False) -> str:
@@ -23,7 +24,7 @@ def render(report: ClassReport, width: int | None = None, cases: bool = False) -
         text += f"\n\ndeadline {report.deadline['deadline']}:\n" + "\n".join(
             textwrap.fill(line, width, initial_indent="  - ", subsequent_indent="    ") for line in late)
     if report.skipped:
-        lines = [textwrap.fill(str(entry), width, initial_indent="  - ", subsequent_indent="    ",
+        lines = [textwrap.fill(visible(str(entry), one_line=True), width, initial_indent="  - ", subsequent_indent="    ",
                                break_long_words=True, break_on_hyphens=False) for entry in report.skipped]
         text += "\n\nnot graded:\n" + "\n".join(lines)
     if weak_sandbox_note(report):
