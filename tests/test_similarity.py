@@ -235,3 +235,12 @@ def test_the_class_report_gains_a_similarity_section_when_asked(made_up_class, t
     assert section.count('class="similar-pair"') == 2 and "<mark>" in section
     refused = run_judge("grade", str(made_up_class), "--similarity")
     assert refused.returncode == 2 and "judge similarity" in refused.stderr
+
+
+def test_a_name_with_control_characters_is_shown_escaped(made_up_class):
+    os.rename(made_up_class / "bob", made_up_class / "bob\x1b[2J\u202e")
+    os.symlink(made_up_class / "ann" / "stones.py", made_up_class / "bob\x1b[2J\u202e" / "footholds.py")
+    done = run_judge("similarity", str(made_up_class))
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout and "\u202e" not in done.stdout
+    assert "bob\\x1b[2J\\u202e" in done.stdout

@@ -22,7 +22,8 @@ def render(report: ClassReport, width: int | None = None, cases: bool = False) -
     late = [f"{student.student}: {student.lateness.describe()}" for student in report.students if student.lateness]
     if report.deadline:
         text += f"\n\ndeadline {report.deadline['deadline']}:\n" + "\n".join(
-            textwrap.fill(line, width, initial_indent="  - ", subsequent_indent="    ") for line in late)
+            textwrap.fill(visible(line, one_line=True), width, initial_indent="  - ", subsequent_indent="    ")
+            for line in late)
     if report.skipped:
         lines = [textwrap.fill(visible(str(entry), one_line=True), width, initial_indent="  - ", subsequent_indent="    ",
                                break_long_words=True, break_on_hyphens=False) for entry in report.skipped]

@@ -6,6 +6,7 @@ import textwrap
 
 from judge.similarity import SimilarityReport
 from judge.terminal import fitted_table, terminal_width
+from judge.visible_text import visible
 
 
 def render(report: SimilarityReport, width: int | None = None) -> str:
@@ -20,6 +21,7 @@ def render(report: SimilarityReport, width: int | None = None) -> str:
         text = f"no pair shares {report.threshold:.0%} or more"
     text += f"\n\nsubmissions compared: {compared or 'none'}"
     if report.notes:
-        lines = [textwrap.fill(note, width, initial_indent="  - ", subsequent_indent="    ") for note in report.notes]
+        lines = [textwrap.fill(visible(note, one_line=True), width, initial_indent="  - ", subsequent_indent="    ")
+                 for note in report.notes]
         text += "\nnot compared:\n" + "\n".join(lines)
     return text
