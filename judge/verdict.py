@@ -67,7 +67,7 @@ SIGNAL_MEANINGS = {
 }
 
 
-def _signal_name(number: int) -> str:
+def signal_name(number: int) -> str:
     """``SIGSEGV (invalid memory access: ...)``: the name, and what it means when it is a crash's."""
     try:
         name = signal.Signals(number).name
@@ -130,7 +130,7 @@ def decide(outcome: Outcome, limits: Limits, check: CheckResult | None,
         return Decision(Verdict.MLE, f"{limit_text}: the program asked for more memory than the limit allows"
                                      + (f"; {error_line}" if error_line else ""))
     if outcome.signal is not None:
-        return Decision(Verdict.RE, f"killed by {_signal_name(outcome.signal)}" + (f": {error_line}" if error_line else ""))
+        return Decision(Verdict.RE, f"killed by {signal_name(outcome.signal)}" + (f": {error_line}" if error_line else ""))
     if outcome.exit_code:
         return Decision(Verdict.RE, f"exit code {outcome.exit_code}" + (f": {error_line}" if error_line else ""))
     if check is None:

@@ -116,6 +116,33 @@ def test_an_input_validator_rejecting_a_case_fails_judge_test(package_copy):
     assert "rejects secret/exact/02 (exit 43)" in done.stdout
 
 
+# Recursion 200,000 deep with a 1 KiB frame: about 200 MiB of stack, far past a submission's
+# 64 MiB (what BAPCtools' validate.h does with std::regex on a long line).
+DEEP_VALIDATOR = """#include <cstdio>
+#include <cstring>
+static int depth(int n) { volatile char frame[1024]; memset((char *)frame, n & 0xff, sizeof frame);
+                          return n == 0 ? frame[0] : depth(n - 1) + (frame[1] & 1); }
+int main() { while (getchar() != EOF) {} return depth(200000) >= 0 ? 42 : 43; }
+"""
+
+
+def test_an_input_validator_has_the_stack_it_needs(package_copy):
+    package = package_copy("addition")
+    (package / "input_validators/validate.py").unlink()
+    (package / "input_validators/deep.cpp").write_text(DEEP_VALIDATOR)
+    done = run_judge("test", str(package))
+    assert "input validator deep.cpp" in done.stdout and "accepts all" in done.stdout, done.stdout + done.stderr
+
+
+def test_an_input_validator_that_crashes_is_reported_as_crashing_not_rejecting(package_copy):
+    package = package_copy("addition")
+    (package / "input_validators/validate.py").write_text("import os, signal, sys\nsys.stdin.read()\n"
+                                                           "os.kill(os.getpid(), signal.SIGSEGV)\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 1
+    assert "crashed (killed by SIGSEGV" in done.stdout and "rejects" not in done.stdout, done.stdout
+
+
 def test_an_input_validator_exiting_0_is_a_package_error(package_copy):
     package = package_copy("addition")
     (package / "input_validators/validate.py").write_text("import sys\nsys.stdin.read()\n")

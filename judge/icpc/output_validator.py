@@ -23,7 +23,6 @@ from judge.sandbox import Limits, Outcome, run_sandboxed
 
 ACCEPTED_EXIT, REJECTED_EXIT = 42, 43
 MESSAGE_KEEP = 2000  # characters of judgemessage.txt kept for the case's message
-MIB = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -114,9 +113,7 @@ class OutputValidator:
         return self._program
 
     def limits(self) -> Limits:
-        cpu, memory, output = self.package.validation_limits
-        return Limits(cpu_time=cpu, wall_time=cpu * 2 + 5, memory=memory * MIB, output=output * MIB,
-                      processes=256, limit_address_space=False)
+        return self.package.validator_limits()
 
     def command(self, workspace: ValidatorWorkspace, files: CaseFiles) -> list[str]:
         program = self.program()

@@ -16,6 +16,7 @@ from typing import Any
 from judge.errors import SuiteError
 from judge.icpc import PROBLEM_FILE
 from judge.problem import MIB, Case, Problem, ProblemFiles
+from judge.sandbox.limits import Limits
 
 LEGACY, V2023, V2025 = "legacy", "2023-07-draft", "2025-09"
 # problem_format_version values and the version whose rules they follow.
@@ -124,6 +125,13 @@ class Package:
     @property
     def interactive(self) -> bool:
         return "interactive" in self.types
+
+    def validator_limits(self) -> Limits:
+        """What the package's own validators run with: problem.yaml's validation limits, many
+        processes, and no limit on address space or stack (a memory limit still applies)."""
+        cpu, memory, output = self.validation_limits
+        return Limits(cpu_time=cpu, wall_time=cpu * 2 + 5, memory=memory * MIB, output=output * MIB,
+                      processes=256, limit_address_space=False, stack=None)
 
     @property
     def scoring(self) -> bool:

@@ -25,12 +25,12 @@ from judge.icpc.programs import prepare_program, unsupported_reason
 from judge.icpc.submission_rules import Rule, check_rules, load_rules, rules_for
 from judge.languages import CompileError, LanguageUnavailable, UnknownLanguage
 from judge.packages import Check
-from judge.problem import Problem
-from judge.sandbox import Limits, run_sandboxed
+from judge.problem import MIB, Problem
+from judge.sandbox import run_sandboxed
+from judge.verdict import signal_name
 
 UNSUPPORTED_VALIDATORS = {".ctd": "checktestdata", ".viva": "VIVA"}
 VALID_EXIT = 42
-MIB = 1 << 20
 
 
 def submissions(package: Package) -> list[tuple[Path, str]]:
@@ -136,12 +136,10 @@ def check_input_validators(package: Package) -> list[Check]:
 
 
 def _validate_inputs(package: Package, path: Path, program) -> Check:
-    cpu, memory, output = package.validation_limits
-    limits = Limits(cpu_time=cpu, wall_time=cpu * 2 + 5, memory=memory * MIB, output=output * MIB,
-                    processes=256, limit_address_space=False)
+    limits = package.validator_limits()
     for files in package.cases.values():
         arguments = _input_arguments(files, path)
-        command = [part.replace("{memory_mb}", str(memory)) for part in program.command] + list(arguments)
+        command = [part.replace("{memory_mb}", str(limits.memory // MIB)) for part in program.command] + list(arguments)
         outcome = run_sandboxed(command, stdin=files.input_path.read_bytes(), limits=limits,
                                 program_dir=program.directory)
         if outcome.exit_code == VALID_EXIT:
@@ -150,10 +148,24 @@ def _validate_inputs(package: Package, path: Path, program) -> Check:
             raise PackageError(f"{path}: the input validator exited 0 on {files.input_path.name}; input "
                                f"validators must exit {VALID_EXIT} for valid input (and anything else for invalid)")
         stderr = outcome.stderr.decode("utf-8", errors="replace").strip().splitlines()
-        why = outcome.internal_error or (f"signal {outcome.signal}" if outcome.signal else f"exit {outcome.exit_code}")
+        said = f": {stderr[-1][:120]}" if stderr else ""
+        failed = _validator_failure(outcome)
+        if failed:  # it did not judge the input: it crashed, or could not run
+            return Check(package.root.name, f"input validator {path.name}", False, f"{failed} on {files.name}{said}")
         return Check(package.root.name, f"input validator {path.name}", False,
-                     f"rejects {files.name} ({why})" + (f": {stderr[-1][:120]}" if stderr else ""))
+                     f"rejects {files.name} (exit {outcome.exit_code})" + said)
     return Check(package.root.name, f"input validator {path.name}", True, f"accepts all {len(package.cases)} inputs")
+
+
+def _validator_failure(outcome) -> str:
+    """How a validator failed to judge at all ("" if it judged: it exited by itself)."""
+    if outcome.internal_error:
+        return f"could not run ({outcome.internal_error})"
+    if outcome.wall_timed_out:
+        return "ran out of time"
+    if outcome.signal is not None:
+        return f"crashed (killed by {signal_name(outcome.signal)})"
+    return ""
 
 
 def _input_arguments(files: CaseFiles, validator: Path) -> tuple[str, ...]:

@@ -9,7 +9,7 @@ import math
 import os
 from pathlib import Path
 
-from judge.sandbox.limits import STACK_LIMIT, Limits
+from judge.sandbox.limits import Limits
 from judge.sandbox.new_root import new_root_script
 from judge.sandbox.runtime import PIPE_IN, PIPE_OUT, SCRATCH_BYTES
 from judge.sandbox.view import EMPTY_BYTES, Mount, ordered, runtime_mounts, scratch_mounts
@@ -121,7 +121,7 @@ def limit_prefix(limits: Limits) -> list[str]:
     cpu_seconds = math.ceil(limits.cpu_time) + 1
     args = ["/usr/bin/prlimit", f"--cpu={cpu_seconds}:{cpu_seconds}", "--core=0",
             f"--fsize={limits.output}", f"--nofile={limits.open_files}",
-            f"--nproc={limits.processes}", f"--stack={STACK_LIMIT}"]
+            f"--nproc={limits.processes}", f"--stack={limits.stack or 'unlimited'}"]
     if limits.address_space is not None:
         args.append(f"--as={limits.address_space}")
     return args + ["--"]

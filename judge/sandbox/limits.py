@@ -27,6 +27,9 @@ class Limits:
     # Whether the program may write files (its working directory, /tmp and /dev/shm); where it
     # may not, they are read-only in every tier that builds a view.
     write_files: bool = True
+    # Each process's stack, or None for no limit: a problem's own validators and generators get
+    # the stack they need (a regex over a long line recurses deeply), as verification tools give them.
+    stack: int | None = STACK_LIMIT
 
     @staticmethod
     def wall_for(cpu_time: float) -> float:
