@@ -213,13 +213,17 @@ def ordered_case_names(package: Package, group: str = "") -> list[str]:
 
 
 def statement_text(root: Path) -> str:
-    """The English (or first) statement's text, as written (Markdown or LaTeX)."""
+    """The English (or first) statement's text: Markdown as written, LaTeX made readable."""
     for folder in STATEMENT_FOLDERS:
         candidates = sorted((root / folder).glob("problem.*")) if (root / folder).is_dir() else []
         texts = [path for path in candidates if path.suffix in (".md", ".tex")]
         english = [path for path in texts if ".en." in path.name or path.name in ("problem.md", "problem.tex")]
         for path in english or texts:
-            return path.read_text(encoding="utf-8", errors="replace")
+            text = path.read_text(encoding="utf-8", errors="replace")
+            if path.suffix == ".tex":
+                from judge.icpc.latex_text import latex_to_text
+                return latex_to_text(text)
+            return text
     return ""
 
 
