@@ -297,7 +297,7 @@ def test_judge_list_finds_the_packages_of_a_folder():
     done = run_judge("list", "--problems", str(PACKAGES))
     assert done.returncode == 0, done.stderr
     rows = {line.split()[0]: line for line in done.stdout.splitlines()[2:]}
-    assert set(rows) == {"addition", "closest", "doubler", "echo", "subtasks"}
+    assert set(rows) == {"addition", "closest", "doubler", "echo", "example_data", "subtasks"}
     assert "interactive" in rows["doubler"] and "2 s" in rows["addition"]
 
 

@@ -20,6 +20,7 @@ from judge.icpc.expectations import (
     ExpectationError,
     expectation,
 )
+from judge.icpc.data_checks import VALID_EXIT, check_example_outputs, check_invalid_inputs, run_input_validator
 from judge.icpc.package import CaseFiles, Package, PackageError
 from judge.icpc.programs import prepare_program, unsupported_reason
 from judge.icpc.submission_rules import Rule, check_rules, load_rules, rules_for
@@ -30,7 +31,6 @@ from judge.sandbox import run_sandboxed
 from judge.verdict import signal_name
 
 UNSUPPORTED_VALIDATORS = {".ctd": "checktestdata", ".viva": "VIVA"}
-VALID_EXIT = 42
 
 
 def submissions(package: Package) -> list[tuple[Path, str]]:
@@ -63,6 +63,8 @@ def verify_package(problem: Problem, jobs: int | None = None) -> list[Check]:
         validator = problem.task.validator
         validator.program()  # PackageError when it does not build
         checks.append(Check(name, "output validator", True, f"{validator.name} builds"))
+    if not package.interactive:
+        checks += check_example_outputs(package, problem.task.validator)
     runnable = []
     rules_file = load_rules(package)
     for path, folder in submissions(package):
@@ -132,16 +134,13 @@ def check_input_validators(package: Package) -> list[Check]:
         except (CompileError, UnknownLanguage, LanguageUnavailable) as error:
             raise PackageError(f"{path}: the input validator does not build: {error}") from None
         checks.append(_validate_inputs(package, path, program))
+        checks += check_invalid_inputs(package, path, program)
     return checks
 
 
 def _validate_inputs(package: Package, path: Path, program) -> Check:
-    limits = package.validator_limits()
     for files in package.cases.values():
-        arguments = _input_arguments(files, path)
-        command = [part.replace("{memory_mb}", str(limits.memory // MIB)) for part in program.command] + list(arguments)
-        outcome = run_sandboxed(command, stdin=files.input_path.read_bytes(), limits=limits,
-                                program_dir=program.directory)
+        outcome = run_input_validator(package, program, files.input_path.read_bytes(), _input_arguments(files, path))
         if outcome.exit_code == VALID_EXIT:
             continue
         if outcome.exit_code == 0:

@@ -1,0 +1,71 @@
+"""`judge test`'s checks of a package's example data that are not test cases (2025-09, section
+"Test data"): ``data/invalid_input`` (every input validator must reject each input),
+``data/invalid_output`` (the output validator must reject each ``.out``) and
+``data/valid_output`` (it must accept each ``.out``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from judge.icpc.package import CaseFiles, Package
+from judge.packages import Check
+from judge.problem import MIB
+from judge.sandbox import run_sandboxed
+
+VALID_EXIT = 42
+
+
+def run_input_validator(package: Package, program, text: bytes, arguments: tuple[str, ...]):
+    """The outcome of one input validator on one input (exit 42: valid)."""
+    limits = package.validator_limits()
+    command = [part.replace("{memory_mb}", str(limits.memory // MIB)) for part in program.command] + list(arguments)
+    return run_sandboxed(command, stdin=text, limits=limits, program_dir=program.directory)
+
+
+def _files(package: Package, folder: str, suffix: str) -> list[Path]:
+    root = package.root / "data" / folder
+    return sorted(path for path in root.rglob(f"*{suffix}") if path.is_file()) if root.is_dir() else []
+
+
+def _name(package: Package, path: Path) -> str:
+    return str(path.relative_to(package.root / "data").with_suffix(""))
+
+
+def check_invalid_inputs(package: Package, validator: Path, program) -> list[Check]:
+    """Each ``data/invalid_input`` input must be rejected by the input validator ``validator``."""
+    inputs = _files(package, "invalid_input", ".in")
+    if not inputs:
+        return []
+    what = f"input validator {validator.name} on invalid_input"
+    for path in inputs:
+        outcome = run_input_validator(package, program, path.read_bytes(), ())
+        if outcome.internal_error or outcome.signal is not None or outcome.wall_timed_out:
+            return [Check(package.root.name, what, False, f"did not judge {_name(package, path)}: it crashed or "
+                                                          f"ran out of time")]
+        if outcome.exit_code == VALID_EXIT:
+            return [Check(package.root.name, what, False, f"accepts {_name(package, path)}, an invalid input")]
+    return [Check(package.root.name, what, True, f"rejects all {len(inputs)} invalid inputs")]
+
+
+def check_example_outputs(package: Package, validator) -> list[Check]:
+    """Each ``.out`` of ``data/invalid_output`` is rejected and each of ``data/valid_output``
+    accepted by the output validator (``validator``: the package's, or its default one)."""
+    checks = []
+    for folder, wanted in (("invalid_output", "WA"), ("valid_output", "AC")):
+        outputs = [path for path in _files(package, folder, ".in")
+                   if path.with_suffix(".out").is_file() and path.with_suffix(".ans").is_file()]
+        if not outputs:
+            continue
+        what = f"output validator on {folder}"
+        failed = None
+        for path in outputs:
+            files = CaseFiles(_name(package, path), path, path.with_suffix(".ans"), folder)
+            judgement = validator.check(files, path.with_suffix(".out").read_bytes())
+            if judgement.verdict != wanted:
+                failed = f"{_name(package, path)}: got {judgement.verdict}, expected {wanted}" + (
+                    f" ({judgement.message})" if judgement.message else "")
+                break
+        verb = "rejects" if wanted == "WA" else "accepts"
+        checks.append(Check(package.root.name, what, failed is None,
+                            failed or f"{verb} all {len(outputs)} outputs"))
+    return checks

@@ -1,0 +1,5 @@
+"""Valid input: one line with two integers."""
+import re
+import sys
+
+sys.exit(42 if re.fullmatch(r"-?\d+ -?\d+\n", sys.stdin.read()) else 43)

@@ -1,0 +1,53 @@
+"""The package format's example data that is not test data (2025-09, "Test data": the
+invalid_input, invalid_output and valid_output folders) is checked by `judge test`."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from conftest import ROOT, run_judge
+
+PACKAGE = ROOT / "tests" / "packages" / "example_data"
+
+
+@pytest.fixture
+def package(tmp_path):
+    copy = tmp_path / "example_data"
+    shutil.copytree(PACKAGE, copy)
+    return copy
+
+
+def test_a_package_whose_example_data_is_right_passes():
+    done = run_judge("test", str(PACKAGE))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "rejects all 2 invalid inputs" in done.stdout
+    assert "output validator on invalid_output" in done.stdout and "rejects all 2 outputs" in done.stdout
+    assert "output validator on valid_output" in done.stdout and "accepts all 1 outputs" in done.stdout
+
+
+def test_an_input_validator_accepting_an_invalid_input_fails(package):
+    (package / "input_validators" / "validate.py").write_text("import sys\nsys.stdin.read()\nsys.exit(42)\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 1
+    assert "accepts invalid_input/three_numbers, an invalid input" in done.stdout
+
+
+def test_an_output_validator_accepting_an_invalid_output_fails(package):
+    (package / "data" / "invalid_output" / "wrong_sum.out").write_text("4\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 1
+    assert "invalid_output/wrong_sum: got AC, expected WA" in done.stdout
+
+
+def test_an_output_validator_rejecting_a_valid_output_fails(package):
+    (package / "data" / "valid_output" / "spaces.out").write_text("5\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 1
+    assert "valid_output/spaces: got WA, expected AC" in done.stdout
+
+
+def test_the_example_data_is_not_judged_as_test_cases():
+    done = run_judge("run", str(PACKAGE), str(PACKAGE / "submissions" / "accepted" / "add.py"), "--no-record")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "invalid" not in done.stdout and "valid_output" not in done.stdout
