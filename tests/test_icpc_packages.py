@@ -297,7 +297,7 @@ def test_judge_list_finds_the_packages_of_a_folder():
     done = run_judge("list", "--problems", str(PACKAGES))
     assert done.returncode == 0, done.stderr
     rows = {line.split()[0]: line for line in done.stdout.splitlines()[2:]}
-    assert set(rows) == {"addition", "closest", "doubler", "echo", "example_data", "subtasks"}
+    assert set(rows) == {"addition", "closest", "doubler", "echo", "example_data", "included", "subtasks"}
     assert "interactive" in rows["doubler"] and "2 s" in rows["addition"]
 
 
@@ -354,8 +354,7 @@ def test_expected_results_lines_decide_in_folders_that_name_no_verdict(package_c
                      "submission accepted/echo_again.py ", "submission accepted/two_files ",
                      "submission accepted/packaged_java ", "skipped: its @EXPECTED_RESULTS@ (by_hand.py) asks for a check by hand",
                      "judged on data/sample only",
-                     "skipped: folder 'mixed' names no verdict and the source has no @EXPECTED_RESULTS@",
-                     "warning: include/ is not supported"):
+                     "skipped: folder 'mixed' names no verdict and the source has no @EXPECTED_RESULTS@"):
         assert expected in done.stdout, expected
     rows = {line.split()[1]: line for line in done.stdout.splitlines() if line.startswith("echo ")}
     assert "skipped: no supported language" in rows["input"] and "validate.sh" in rows["input"]

@@ -246,7 +246,7 @@ def _hash_of_tree(root: Path, stamp: tuple) -> str:
 
 # The folders whose files the judge reads: results depend on all but the statements.
 JUDGED_FOLDERS = ("data", "submissions", "input_validators", "input_format_validators", "output_validator",
-                  "output_validators")
+                  "output_validators", "include")
 STATEMENT_FOLDERS = ("statement", "problem_statement")
 
 

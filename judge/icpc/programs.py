@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import json
 import posixpath
+import tempfile
 from pathlib import Path
 
 from judge.errors import RefusedSubmission, UnsupportedSubmission
 from judge.languages import LANGUAGES, CompileError, Language, Program, UnknownLanguage, language_for
-from judge.languages.base import cache_key, cached_build
+from judge.languages.base import cache_key, cached_build, read_source
 from judge.languages.folder import read_folder
 
 HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx")
@@ -73,7 +74,41 @@ def prepare_submission(problem, source: Path):
     from judge.runner import built
 
     entry = entry_point(problem.package, source)  # an example submission's, as the package names it
-    return built(problem, submission_language(source), lambda: _runnable(source, entry))
+    language = submission_language(source)
+    included = included_files(problem.package.root, language)
+    if included:
+        return built(problem, language, lambda: _runnable_with(source, entry, included, language))
+    return built(problem, language, lambda: _runnable(source, entry))
+
+
+def included_files(root: Path, language: Language) -> dict[str, bytes]:
+    """The package's ``include/<language>/`` files (else ``include/default/``), which go with
+    every submission in ``language`` (2025-09, "Included code"); {} when it has none."""
+    for code in (*(language.package_codes or (language.name,)), "default"):
+        folder = root / "include" / code
+        if folder.is_dir():
+            files = read_folder(folder, follow_file_links=True)
+            if files:
+                return files
+    return {}
+
+
+def _runnable_with(source: Path, entry: str | None, included: dict[str, bytes],
+                   language: Language) -> tuple[Language, Program]:
+    """The submission built with the package's included files beside its own (an included file
+    of the same name wins: it is the problem's, as the format says)."""
+    own = read_folder(source) if source.is_dir() else {source.name: read_source(source)}
+    with tempfile.TemporaryDirectory(prefix="judge-include-") as scratch:
+        folder = Path(scratch) / "submission"
+        for name, content in {**own, **included}.items():
+            target = folder / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(content)
+        # A one-file submission's own file is its entry, unless the package names one or gives
+        # sources of the language itself (its main program, say): then the folder's rules choose.
+        gives_sources = any(Path(name).suffix in language.extensions for name in included)
+        own_entry = source.name if source.is_file() and not gives_sources else None
+        return _runnable(folder, entry or own_entry)
 
 
 def _runnable(source: Path, entry: str | None) -> tuple[Language, Program]:

@@ -57,7 +57,6 @@ def verify_package(problem: Problem, jobs: int | None = None) -> list[Check]:
                                                   f"{', '.join(sorted(package.types))}"),
               Check(name, "time limit", True, f"{problem.time_limit:g} s ({timing.source})"),
               check_samples(package)]
-    checks += unread_parts(package)
     checks += check_input_validators(package)
     if package.output_validator is not None:
         validator = problem.task.validator
@@ -106,17 +105,6 @@ def check_samples(package: Package) -> Check:
 
 
 # Parts of a package this judge does not read, and what that means for judge test.
-UNREAD_PARTS = {
-    "include": "warning: include/ is not supported: its files are not added to submissions, so one "
-               "that needs them fails",
-}
-
-
-def unread_parts(package: Package) -> list[Check]:
-    return [Check(package.root.name, name, True, note) for name, note in UNREAD_PARTS.items()
-            if (package.root / name).exists()]
-
-
 def check_input_validators(package: Package) -> list[Check]:
     checks = []
     for path in package.input_validators:

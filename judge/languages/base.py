@@ -60,6 +60,9 @@ class Language:
 
     name = ""
     extensions: tuple[str, ...] = ()
+    # What the ICPC problem package format calls it (its language table), first the current code:
+    # a package's include/<code>/ files go with its submissions. Empty: its name.
+    package_codes: tuple[str, ...] = ()
     styles: tuple[str, ...] = ("stdio",)  # the task types (by name) it can be judged in
     # How it declares and calls a function-style problem's function (judge/languages/functions/).
     function_style: FunctionStyle | None = None

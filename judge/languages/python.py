@@ -48,6 +48,7 @@ def interpreter_paths(interpreter: str) -> tuple[str, ...]:
 
 class Python(Language):
     name = "python"
+    package_codes = ("python3", "python")
     extensions = (".py", ".py3")  # .py3: what DOMjudge and BAPCtools call Python 3
     styles = ("stdio", "function")
     function_style = PythonFunction()  # today's harness calls solution(*args), typed or not

@@ -1,0 +1,1 @@
+long long square(long long n) { return n * n; }

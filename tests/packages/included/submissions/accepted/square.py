@@ -1,0 +1,2 @@
+def square(n):
+    return n * n
