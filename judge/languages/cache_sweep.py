@@ -191,7 +191,9 @@ def _bytes_in(entry: Path) -> int:
 
 @contextmanager
 def _usage_file(root: Path):
-    descriptor = os.open(root / USAGE, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
+    # The judge's alone, as every lock file here: a sandboxed program able to open it could lock
+    # it, and stall every judge.
+    descriptor = os.open(root / USAGE, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX)
         yield descriptor
