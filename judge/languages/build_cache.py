@@ -110,8 +110,15 @@ def _uncached(root: Path, key: str, files: dict[str, tuple[bytes, bool]]) -> Ent
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         raise
-    weakref.finalize(folder, shutil.rmtree, str(folder), ignore_errors=True)
+    weakref.finalize(folder, _remove_own, str(folder), os.getpid())
     return folder
+
+
+def _remove_own(folder: str, maker: int) -> None:
+    """Remove a build too large to keep, unless this is a forked child dropping its copy of the
+    path (the parent still uses the folder)."""
+    if os.getpid() == maker:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def intact(entry: Path) -> bool:
