@@ -117,12 +117,24 @@ class Cluster:
     def _connect(self, distributed):
         import logging
 
+        import dask
+
         address = self.options.address
         if address.startswith(LOCAL_PREFIX):
-            self.local_cluster = distributed.LocalCluster(
-                n_workers=_local_workers(address), threads_per_worker=1, processes=True,
-                dashboard_address=None, silence_logs=logging.CRITICAL)
-            return distributed.Client(self.local_cluster, timeout=CONNECT_TIMEOUT)
+            workers = _local_workers(address)
+            security = _ephemeral_security(distributed)
+            # Over mutual TLS with a key and certificate made now and held only by this process and
+            # its own worker processes (in memory; Dask writes them for a moment to a private
+            # temporary directory to load them): another user of this machine who finds the ports
+            # cannot connect, and so cannot run code as this grader.
+            # Their plain-HTTP servers (which Dask always starts) answer nothing: the scheduler's
+            # pages would show anyone the workers' logs and the tasks, named after the students.
+            no_pages = {"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}
+            with dask.config.set(no_pages):
+                self.local_cluster = distributed.LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                    security=security, protocol="tls://", dashboard_address=None, silence_logs=logging.CRITICAL)
+            return distributed.Client(self.local_cluster, timeout=CONNECT_TIMEOUT, security=security)
         try:
             return distributed.Client(address, timeout=CONNECT_TIMEOUT, security=self._security(distributed))
         except (OSError, TimeoutError, ValueError) as error:
@@ -244,6 +256,16 @@ class Cluster:
             self.client.close()
         if self.local_cluster is not None:
             self.local_cluster.close()
+
+
+def _ephemeral_security(distributed):
+    """Credentials for one grade's local cluster: a self-signed key and certificate made in memory,
+    which the scheduler, the workers and this client all require of whoever connects."""
+    try:
+        return distributed.Security.temporary()
+    except ImportError:
+        raise ClusterError(f"--cluster local:N secures its cluster with TLS, which needs the `cryptography` "
+                           f"package; {INSTALL_HINT}") from None
 
 
 def _reason(error: BaseException) -> str:

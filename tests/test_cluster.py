@@ -13,6 +13,8 @@ import sqlite3
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -318,6 +320,77 @@ def test_a_tls_cluster_grades_for_the_grader_and_turns_an_intruder_away(tmp_path
         assert no_certificate.returncode == 2 and "needs --tls-ca-file, --tls-cert and --tls-key" in no_certificate.stderr
     finally:
         processes.stop()
+
+
+# Another user of the machine, who found the local cluster's ports: a plain Dask connection, a TLS
+# one that trusts anything but has no certificate, and one with a certificate of its own.
+INTRUDER = """
+import asyncio, ssl, sys
+import distributed
+from distributed.comm import connect
+
+def no_certificate():
+    context = ssl.create_default_context()
+    context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+    return {"ssl_context": context}
+
+async def attempt(address, **connection_args):
+    try:
+        comm = await connect(address, timeout=3, **connection_args)
+        await comm.write({"op": "identity"})
+        answer = await asyncio.wait_for(comm.read(), 3)
+    except Exception as error:
+        return f"refused ({type(error).__name__})"
+    return f"ANSWERED {sorted(answer)[:3]}"
+
+async def main():
+    own = distributed.Security.temporary().get_connection_args("client")
+    for address in sys.argv[1:]:
+        port = address.rsplit("://", 1)[1]
+        print(address, await attempt("tcp://" + port), await attempt("tls://" + port, **no_certificate()),
+              await attempt("tls://" + port, **own))
+
+asyncio.run(main())
+try:  # a whole Dask client, as an intruder would run one, at the scheduler's port
+    distributed.Client("tcp://" + sys.argv[1].rsplit("://", 1)[1], timeout=3)
+    print("CLIENT CONNECTED")
+except Exception as error:
+    print(f"client refused ({type(error).__name__})")
+"""
+
+
+def test_a_local_cluster_talks_only_to_its_own_grader(tmp_path):
+    from judge.cluster import Cluster, ClusterOptions
+    from judge.grading import grade_folder
+    from judge.store import Store
+
+    cluster = Cluster(ClusterOptions("local:2", sandbox_tier()))
+    try:
+        workers = cluster.client.scheduler_info()["workers"]
+        addresses = [cluster.local_cluster.scheduler_address, *workers,
+                     *(info["nanny"] for info in workers.values() if info.get("nanny"))]
+        assert len(addresses) == 5 and all(address.startswith("tls://127.0.0.1:") for address in addresses)
+        probe = subprocess.run([sys.executable, "-c", INTRUDER, *addresses], capture_output=True, text=True,
+                               timeout=120, check=False)
+        lines = probe.stdout.splitlines()
+        assert probe.returncode == 0 and len(lines) == len(addresses) + 1, probe.stderr
+        assert not any("ANSWERED" in line or "CONNECTED" in line for line in lines), lines
+        assert all(line.count("refused") == 3 for line in lines[:-1]), lines
+        assert lines[-1].startswith("client refused"), lines
+        # The scheduler's web pages (its workers' logs, the tasks named after students) are not served.
+        page = f"http://127.0.0.1:{cluster.local_cluster.scheduler.http_server.port}/info/main/workers.html"
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(page, timeout=10)
+        assert refused.value.code == 404
+        # The grader's own credentials do get through, and the grade is judged as ever.
+        assert "scheduler" in cluster.client.run_on_scheduler(lambda dask_scheduler: "scheduler")
+        folder = make_class(tmp_path / "subs", {"ana/stones.c": SOLUTIONS / "stones/accepted/parity.c",
+                                                "ben/stones.py": SOLUTIONS / "stones/wrong_answer/multiple_of_four.py"})
+        report = grade_folder(folder, Store(tmp_path / "r.db"), cluster=cluster)
+        verdicts = {student.student: student.results["stones"].verdict.value for student in report.students}
+        assert verdicts == {"ana": "AC", "ben": "WA"}, report.issues
+    finally:
+        cluster.close()
 
 
 def test_a_refused_worker_gets_neither_submissions_nor_problems(tmp_path):

@@ -1,4 +1,5 @@
-"""`judge doctor`: each language's toolchain and self-test, and the sandbox tier in force."""
+"""`judge doctor`: each language's toolchain and self-test, the sandbox tier in force, and the
+compile cache with its caps."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import argparse
 from judge.commands.common import EXIT_FAILED, EXIT_OK
 
 NAME = "doctor"
-HELP = "check the languages' toolchains and the sandbox"
+HELP = "check the languages' toolchains and the sandbox, and show the compile cache"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -19,6 +20,7 @@ def handle(args: argparse.Namespace) -> int:
 
     from judge.errors import LanguageUnavailable
     from judge.languages import LANGUAGES
+    from judge.languages.build_cache import cache_summary
     from judge.languages.self_test import self_test
     from judge.sandbox import TIERS, find_bwrap, hides_file_system, probe_tier, sandbox_tier
 
@@ -46,6 +48,8 @@ def handle(args: argparse.Namespace) -> int:
     for name in TIERS:
         reason = probe_tier(name)
         print(f"  {name:8} {'unavailable: ' + reason if reason else _view_of(name, hides_file_system(name))}")
+    print()
+    print(cache_summary())
     return EXIT_FAILED if failed else EXIT_OK
 
 

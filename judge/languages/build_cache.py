@@ -5,23 +5,34 @@ sandbox's slot uid owns; only then are its regular files copied, by the judge, i
 that the judge owns and nobody else can write, with a manifest of their content hash in it.
 Every use checks the entry's ownership, modes and hash against that manifest: an entry that was
 tampered with (or built by an older judge, owned by a slot uid) is removed and built again.
+
+The cache is kept within caps (cache_limits.py): a build larger than the per-build cap is judged
+from a directory of its own that goes when the program does, and is not kept; the cache as a
+whole is swept of its least recently used and expired entries (cache_sweep.py). An entry is held
+in use while its program lives, so no judge's sweep removes it under another (cache_users.py).
 """
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import os
 import shutil
 import stat
 import tempfile
+import time
+import uuid
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 
 from judge.errors import JudgeError
+from judge.languages.cache_limits import cache_limits, size_text
+from judge.languages.cache_locks import build_lock
+from judge.languages.cache_sweep import TRASH_PREFIX, cache_usage, note_new_entry, uncached_name
+from judge.languages.cache_users import EntryPath, hold, registration
 
 MANIFEST = ".manifest"  # in every entry: the hash of everything else in it
-BUILD_OUTPUT_LIMIT = 512 << 20  # bytes of built files copied into an entry, at most
+BUILD_OUTPUT_LIMIT = 512 << 20  # bytes of files a build may leave at all (what is kept: cache_limits.py)
 
 
 class CacheUnusable(JudgeError):
@@ -61,27 +72,68 @@ def cache_key(*parts: bytes | str) -> str:
     return digest.hexdigest()[:32]
 
 
-def cached_entry(key: str, files: dict[str, bytes], build: Callable[[Path], None] | None) -> Path:
+def cached_entry(key: str, files: dict[str, bytes], build: Callable[[Path], None] | None) -> EntryPath:
     """The verified cache entry for ``key``: ``files`` plus, if ``build`` is given, everything it
-    leaves in the directory it is handed (a scratch directory holding ``files``)."""
+    leaves in the directory it is handed (a scratch directory holding ``files``). The entry is
+    in use, safe from any sweep, while the returned path lives."""
     root = cache_root()
-    entry = root / key
-    if intact(entry):
+    limits = cache_limits()
+    entry = _usable(root, key)
+    if entry is not None:
         return entry
     # One judge builds a key at a time; the others wait for its entry instead of building it too
     # (or removing it as not yet intact).
-    lock = os.open(root / f"{key}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+    lock = build_lock(root, key)
     try:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not intact(entry):
-            _discard(entry)
-            outputs = {name: (content, False) for name, content in files.items()}
-            if build is not None:
-                outputs = _built_files(files, build)
-            _install(root, key, outputs)
+        entry = _usable(root, key)
+        if entry is not None:
+            return entry
+        outputs = {name: (content, False) for name, content in files.items()}
+        if build is not None:
+            outputs = _built_files(files, build)
+        size = sum(len(content) for content, _ in outputs.values())
+        if size > limits.build_bytes:
+            return _uncached(root, key, outputs)
+        _install(root, key, outputs)
+        entry = _usable(root, key)  # in use before the lock is released: no sweep can take it
     finally:
         os.close(lock)
+    if entry is None:
+        raise CacheUnusable(f"the compile cache entry {root / key} went away as it was written")
+    note_new_entry(root, size, limits)
     return entry
+
+
+def _usable(root: Path, key: str) -> EntryPath | None:
+    """The entry ``key``, in use and touched (the sweep removes the least recently used first),
+    if it is there and intact."""
+    entry = hold(root, key)
+    if entry is None or not intact(entry):
+        return None
+    now = time.time_ns()  # not the file system's coarser clock: uses a moment apart stay in order
+    os.utime(entry, ns=(now, now), follow_symlinks=False)
+    return entry
+
+
+def _uncached(root: Path, key: str, files: dict[str, tuple[bytes, bool]]) -> EntryPath:
+    """A build over the per-build cap: written as an entry would be, but to a directory of its own
+    that is removed when the returned path is dropped (or, if this judge dies, by a sweep)."""
+    owner = registration(root).id  # a sweep leaves the folder alone while this judge lives
+    folder = EntryPath(tempfile.mkdtemp(prefix=uncached_name(owner, key), dir=root))
+    try:
+        _write_entry(folder, files)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    weakref.finalize(folder, _remove_own, str(folder), os.getpid())
+    return folder
+
+
+def _remove_own(folder: str, maker: int) -> None:
+    """Remove a build too large to keep, unless this is a forked child dropping its copy of the
+    path (the parent still uses the folder)."""
+    if os.getpid() == maker:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def intact(entry: Path) -> bool:
@@ -156,25 +208,45 @@ def _built_files(files: dict[str, bytes], build: Callable[[Path], None]) -> dict
 
 def _install(root: Path, key: str, files: dict[str, tuple[bytes, bool]]) -> None:
     """Write a new entry as the judge, then rename it into place (a crash never leaves a
-    half-built entry under the key)."""
+    half-built entry under the key), setting aside an untrusted one that was there."""
     building = Path(tempfile.mkdtemp(prefix=f"{key}.", dir=root))
     try:
-        for name, (content, executable) in files.items():
-            path = building / name
-            path.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
-            path.write_bytes(content)
-            os.chmod(path, 0o755 if executable else 0o644)
-        (building / MANIFEST).write_text(_digest(files))
-        os.chmod(building / MANIFEST, 0o644)
-        os.chmod(building, 0o755)
+        _write_entry(building, files)
+        _discard(root / key)
         building.rename(root / key)
     finally:
         shutil.rmtree(building, ignore_errors=True)
 
 
+def _write_entry(folder: Path, files: dict[str, tuple[bytes, bool]]) -> None:
+    for name, (content, executable) in files.items():
+        path = folder / name
+        path.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
+        path.write_bytes(content)
+        os.chmod(path, 0o755 if executable else 0o644)
+    (folder / MANIFEST).write_text(_digest(files))
+    os.chmod(folder / MANIFEST, 0o644)
+    os.chmod(folder, 0o755)
+
+
 def _discard(entry: Path) -> None:
-    """Remove an entry that cannot be trusted."""
+    """Remove an entry that cannot be trusted: renamed aside first, so that no judge sees it
+    half deleted."""
     if entry.is_symlink() or entry.is_file():
         entry.unlink(missing_ok=True)
     elif entry.exists():
-        shutil.rmtree(entry, ignore_errors=True)
+        trash = entry.with_name(f"{TRASH_PREFIX}{entry.name}-{uuid.uuid4().hex[:8]}")
+        entry.rename(trash)
+        shutil.rmtree(trash, ignore_errors=True)
+
+
+def cache_summary() -> str:
+    """Where the cache is, what it holds and its caps (for `judge doctor`)."""
+    limits = cache_limits()
+    try:
+        root = cache_root()
+        count, size = cache_usage(root)
+        held = f"{root}: {count} entries, {size_text(size)}"
+    except (CacheUnusable, OSError) as error:
+        held = f"unusable: {error}"
+    return "\n".join([f"compile cache: {held}", *(f"  {line}" for line in limits.describe())])
