@@ -27,8 +27,17 @@ BIG_STONES = ("#include <stdio.h>\nint table[1 << 20] = {1, 2, 3};\n"
 
 
 @pytest.fixture
-def cache(tmp_path, monkeypatch) -> Path:
-    root = tmp_path / "cache"
+def runnable_cache():
+    """A cache directory a sandboxed program can reach (a test's own tmp_path is private to its user)."""
+    root = Path(tempfile.mkdtemp(prefix="judge-cache-test-"))
+    root.chmod(0o755)
+    yield root
+    shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def cache(runnable_cache, monkeypatch) -> Path:
+    root = runnable_cache / "cache"
     monkeypatch.setenv("JUDGE_CACHE", str(root))
     monkeypatch.setenv("JUDGE_CACHE_MAX_BYTES", str(35_000))  # three entries fit, a fourth does not
     return root
@@ -93,15 +102,6 @@ def test_expired_entries_and_old_leftovers_are_swept(cache, monkeypatch):
     assert recent.exists() and (cache / f"{cache_key('test', 'new')}.lock").exists()
 
 
-@pytest.fixture
-def runnable_cache():
-    """A cache directory a sandboxed program can reach (a test's own tmp_path is private to its user)."""
-    root = Path(tempfile.mkdtemp(prefix="judge-cache-test-"))
-    root.chmod(0o755)
-    yield root
-    shutil.rmtree(root, ignore_errors=True)
-
-
 def test_a_build_over_the_per_build_cap_is_judged_but_not_kept(tmp_path, runnable_cache):
     cache = runnable_cache
     env = {"JUDGE_CACHE": str(cache), "JUDGE_CACHE_MAX_BUILD_BYTES": "1M"}
@@ -118,19 +118,19 @@ def test_a_build_over_the_per_build_cap_is_judged_but_not_kept(tmp_path, runnabl
     assert [path for path in cache.glob("*/program")], "an ordinary build is kept"
 
 
-def test_caps_in_error_are_named_with_how_to_fix_them(tmp_path):
+def test_caps_in_error_are_named_with_how_to_fix_them(runnable_cache):
     source = ROOT / "solutions/stones/accepted/parity.c"
     done = run_judge("run", "stones", str(source), "--no-record",
-                     env={"JUDGE_CACHE": str(tmp_path / "cache"), "JUDGE_CACHE_MAX_BYTES": "lots"})
+                     env={"JUDGE_CACHE": str(runnable_cache / "cache"), "JUDGE_CACHE_MAX_BYTES": "lots"})
     assert done.returncode == 2
     assert done.stderr.strip() == ("judge: error: $JUDGE_CACHE_MAX_BYTES='lots' is not a size; give bytes, "
                                    "or a number with K, M or G (e.g. 2G)")
 
 
-def test_doctor_states_the_caps(tmp_path):
-    done = run_judge("doctor", env={"JUDGE_CACHE": str(tmp_path / "cache"), "JUDGE_CACHE_MAX_BYTES": "2G",
+def test_doctor_states_the_caps(runnable_cache):
+    done = run_judge("doctor", env={"JUDGE_CACHE": str(runnable_cache / "cache"), "JUDGE_CACHE_MAX_BYTES": "2G",
                                     "JUDGE_CACHE_MAX_BUILD_BYTES": "8M", "JUDGE_CACHE_MAX_AGE_DAYS": "7"})
-    assert f"compile cache: {tmp_path / 'cache'}: " in done.stdout, done.stderr
+    assert f"compile cache: {runnable_cache / 'cache'}: " in done.stdout, done.stderr
     assert "in all:    2 GiB ($JUDGE_CACHE_MAX_BYTES)" in done.stdout
     assert "per build: 8 MiB ($JUDGE_CACHE_MAX_BUILD_BYTES); a larger build is judged, but not kept" in done.stdout
     assert "an entry unused for 7 days goes ($JUDGE_CACHE_MAX_AGE_DAYS)" in done.stdout

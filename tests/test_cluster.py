@@ -201,7 +201,7 @@ def test_a_worker_killed_mid_task_loses_and_duplicates_nothing(dask_cluster, tmp
         dask_cluster.replace_dead_workers()
     assert judge.returncode == 0, err
     students = {s["student"]: s for s in json.loads(out)["students"]}
-    assert students["slowpoke"]["problems"]["stones"] == {"score": 100.0, "verdict": "AC"}
+    assert students["slowpoke"]["problems"]["stones"] == {"status": "graded", "score": 100.0, "verdict": "AC"}
     assert students["ana"]["problems"]["stones"]["verdict"] == "AC"
     assert students["ben"]["problems"]["stones"]["verdict"] == "WA"
     assert counts(db) == (3, 3 * suite_size("stones"))  # one row per submission and per case: nothing twice
@@ -236,7 +236,7 @@ def test_a_killed_grader_resumes_from_the_store(dask_cluster, tmp_path):
     assert _rows_of(db, done_before) == rows_before  # complete submissions were not judged again
     assert counts(db) == (2, 2 * suite_size("stones"))
     students = {s["student"]: s["problems"]["stones"] for s in json.loads(rerun.stdout)["students"]}
-    assert students == {"ana": {"score": 100.0, "verdict": "AC"}, "zed": {"score": 100.0, "verdict": "AC"}}
+    assert students == {"ana": {"status": "graded", "score": 100.0, "verdict": "AC"}, "zed": {"status": "graded", "score": 100.0, "verdict": "AC"}}
 
 
 def _complete(db: Path) -> set[tuple[str, str]]:
@@ -313,7 +313,7 @@ def test_a_tls_cluster_grades_for_the_grader_and_turns_an_intruder_away(tmp_path
 
         graded = tls_grade("grader")
         assert graded.returncode == 0, graded.stderr
-        assert json.loads(graded.stdout)["students"][0]["problems"]["stones"] == {"score": 100.0, "verdict": "AC"}
+        assert json.loads(graded.stdout)["students"][0]["problems"]["stones"] == {"status": "graded", "score": 100.0, "verdict": "AC"}
         intruder = tls_grade("intruder")
         assert intruder.returncode == 2 and "cannot reach the Dask scheduler at tls://" in intruder.stderr
         no_certificate = run_judge("grade", str(folder), "--cluster", processes.address)
