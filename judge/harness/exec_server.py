@@ -47,15 +47,16 @@ def main():
     # sandbox's other writable directories (a cold run has them fresh).
     case = control.Case(os.getcwd(), [os.getcwd(), *private_dirs])
     environment = dict(os.environ)  # the sandbox's fixed environment, as a cold run has it
-    control.serve(lambda request, stdin: run_case(command, environment, case, request, stdin),
-                  control_in, control_out)
+    control.serve(lambda request, stdin, announce: run_case(command, environment, case, request, stdin, announce),
+                  case, control_in, control_out)
 
 
-def run_case(command, environment, case, request, stdin):
-    """Run one case to its end; return its report, stdout and stderr."""
+def run_case(command, environment, case, request, stdin, announce):
+    """Run one case to its end (``announce`` as it starts); return its report, stdout and stderr."""
     case.prepare(stdin)
     stderr_read, stderr_write = os.pipe2(os.O_CLOEXEC)
     reaped_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    announce()
     started = time.monotonic()
     try:
         child = start_case(command, environment, case, request, stderr_write)
@@ -79,7 +80,6 @@ def run_case(command, environment, case, request, stdin):
         os.close(stderr_read)
     reaped = resource.getrusage(resource.RUSAGE_CHILDREN)
     reaped_cpu = (reaped.ru_utime - reaped_before.ru_utime) + (reaped.ru_stime - reaped_before.ru_stime)
-    case.clean()
     stdout = case.output(request["output"] + 1)
     report = control.report_of(status, stopped, max(reaped_cpu, cpu), wall, max(usage.ru_maxrss, memory_kb))
     return report, stdout, stderr.text()

@@ -63,7 +63,8 @@ def main():
     # sandbox's other writable directories (a cold run has them fresh).
     case = control.Case(os.getcwd(), [os.getcwd(), *private_dirs])
     zygote = start_zygote(code, solution, harness, case, [control_in, control_out])
-    control.serve(lambda request, stdin: run_case(zygote, case, request, stdin), control_in, control_out)
+    control.serve(lambda request, stdin, announce: run_case(zygote, case, request, stdin, announce), case,
+                  control_in, control_out)
 
 
 def compile_submission(solution, style):
@@ -209,8 +210,9 @@ def sibling_code(path):
         return compile(handle.read(), path, "exec", dont_inherit=True)
 
 
-def run_case(zygote, case, request, stdin):
+def run_case(zygote, case, request, stdin, announce):
     case.prepare(stdin)
+    announce()
     started = time.monotonic()
     zygote.start_case(CASE_LIMITS.pack(request["cpu"], request["output"], request["address_space"], request["nofile"]))
     (child,) = zygote.receive(CHILD_PID)
@@ -222,7 +224,6 @@ def run_case(zygote, case, request, stdin):
     status, peak_kb, user, system = zygote.receive(CHILD_END)
     wall = time.monotonic() - started
     stderr.take(zygote.stderr)  # the rest, now that nothing can write any more
-    case.clean()
     stdout = case.output(request["output"] + 1)
     report = control.report_of(status, stopped, max(user + system, cpu), wall, max(peak_kb, memory_kb))
     return report, stdout, stderr.text()
