@@ -25,6 +25,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import case_control as control  # found next to this file once the path is set
+import signal_guard
 
 EXEC_FAILED = 127  # as a shell (and prlimit) reports a command it could not run
 # Every signal back to its default in the case: ignored dispositions (SIGPIPE and SIGXFSZ in
@@ -43,6 +44,9 @@ def main():
     # re-parented here, so the sweep after each case finds all of it.
     control.prctl(control.PR_SET_DUMPABLE, 0)
     control.prctl(control.PR_SET_CHILD_SUBREAPER, 1)
+    # No case can signal the server (nor its parent, the judge where there is no PID namespace):
+    # a stopped server would stop the case's clock.
+    signal_guard.protect({os.getpid(), os.getppid()}, {os.getpgid(0)})
     # The case works in the server's working directory, emptied after each case as are the
     # sandbox's other writable directories (a cold run has them fresh).
     case = control.Case(os.getcwd(), [os.getcwd(), *private_dirs])

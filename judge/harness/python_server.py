@@ -136,8 +136,12 @@ def start_zygote(code, solution, harness, case, server_files):
     requests_read, requests_write = os.pipe()
     replies_read, replies_write = os.pipe()
     starts_read, starts_write = os.pipe()
+    server = (os.getpid(), os.getppid())
     pid = os.fork()
     if pid == 0:
+        # No case can signal the zygote, the server or the server's parent (the judge where there
+        # is no PID namespace): a stopped zygote or server would stop the case's clock.
+        guard.protect({os.getpid(), *server}, {os.getpgid(0)})
         for handle in server_files:
             handle.close()
         for fd in (stderr_read, requests_write, replies_read, starts_write):
@@ -367,6 +371,7 @@ def exit_status(code):
 if __name__ == "__main__":
     load_sibling("proc_usage")  # case_control imports them
     load_sibling("ipc_objects")
+    guard = load_sibling("signal_guard")
     control = load_sibling("case_control")
     start = load_sibling("start")
     main()

@@ -1,16 +1,22 @@
-"""A case cannot take the wall clock away from the judge: one that stops the process watching
-it (its parent, its parent's process group, every process it can reach) and sleeps is TLE within
-the wall-time limit and a second, warm and cold, in every tier; one that kills its watcher gets
-a verdict of its own. Either way the next case runs normally (warm: on a new server)."""
+"""A case cannot take the wall clock away from the judge. One that tries to stop or kill the
+process watching it (its parent, its parent's process group, PID 1, every process it can reach)
+and sleeps is TLE within the wall-time limit and a second, warm and cold, in every tier, and the
+next case runs normally. A warm server that falls silent in the middle of a case all the same
+(stopped or killed here from outside the sandbox) costs that case no more: stopped, it is killed
+at the wall limit and the case is TLE; killed, the case runs cold; the next case gets a new server."""
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from judge.catalog import load_problem
+from judge.harness.proc_usage import descendants
 from judge.runner import Prepared, judge_submission, prepare
 
 HERE = Path(__file__).resolve().parent
@@ -30,7 +36,7 @@ def prepared(name: str) -> Prepared:
 @pytest.mark.parametrize("cold", [False, True], ids=["warm", "cold"])
 @pytest.mark.parametrize("attack", ATTACKS)
 @pytest.mark.parametrize("name", PROGRAMS)
-def test_a_case_that_stops_or_kills_its_watcher_is_tle_within_the_wall_limit(tier, name, attack, cold):
+def test_a_case_that_tries_to_stop_or_kill_its_watcher_is_tle_within_the_wall_limit(tier, name, attack, cold):
     wall_limit = prepared(name).limits.wall_time
     cases = [STONES.case(ATTACKS[attack]), STONES.case("n-3")]
     started = time.monotonic()
@@ -40,3 +46,47 @@ def test_a_case_that_stops_or_kills_its_watcher_is_tle_within_the_wall_limit(tie
     assert [verdict for verdict, _ in verdicts] == ["TLE", "AC"], verdicts
     assert result.cases[0].wall_time <= wall_limit + 1.5, verdicts
     assert elapsed < wall_limit + SLACK, f"judging took {elapsed:.1f} s for a wall limit of {wall_limit:g} s"
+
+
+def signal_later(pid: int, signum: int, delay: float) -> threading.Thread:
+    """After ``delay`` seconds, send ``signum`` to ``pid`` and every process below it."""
+    def send():
+        time.sleep(delay)
+        for target in (pid, *descendants(pid)):
+            try:
+                os.kill(target, signum)
+            except ProcessLookupError:
+                pass
+
+    thread = threading.Thread(target=send)
+    thread.start()
+    return thread
+
+
+@pytest.mark.parametrize("signum", [signal.SIGSTOP, signal.SIGKILL], ids=["stopped", "killed"])
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_a_server_silent_in_the_middle_of_a_case_costs_it_no_more_than_its_wall_limit(tier, name, signum):
+    built = prepared(name)
+    limits = built.limits
+    pool = built.language.warm_pool(built.program, STONES.io, limits)
+    command = built.program.argv(limits)
+
+    def run(stdin: bytes):
+        return pool.execute(command, stdin, limits, built.program.directory)
+
+    pool.start(1)
+    try:
+        assert run(b"3\n").stdout == b"SK\n"  # the server is up and answers
+        server = pool.all[0]
+        sender = signal_later(server.pid, signum, delay=1.0)  # while the case sleeps
+        started = time.monotonic()
+        outcome = run(b"1\n")
+        elapsed = time.monotonic() - started
+        sender.join()
+        assert outcome.wall_timed_out, outcome
+        assert elapsed < limits.wall_time + SLACK, f"{elapsed:.1f} s for a wall limit of {limits.wall_time:g} s"
+        assert server not in pool.all and not os.path.exists(f"/proc/{server.pid}")
+        assert run(b"3\n").stdout == b"SK\n"
+        assert pool.all and pool.all[0] is not server
+    finally:
+        pool.close()
