@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from judge import warm
 from judge.catalog import load_problem
 from judge.harness.proc_usage import descendants
 from judge.runner import Prepared, judge_submission, prepare
@@ -46,6 +47,19 @@ def test_a_case_that_tries_to_stop_or_kill_its_watcher_is_tle_within_the_wall_li
     assert [verdict for verdict, _ in verdicts] == ["TLE", "AC"], verdicts
     assert result.cases[0].wall_time <= wall_limit + 1.5, verdicts
     assert elapsed < wall_limit + SLACK, f"judging took {elapsed:.1f} s for a wall limit of {wall_limit:g} s"
+
+
+@pytest.mark.parametrize("name", ["stop_parent.c", "stop_parent_routes.c", "stop_parent.py", "kill_parent.c",
+                                  "kill_parent.py"])
+def test_a_warm_case_cannot_stop_or_kill_its_watcher(tier, name, monkeypatch):
+    """The attempts fail (the server's signal guard): the case answers, through its server,
+    which answers the next case too. A stopped server would make it TLE, a killed one a cold run."""
+    cold_runs = []
+    monkeypatch.setattr(warm, "run_sandboxed", lambda *args, **kwargs: cold_runs.append(args))
+    cases = [STONES.case("n-1"), STONES.case("n-3")]
+    result = judge_submission(STONES, HERE / name, cases=cases, jobs=1)
+    assert [(case.verdict, case.message) for case in result.cases] == [("AC", "")] * 2
+    assert not cold_runs
 
 
 def signal_later(pid: int, signum: int, delay: float) -> threading.Thread:
