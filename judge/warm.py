@@ -6,12 +6,18 @@ judge/harness/python_server.py); every other language's execs the prepared comma
 A pool holds one server per parallel worker. If a server dies or stops answering, that case is
 run cold and the server is replaced: verdicts never depend on the warm path working. Once two
 servers have died without ever answering (one that cannot start, say), the rest runs cold.
+
+The judge keeps the wall clock itself too: once a server said a case started, its report must come
+within the wall-time limit and WALL_BACKSTOP. A case that stopped the server watching it (SIGSTOP
+to its parent, say) gets no report: at that deadline the judge kills the server's whole sandbox,
+the case is TLE, and the next case gets a new server.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import queue
+import time
 from pathlib import Path
 from typing import ClassVar
 
@@ -21,7 +27,11 @@ from judge.languages.base import EXEC_SERVER_FILE, Program
 from judge.sandbox import Limits, Outcome, SandboxedServer, private_directories, run_sandboxed
 from judge.sandbox.command import running_as_root
 
-REPLY_GRACE = 5.0  # seconds past the wall limit before a silent server is given up on
+REPLY_GRACE = 5.0  # seconds past the wall limit before a server that has not started the case is given up on
+# Seconds past the wall limit, from the moment the server said the case started, before the
+# judge takes the case as stopped at its wall limit: what the server needs to kill, reap and
+# sweep a case and report it.
+WALL_BACKSTOP = 1.0
 # How many servers may die without ever answering before the pool runs everything cold: a
 # server that cannot start should not cost every case a failed start.
 SILENT_DEATHS = 2
@@ -91,12 +101,13 @@ class WarmPool:
         """Run one case warm (same signature as a cold run, which is the fallback)."""
         server = self._take() if self.serves(command, limits) else None
         outcome = self._ask(server, stdin, limits) if server else None
+        if server and (outcome is None or server.closed):  # gone, silent, or killed for its case
+            self._retire(server)
+        elif server:
+            self.answered.add(server)
+            self.idle.put(server)
         if outcome is None:
-            if server:
-                self._retire(server)
             return run_sandboxed(command, stdin=stdin, limits=limits, program_dir=program_dir)
-        self.answered.add(server)
-        self.idle.put(server)
         return outcome
 
     def _take(self) -> SandboxedServer | None:
@@ -117,21 +128,47 @@ class WarmPool:
         return server
 
     def _ask(self, server: SandboxedServer, stdin: bytes, limits: Limits) -> Outcome | None:
+        """The case's outcome through ``server``, or None if the server died or did not start
+        it in time (the case is run cold then)."""
         address_space = limits.address_space or 0
         request = protocol.REQUEST.pack(len(stdin), limits.cpu_time, limits.wall_time,
                                         limits.memory_ceiling, limits.output, address_space,
                                         limits.open_files)
-        reply = server.exchange(request + stdin, protocol.REPORT.size, limits.wall_time + REPLY_GRACE)
-        if reply is None:
+        try:
+            if not server.send(request + stdin):
+                return None
+            if server.receive(len(protocol.STARTED), time.monotonic() + limits.wall_time + REPLY_GRACE) \
+                    != protocol.STARTED:
+                return None
+            started = time.monotonic()
+            try:
+                header = server.receive(protocol.REPORT.size, started + limits.wall_time + WALL_BACKSTOP)
+            except TimeoutError:
+                return self._stopped_watcher(server, started, limits)
+            if header is None:
+                return None
+            report = dict(zip(protocol.REPORT_FIELDS, protocol.REPORT.unpack(header)))
+            streams = server.receive(report["stdout"] + report["stderr"], time.monotonic() + REPLY_GRACE)
+        except TimeoutError:
             return None
-        header, stream = reply
-        report = dict(zip(protocol.REPORT_FIELDS, protocol.REPORT.unpack(header)))
-        stdout, stderr = stream.read(report["stdout"]), stream.read(report["stderr"])
+        if streams is None:
+            return None
+        stdout, stderr = streams[:report["stdout"]], streams[report["stdout"]:]
         return Outcome(exit_code=_or_none(report["exit_code"]), signal=_or_none(report["signal"]),
                        cpu_time=report["cpu"], wall_time=report["wall"], memory_kb=report["memory_kb"],
                        stdout=stdout[:limits.output], stderr=stderr,
                        wall_timed_out=protocol.STOPPED[report["stopped"]] == "wall",
                        output_exceeded=len(stdout) >= limits.output)
+
+    def _stopped_watcher(self, server: SandboxedServer, started: float, limits: Limits) -> Outcome:
+        """The outcome of a case whose server started it and then fell silent past its wall
+        limit: the case stopped it (the server's own work per case is bounded), and ran on
+        unwatched. Its sandbox is killed with everything in it; the case is over its wall limit."""
+        self.answered.add(server)  # it did start: no sign that servers cannot start
+        server.stop()
+        note = (f"the judge stopped the case at its wall-time limit: the server watching it fell silent "
+                f"(stopped by the case?) and was killed\n")
+        return Outcome(wall_time=time.monotonic() - started, stderr=note.encode(), wall_timed_out=True)
 
     def _retire(self, server: SandboxedServer) -> None:
         if server not in self.answered:

@@ -5,8 +5,10 @@ after it. Runs INSIDE the sandbox, next to the servers: standard library only, n
 Protocol on the server's stdin/stdout, one exchange per case (fixed-size binary headers; the judge
 imports them from this file):
   judge -> server: REQUEST (stdin size N, limits), then N bytes of standard input
-  server -> judge: REPORT (how the run ended, its usage, stdout size N, stderr size M), then
-                   N + M bytes
+  server -> judge: STARTED as the case starts (the judge's own wall clock runs from there: a
+                   case that stops its server is stopped by the judge), then REPORT (how the
+                   run ended, its usage, stdout size N, stderr size M), then N + M bytes
+The server empties the case's directories after the report, before it reads the next request.
 
 The Python server loads this module before it forks its zygote, so everything imported here is
 copied into every Python case: keep the imports to what a case needs anyway (select is imported
@@ -33,6 +35,7 @@ SIGKILL = 9  # not from the signal module, which would bring enum and functools 
 REQUEST = struct.Struct("=qddqqqq")
 REQUEST_FIELDS = ("stdin", "cpu", "wall", "memory", "output", "address_space", "nofile")  # seconds, bytes
 REPORT = struct.Struct("=qqddqqqq")
+STARTED = b"s"
 REPORT_FIELDS = ("exit_code", "signal", "cpu", "wall", "memory_kb", "stopped", "stdout", "stderr")
 NONE = -1  # exit_code or signal: none (killed by a signal, or exited)
 STOPPED = (None, "wall", "cpu", "memory")  # "stopped" is an index into this
@@ -58,20 +61,27 @@ def take_control_channel():
     return control_in, control_out
 
 
-def serve(run_case, control_in, control_out):
-    """A server's loop: a request from the judge in, ``run_case(request, stdin)`` (which returns
-    the report, stdout and stderr), its report out; until the judge hangs up."""
+def serve(run_case, case, control_in, control_out):
+    """A server's loop: a request from the judge in, ``run_case(request, stdin, announce)``
+    (which calls ``announce`` as the case starts and returns the report, stdout and stderr), its
+    report out, ``case`` cleaned; until the judge hangs up."""
+
+    def announce():
+        control_out.write(STARTED)
+        control_out.flush()
+
     while True:
         header = control_in.read(REQUEST.size)
         if len(header) < REQUEST.size:
             return
         request = dict(zip(REQUEST_FIELDS, REQUEST.unpack(header)))
         stdin = control_in.read(request["stdin"])
-        report, stdout, stderr = run_case(request, stdin)
+        report, stdout, stderr = run_case(request, stdin, announce)
         report["stopped"] = STOPPED.index(report["stopped"])
         report["stdout"], report["stderr"] = len(stdout), len(stderr)
         control_out.write(REPORT.pack(*(report[field] for field in REPORT_FIELDS)) + stdout + stderr)
         control_out.flush()
+        case.clean()  # after the report: the judge's wall clock does not wait for it
 
 
 def report_of(status, stopped, cpu, wall, memory_kb):

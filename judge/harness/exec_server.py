@@ -25,6 +25,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import case_control as control  # found next to this file once the path is set
+import signal_guard
 
 EXEC_FAILED = 127  # as a shell (and prlimit) reports a command it could not run
 # Every signal back to its default in the case: ignored dispositions (SIGPIPE and SIGXFSZ in
@@ -43,19 +44,23 @@ def main():
     # re-parented here, so the sweep after each case finds all of it.
     control.prctl(control.PR_SET_DUMPABLE, 0)
     control.prctl(control.PR_SET_CHILD_SUBREAPER, 1)
+    # No case can signal the server (nor its parent, the judge where there is no PID namespace):
+    # a stopped server would stop the case's clock.
+    signal_guard.protect({os.getpid(), os.getppid()}, {os.getpgid(0)})
     # The case works in the server's working directory, emptied after each case as are the
     # sandbox's other writable directories (a cold run has them fresh).
     case = control.Case(os.getcwd(), [os.getcwd(), *private_dirs])
     environment = dict(os.environ)  # the sandbox's fixed environment, as a cold run has it
-    control.serve(lambda request, stdin: run_case(command, environment, case, request, stdin),
-                  control_in, control_out)
+    control.serve(lambda request, stdin, announce: run_case(command, environment, case, request, stdin, announce),
+                  case, control_in, control_out)
 
 
-def run_case(command, environment, case, request, stdin):
-    """Run one case to its end; return its report, stdout and stderr."""
+def run_case(command, environment, case, request, stdin, announce):
+    """Run one case to its end (``announce`` as it starts); return its report, stdout and stderr."""
     case.prepare(stdin)
     stderr_read, stderr_write = os.pipe2(os.O_CLOEXEC)
     reaped_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    announce()
     started = time.monotonic()
     try:
         child = start_case(command, environment, case, request, stderr_write)
@@ -79,7 +84,6 @@ def run_case(command, environment, case, request, stdin):
         os.close(stderr_read)
     reaped = resource.getrusage(resource.RUSAGE_CHILDREN)
     reaped_cpu = (reaped.ru_utime - reaped_before.ru_utime) + (reaped.ru_stime - reaped_before.ru_stime)
-    case.clean()
     stdout = case.output(request["output"] + 1)
     report = control.report_of(status, stopped, max(reaped_cpu, cpu), wall, max(usage.ru_maxrss, memory_kb))
     return report, stdout, stderr.text()

@@ -63,7 +63,8 @@ def main():
     # sandbox's other writable directories (a cold run has them fresh).
     case = control.Case(os.getcwd(), [os.getcwd(), *private_dirs])
     zygote = start_zygote(code, solution, harness, case, [control_in, control_out])
-    control.serve(lambda request, stdin: run_case(zygote, case, request, stdin), control_in, control_out)
+    control.serve(lambda request, stdin, announce: run_case(zygote, case, request, stdin, announce), case,
+                  control_in, control_out)
 
 
 def compile_submission(solution, style):
@@ -135,8 +136,12 @@ def start_zygote(code, solution, harness, case, server_files):
     requests_read, requests_write = os.pipe()
     replies_read, replies_write = os.pipe()
     starts_read, starts_write = os.pipe()
+    server = (os.getpid(), os.getppid())
     pid = os.fork()
     if pid == 0:
+        # No case can signal the zygote, the server or the server's parent (the judge where there
+        # is no PID namespace): a stopped zygote or server would stop the case's clock.
+        guard.protect({os.getpid(), *server}, {os.getpgid(0)})
         for handle in server_files:
             handle.close()
         for fd in (stderr_read, requests_write, replies_read, starts_write):
@@ -209,8 +214,9 @@ def sibling_code(path):
         return compile(handle.read(), path, "exec", dont_inherit=True)
 
 
-def run_case(zygote, case, request, stdin):
+def run_case(zygote, case, request, stdin, announce):
     case.prepare(stdin)
+    announce()
     started = time.monotonic()
     zygote.start_case(CASE_LIMITS.pack(request["cpu"], request["output"], request["address_space"], request["nofile"]))
     (child,) = zygote.receive(CHILD_PID)
@@ -222,7 +228,6 @@ def run_case(zygote, case, request, stdin):
     status, peak_kb, user, system = zygote.receive(CHILD_END)
     wall = time.monotonic() - started
     stderr.take(zygote.stderr)  # the rest, now that nothing can write any more
-    case.clean()
     stdout = case.output(request["output"] + 1)
     report = control.report_of(status, stopped, max(user + system, cpu), wall, max(peak_kb, memory_kb))
     return report, stdout, stderr.text()
@@ -366,6 +371,7 @@ def exit_status(code):
 if __name__ == "__main__":
     load_sibling("proc_usage")  # case_control imports them
     load_sibling("ipc_objects")
+    guard = load_sibling("signal_guard")
     control = load_sibling("case_control")
     start = load_sibling("start")
     main()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 import os
 import select
+import time
 from pathlib import Path
-from typing import BinaryIO
 
 from judge.sandbox.limits import Limits
 from judge.sandbox.scratch import hand_over, own_directory
@@ -36,8 +36,7 @@ class SandboxedServer:
         except BaseException:
             self._claim.give_back(check=False)
             raise
-        self.reader = os.fdopen(self._server_stdout, "rb")
-        self.writer = os.fdopen(self._server_stdin, "wb")
+        self.closed = False
 
     def _start(self, command: list[str], limits: Limits, program_dir: Path, extra_env: dict[str, str]) -> None:
         work_dir = self.scratch / "work"
@@ -59,28 +58,38 @@ class SandboxedServer:
             os.close(to_server)
             os.close(from_server)
 
-    def exchange(self, request: bytes, reply_size: int, timeout: float) -> tuple[bytes, BinaryIO] | None:
-        """Send one request; return (the reply's first ``reply_size`` bytes, the reply stream for
-        the rest), or None if the server is gone or silent past ``timeout``."""
+    def send(self, data: bytes) -> bool:
+        """Write ``data`` to the server; False if it is gone."""
+        view = memoryview(data)
         try:
-            self.writer.write(request)
-            self.writer.flush()
+            while view:
+                view = view[os.write(self._server_stdin, view):]
         except OSError:
-            return None
-        ready, _, _ = select.select([self.reader], [], [], timeout)
-        if not ready:
-            return None
-        header = self.reader.read(reply_size)
-        return (header, self.reader) if len(header) == reply_size else None
+            return False
+        return True
+
+    def receive(self, size: int, deadline: float) -> bytes | None:
+        """Exactly ``size`` bytes from the server, or None if it hung up first. Raises
+        TimeoutError once time.monotonic() passes ``deadline`` with the bytes not all there.
+        Unbuffered: nothing read ahead hides from the next wait what the server already sent."""
+        data = bytearray()
+        while len(data) < size:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([self._server_stdout], [], [], remaining)[0]:
+                raise TimeoutError(f"the server sent {len(data)} of {size} bytes in time")
+            chunk = os.read(self._server_stdout, size - len(data))
+            if not chunk:
+                return None
+            data += chunk
+        return bytes(data)
 
     def stop(self) -> None:
-        """Hang up and kill the server; ``close`` waits for it to go. Stopping several servers
-        before closing them lets them die together."""
-        for stream in (self.writer, self.reader):
-            try:
-                stream.close()
-            except OSError:
-                pass
+        """Hang up and kill the server (its whole sandbox); ``close`` waits for it to go. Stopping
+        several servers before closing them lets them die together."""
+        if not self.closed:
+            self.closed = True
+            for fd in (self._server_stdin, self._server_stdout):
+                os.close(fd)
         kill_group(self.pid)
 
     def close(self) -> None:

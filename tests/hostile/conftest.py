@@ -1,4 +1,5 @@
-"""What the hostile tests share: a server on the host's loopback that records any connection."""
+"""What the hostile tests share: the isolation tiers this machine has, and a server on the host's
+loopback that records any connection."""
 
 from __future__ import annotations
 
@@ -8,6 +9,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import pytest
+from conftest import forcing_tier
+
+from judge.sandbox import probe_tier
+
+TIERS = [tier for tier in ("bwrap", "unshare", "none") if probe_tier(tier) is None]
+
+
+@pytest.fixture(params=TIERS)
+def tier(request, monkeypatch):
+    """Each tier this machine has, forced for the test."""
+    yield from forcing_tier(request.param, monkeypatch)
 
 
 @dataclass

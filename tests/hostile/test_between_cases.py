@@ -11,24 +11,16 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import forcing_tier
 
 from judge.catalog import load_problem
 from judge.runner import judge_submission
-from judge.sandbox import probe_tier
 from judge.sandbox.slots import FIRST_SLOT_UID, SLOT_COUNT
 
 HERE = Path(__file__).resolve().parent
 QUEUE_IN_HOST = ("the none tier has no IPC namespace: a POSIX message queue is the host's and outlives "
                  "the run (System V objects are removed by their creator's uid; a queue is found only "
                  "through a mounted mqueue file system)")
-TIERS = [tier for tier in ("bwrap", "unshare", "none") if probe_tier(tier) is None]
 STONES = load_problem("stones")
-
-
-@pytest.fixture(params=TIERS)
-def tier(request, monkeypatch):
-    yield from forcing_tier(request.param, monkeypatch)
 
 
 def host_ipc_objects() -> list[str]:

@@ -68,6 +68,7 @@ ATTACKS = [
     *_attack("kill_parent.js", "AC", TIERS),
     *_attack("java/KillParent.java", "AC", STRONGEST),
     *_attack("stop_parent.c", "AC", TIERS),
+    *_attack("stop_parent_routes.c", "AC", TIERS),
     # Stopped for good: nothing resumes it, the wall clock ends it.
     *_attack("stop_self.c", "TLE", TIERS),
     *_attack("stop_self.js", "TLE", TIERS),
