@@ -58,6 +58,7 @@ class SubmissionResult:
     cases: list[CaseResult] = field(default_factory=list)
     compile_message: str = ""
     partial: bool = False  # only some of the problem's cases were run: the score means little
+    explanation: Any = None  # judge/explain.py's Explanation, when `judge run` searched for a counterexample
 
     @property
     def passed(self) -> int:
