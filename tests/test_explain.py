@@ -95,7 +95,7 @@ def test_a_hidden_input_is_never_the_counterexample(tmp_path):
     assert "passed over: they are hidden cases' inputs" in table
 
 
-def test_no_counterexample_says_why(tmp_path):
+def test_no_counterexample_says_why():
     accepted = run_judge("run", "stones", "solutions/stones/accepted/game_dp.py", "--format", "json", "--no-record")
     assert json.loads(accepted.stdout)["counterexample"] is None
     assert json.loads(accepted.stdout)["counterexample_note"] == "all cases passed"
