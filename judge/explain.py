@@ -60,11 +60,15 @@ def explain(problem: Problem, source: Path, result: SubmissionResult, budget: fl
     if reason:
         return Explanation(note=reason, case_field=problem.task.case_field)
     started = time.monotonic()
-    admissible = _Admissible(problem)
+    from judge.errors import StressError, SuiteError
     from judge.stress import stress
 
-    found = stress(problem, source, examples=SEARCH_EXAMPLES, language_name=language_name,
-                   deadline=started + budget, admissible=admissible)
+    try:
+        admissible = _Admissible(problem)
+        found = stress(problem, source, examples=SEARCH_EXAMPLES, language_name=language_name,
+                       deadline=started + budget, admissible=admissible)
+    except (StressError, SuiteError) as error:  # broken strategies or validator: the run's result stands
+        return Explanation(note=f"no search: {error}", case_field=problem.task.case_field)
     seconds = time.monotonic() - started
     task = problem.task
     explanation = Explanation(seconds=seconds, rejected_hidden=admissible.hidden, case_field=task.case_field,
@@ -72,6 +76,9 @@ def explain(problem: Problem, source: Path, result: SubmissionResult, budget: fl
     example = found.counterexample
     if not found.found or example is None or example.input is None:
         explanation.note = _none_found(budget, found.examples_run, failures)
+        return explanation
+    if example.verdict == Verdict.IE:  # the judge's fault (its reference or checker), not the submission's
+        explanation.note = f"the search stopped at an internal error: {example.message}"
         return explanation
     explanation.counterexample = example
     explanation.input_text = task.show_value(example.input)

@@ -122,3 +122,18 @@ def test_the_budget_is_held_when_nothing_is_found(tmp_path):
     assert result["counterexample"] is None
     assert result["counterexample_note"].startswith("none found within 2 s")
     assert elapsed < 2 + SLACK + 60
+
+
+def test_broken_strategies_leave_the_run_standing(tmp_path):
+    """Strategies that fail to generate end the search, not the run: its table and verdict stand."""
+    from test_extension import copy_problem
+
+    copy_problem("stones", "pebbles", tmp_path)
+    (tmp_path / "strategies" / "pebbles.py").write_text("def inputs():\n    raise ValueError('no inputs today')\n")
+    done = run_judge("run", "pebbles", str(ROOT / "solutions/stones/wrong_answer/multiple_of_four.py"),
+                     "--format", "json", "--no-record", "--explain", "3", cwd=tmp_path,
+                     env={"PYTHONPATH": str(ROOT)})  # this tree's judge, from another directory
+    assert done.returncode == 1, done.stderr
+    result = json.loads(done.stdout)
+    assert result["verdict"] == "WA" and result["counterexample"] is None
+    assert result["counterexample_note"].startswith("no search:") and "pebbles.py" in result["counterexample_note"]
