@@ -144,6 +144,10 @@ def _judge_ahead(planned: PlannedExamples, search: _Search, jobs: int) -> bool:
     pool = ThreadPoolExecutor(max_workers=jobs)
     try:
         for value in planned:
+            if search.deadline is not None and time.monotonic() >= search.deadline:
+                break
+            if search.admissible is not None and not search.admissible(value):
+                continue  # never run: it counts as passed, as in the search
             window.append((value, pool.submit(search.run, value)))
             while window and (window[0][1].done() or len(window) > 2 * jobs):
                 value, future = window.popleft()
