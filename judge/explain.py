@@ -30,6 +30,7 @@ class Explanation:
     note: str = ""
     seconds: float = 0.0
     rejected_hidden: int = 0
+    hidden_failed: bool = False  # whether a hidden case failed, so that there was something to explain
     case_field: str = "input"  # the JSON key of the input: "input", or "args" of a call
     input_label: str = "input"
     input_text: str = ""  # the input and the expected output as the problem's task type shows them
@@ -58,7 +59,7 @@ def explain(problem: Problem, source: Path, result: SubmissionResult, budget: fl
     failures = hidden_failures(result)
     reason = _why_not_search(problem, result, failures)
     if reason:
-        return Explanation(note=reason, case_field=problem.task.case_field)
+        return Explanation(note=reason, case_field=problem.task.case_field, hidden_failed=bool(failures))
     started = time.monotonic()
     from judge.errors import StressError, SuiteError
     from judge.stress import stress
@@ -68,11 +69,11 @@ def explain(problem: Problem, source: Path, result: SubmissionResult, budget: fl
         found = stress(problem, source, examples=SEARCH_EXAMPLES, language_name=language_name,
                        deadline=started + budget, admissible=admissible)
     except (StressError, SuiteError) as error:  # broken strategies or validator: the run's result stands
-        return Explanation(note=f"no search: {error}", case_field=problem.task.case_field)
+        return Explanation(note=f"no search: {error}", case_field=problem.task.case_field, hidden_failed=True)
     seconds = time.monotonic() - started
     task = problem.task
-    explanation = Explanation(seconds=seconds, rejected_hidden=admissible.hidden, case_field=task.case_field,
-                              input_label=task.value_label or "input")
+    explanation = Explanation(seconds=seconds, rejected_hidden=admissible.hidden, hidden_failed=True,
+                              case_field=task.case_field, input_label=task.value_label or "input")
     example = found.counterexample
     if not found.found or example is None or example.input is None:
         explanation.note = _none_found(budget, found.examples_run, failures)

@@ -53,7 +53,7 @@ def render_table(result: SubmissionResult, samples: dict[str, SampleView] | None
         view = (samples or {}).get(case.name)
         if view is not None and case.verdict not in ("AC", "CE", "IE"):
             parts.append("\n" + _failed_sample(case, view, width, show_hint))
-    if result.explanation is not None:
+    if result.explanation is not None and result.explanation.hidden_failed:
         parts.append("\n" + _explanation(result.explanation, width))
     score = f"score {result.score:g}/{result.max_score:g}" if not result.partial else "no score: only some cases ran"
     parts.append(f"\n{result.verdict}  {result.passed}/{result.total} cases passed, "
@@ -88,7 +88,7 @@ def _explanation(explanation: Any, width: int) -> str:
                          f"inputs, which stay hidden)", width))
     example = explanation.counterexample
     if example is None:
-        return "\n".join([f"no counterexample for the hidden failures: {explanation.note}"] + lines)
+        return "\n".join([cut(f"no counterexample for the hidden failures: {explanation.note}", width)] + lines)
     difference = first_difference(explanation.expected_text, example.got) if example.verdict == "WA" else None
     lines.insert(0, cut(f"counterexample (an input of the judge's own, not a hidden case; found in "
                         f"{explanation.seconds:.1f} s): {example.verdict} - {example.message}", width))
