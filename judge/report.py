@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from judge.case_view import SampleView
-from judge.output_diff import excerpt
+from judge.output_diff import excerpt, first_difference
 from judge.runner import CaseResult, SubmissionResult
 from judge.terminal import cut, fitted_table, terminal_width
 from judge.visible_text import visible
@@ -30,7 +30,7 @@ def result_to_json(result: SubmissionResult) -> dict[str, Any]:
              "memory_kb": case.memory_kb, "message": case.message}
             for case in result.cases
         ],
-    }
+    } | (result.explanation.to_json() if result.explanation is not None else {})
 
 
 def render_json(result: SubmissionResult) -> str:
@@ -54,6 +54,8 @@ def render_table(result: SubmissionResult, samples: dict[str, SampleView] | None
         view = (samples or {}).get(case.name)
         if view is not None and case.verdict not in ("AC", "CE", "IE"):
             parts.append("\n" + _failed_sample(case, view, width, show_hint))
+    if result.explanation is not None and result.explanation.hidden_failed:
+        parts.append("\n" + _explanation(result.explanation, width))
     score = f"score {result.score:g}/{result.max_score:g}" if not result.partial else "no score: only some cases ran"
     parts.append(f"\n{result.verdict}  {result.passed}/{result.total} cases passed, "
                  f"{score}  ({result.problem}, {result.language})")
@@ -75,6 +77,30 @@ def _failed_sample(case: CaseResult, view: SampleView, width: int, show_hint: bo
     lines += excerpt(view.got, view.difference, width) if view.got is not None else ["  (no output)"]
     if show_hint:
         lines.append(cut(f"(run again with --show {case.name} to see all of it)", width))
+    return "\n".join(lines)
+
+
+def _explanation(explanation: Any, width: int) -> str:
+    """The counterexample for failed hidden cases, shown as a failed sample case is; or why
+    there is none."""
+    lines = []
+    if explanation.rejected_hidden:
+        lines.append(cut(f"({explanation.rejected_hidden} candidate input(s) passed over: they are hidden cases' "
+                         f"inputs, which stay hidden)", width))
+    example = explanation.counterexample
+    if example is None:
+        return "\n".join([cut(f"no counterexample for the hidden failures: {explanation.note}", width)] + lines)
+    difference = first_difference(explanation.expected_text, example.got) if example.verdict == "WA" else None
+    lines.insert(0, cut(f"counterexample (an input of the judge's own, not a hidden case; found in "
+                        f"{explanation.seconds:.1f} s): {example.verdict} - {example.message}", width))
+    lines.append(f"{explanation.input_label}:")
+    lines += excerpt(explanation.input_text, None, width)
+    lines.append("expected:")
+    lines += excerpt(explanation.expected_text, difference, width)
+    lines.append("got:")
+    lines += excerpt(example.got, difference, width) if example.got else ["  (no output)"]
+    if difference is not None:
+        lines.append(f"first difference: line {difference.line + 1}, column {difference.column + 1}")
     return "\n".join(lines)
 
 

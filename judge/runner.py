@@ -58,6 +58,7 @@ class SubmissionResult:
     cases: list[CaseResult] = field(default_factory=list)
     compile_message: str = ""
     partial: bool = False  # only some of the problem's cases were run: the score means little
+    explanation: Any = None  # judge/explain.py's Explanation, when `judge run` searched for a counterexample
 
     @property
     def passed(self) -> int:
@@ -261,9 +262,7 @@ def _judge_case_once(problem: Problem, prepared: Prepared, case: Case, execute: 
             check = check_output(problem, case, got)
         except JudgeFault as fault:
             outcome.internal_error = str(fault)
-    # A hidden case's stderr stays out of its message: a program can print its input there.
-    shown_error = error_line(outcome.stderr) if case.visibility == "sample" else ""
-    decision = decide_run(outcome, limits, check, prepared.language, shown_error)
+    decision = decide_run(outcome, limits, check, prepared.language, shown_error(outcome.stderr, case.visibility))
     return CaseResult(
         name=case.name, group=case.group, verdict=decision.verdict, cpu_time=round(outcome.cpu_time, 4),
         wall_time=round(outcome.wall_time, 4), memory_kb=outcome.memory_kb, exit_code=outcome.exit_code,
@@ -313,6 +312,32 @@ def key_line(message: str) -> str:
 PYTHON_FRAME = re.compile(r'^\s*File "[^"]*/solution\.py", line (\d+)', re.MULTILINE)
 NODE_FRAME = re.compile(r"/solution\.[cm]?js:(\d+)")
 JAVA_FRAME = re.compile(r"^\s*at (?![\w.$]+/)[\w.$<>]+\([^():]+\.java:(\d+)\)", re.MULTILINE)
+
+
+# An uncaught exception's class at the start of the runtime's report line: Python's
+# `RecursionError: ...`, node's `TypeError: ...`, Java's `Exception in thread "main" java.lang.X: ...`.
+EXCEPTION_CLASS = re.compile(r'^(?:Exception in thread "[^"]*" )?((?:[A-Za-z_$][\w$]*\.)*[A-Za-z_$][\w$]*(?:Error|Exception))(?::|$)')
+
+
+def shown_error(stderr: bytes, visibility: str) -> str:
+    """What of a program's stderr a case's message may carry: a sample case's error line
+    (``error_line``); of a hidden case only the exception's class, never its message or any
+    other text, since a program can print its input there."""
+    if visibility == "sample":
+        return error_line(stderr)
+    return exception_class(stderr)
+
+
+def exception_class(stderr: bytes) -> str:
+    """The class of the uncaught exception a runtime reported (``RecursionError``,
+    ``java.lang.ArrayIndexOutOfBoundsException``), or "" when stderr names none."""
+    text = stderr.decode("utf-8", errors="replace")
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    for line in reversed(lines):
+        found = EXCEPTION_CLASS.match(line)
+        if found:
+            return found.group(1)
+    return ""
 
 
 def error_line(stderr: bytes) -> str:

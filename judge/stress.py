@@ -32,6 +32,10 @@ SHRINK_CALLS = 400  # runs spent on shrinking at most, after the first differenc
 SHRINK_SECONDS = 60.0
 
 
+class SearchOutOfTime(Exception):
+    """The search's time budget ran out before any input failed."""
+
+
 @dataclass
 class Counterexample:
     input: Any  # text for stdio problems, the argument list for function problems
@@ -63,8 +67,13 @@ class StressResult:
 def stress(problem: Problem, source: Path, examples: int = 100, seed: int = 0,
            time_limit: float | None = None, language_name: str | None = None,
            on_example: Callable[[int], None] | None = None, jobs: int = 1,
-           planned: PlannedExamples | None = None) -> StressResult:
+           planned: PlannedExamples | None = None, deadline: float | None = None,
+           admissible: Callable[[Any], bool] | None = None) -> StressResult:
     """Search for an input on which ``source`` is not AC; shrink the first one found.
+
+    ``deadline`` (a time.monotonic() value) ends the search: no input runs after it, and a
+    failing input found before it is shrunk only until then. An input ``admissible`` refuses
+    is never run nor reported: it counts as passed, so shrinking steers around it.
 
     With ``jobs`` > 1 the examples are generated in a separate process and judged several at a
     time (see ``_judge_ahead``); the result is the same as with one. ``planned`` is that
@@ -76,14 +85,16 @@ def stress(problem: Problem, source: Path, examples: int = 100, seed: int = 0,
     if planned is None and jobs > 1:
         planned = PlannedExamples(strategy_file(problem), examples, seed)
     try:
-        return _stress(problem, source, examples, seed, time_limit, language_name, on_example, jobs, planned)
+        return _stress(problem, source, examples, seed, time_limit, language_name, on_example, jobs, planned,
+                       deadline, admissible)
     finally:
         if planned:
             planned.close()
 
 
 def _stress(problem, source, examples, seed, time_limit, language_name, on_example, jobs,
-            planned: PlannedExamples | None) -> StressResult:
+            planned: PlannedExamples | None, deadline: float | None = None,
+            admissible: Callable[[Any], bool] | None = None) -> StressResult:
     # Imported here, once the generator process is on its way: it starts that much sooner.
     from judge.runner import PrepareFailure, executor, prepare, run_case
 
@@ -96,7 +107,7 @@ def _stress(problem, source, examples, seed, time_limit, language_name, on_examp
         prepared = dataclasses.replace(prepared, limits=limits)
     with executor(prepared.language, prepared.program, problem.io, prepared.limits, workers=jobs) as execute:
         search = _Search(lambda value: run_case(problem, prepared, problem.task.make_case(value, "stress"),
-                                                execute), on_example)
+                                                execute), on_example, deadline, admissible)
         if planned and not _judge_ahead(planned, search, jobs):
             return StressResult(problem.id, str(source), search.generated, False)
         if planned:
@@ -119,6 +130,8 @@ def _search_and_shrink(problem: Problem, examples: int, seed: int, search: _Sear
     strategy = strategy_inputs(path)
     try:
         found, minimal = hypothesis_search(strategy, search.fails, examples, seed, shrink=True)
+    except SearchOutOfTime:
+        return None
     except Exception as error:
         raise generation_failed(path, error) from error
     return minimal if found else None
@@ -131,6 +144,10 @@ def _judge_ahead(planned: PlannedExamples, search: _Search, jobs: int) -> bool:
     pool = ThreadPoolExecutor(max_workers=jobs)
     try:
         for value in planned:
+            if search.deadline is not None and time.monotonic() >= search.deadline:
+                break
+            if search.admissible is not None and not search.admissible(value):
+                continue  # never run: it counts as passed, as in the search
             window.append((value, pool.submit(search.run, value)))
             while window and (window[0][1].done() or len(window) > 2 * jobs):
                 value, future = window.popleft()
@@ -147,9 +164,12 @@ def _judge_ahead(planned: PlannedExamples, search: _Search, jobs: int) -> bool:
 class _Search:
     """The predicate Hypothesis searches with: runs an input, remembers what happened."""
 
-    def __init__(self, run: Callable[[Any], CaseResult], on_example: Callable[[int], None] | None) -> None:
+    def __init__(self, run: Callable[[Any], CaseResult], on_example: Callable[[int], None] | None,
+                 deadline: float | None = None, admissible: Callable[[Any], bool] | None = None) -> None:
         self.run = run
         self.on_example = on_example
+        self.deadline = deadline
+        self.admissible = admissible
         self.results: dict[str, CaseResult] = {}
         self.generated = 0  # examples run up to and including the first difference
         self.first_failure: Any = None
@@ -160,10 +180,16 @@ class _Search:
         key = example_key(value)
         if key in self.results:
             return self.results[key].verdict != Verdict.AC
+        out_of_time = self.deadline is not None and time.monotonic() >= self.deadline
+        if out_of_time and self.first_failure is None:
+            raise SearchOutOfTime  # ends Hypothesis' search: generating more would only cost time
+        if self.admissible is not None and not self.admissible(value):
+            return False
         if self.first_failure is not None:
             # Shrinking: bounded, so a slow (TLE) solution cannot keep the search going for long.
             self.shrink_calls += 1
-            if self.shrink_calls > SHRINK_CALLS or time.monotonic() - self.shrink_started > SHRINK_SECONDS:
+            if (out_of_time or self.shrink_calls > SHRINK_CALLS
+                    or time.monotonic() - self.shrink_started > SHRINK_SECONDS):
                 return False
             result = self.run(value)
             self.results[key] = result

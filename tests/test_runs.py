@@ -39,6 +39,33 @@ def test_a_hidden_case_message_carries_no_stderr(write_program):
     assert judge_one(path, case="n-1").message == "exit code 1"
 
 
+def test_a_hidden_crash_names_its_exception_class_not_its_message(write_program):
+    """An lru_cache recursion too deep on a hidden case says RecursionError; a raised message
+    that quotes the input shows on a sample case only."""
+    deep = write_program("deep.py", "import sys\nfrom functools import lru_cache\n\n@lru_cache(None)\n"
+                                    "def f(n):\n    return n and f(n - 1)\n\nprint(f(int(input()) * 10000))\n")
+    assert judge_one(deep, case="n-100").message == "exit code 1: RecursionError"
+    quoting = write_program("quotes.py", "n = input()\nraise IndexError('bad n ' + n)\n")
+    assert judge_one(quoting, case="n-1").message == "exit code 1: IndexError"
+    assert judge_one(quoting, case="sample-1").message.startswith("exit code 1: IndexError: bad n 5")
+
+
+@pytest.mark.parametrize("stderr, name", [
+    ("Traceback (most recent call last):\n  File \"/x/solution.py\", line 3, in <module>\n"
+     "RecursionError: maximum recursion depth exceeded", "RecursionError"),
+    ("Exception in thread \"main\" java.lang.ArrayIndexOutOfBoundsException: Index 7 out of bounds for length 5\n"
+     "\tat Main.main(Main.java:9)", "java.lang.ArrayIndexOutOfBoundsException"),
+    ("/box/solution.js:3\n  x.y.z\n    ^\n\nTypeError: Cannot read properties of undefined (reading 'z')\n"
+     "    at Object.<anonymous> (/box/solution.js:3:5)\n\nNode.js v18.19.0", "TypeError"),
+    ("the input was 12 34 error here", ""),
+])
+def test_exception_class_keeps_only_the_class(stderr, name):
+    from judge.runner import exception_class, shown_error
+
+    assert exception_class(stderr.encode()) == name
+    assert shown_error(stderr.encode(), "hidden") == name
+
+
 def test_the_time_limit_stops_a_busy_program_promptly(write_program):
     result = judge_one(write_program("busy.py", "while True:\n    pass\n"))
     assert result.verdict == "TLE"

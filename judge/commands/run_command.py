@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 
 from judge.commands.common import (
@@ -21,6 +22,8 @@ from judge.commands.common import (
     warn_if_weak,
 )
 from judge.errors import UsageError
+
+DEFAULT_BUDGET = 10.0  # seconds of wall time for `--explain`
 
 NAME = "run"
 HELP = "judge one solution on a problem's cases"
@@ -45,6 +48,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-record", action="store_true", help="do not record the result")
     add_cold_option(parser)
     parser.add_argument("--time-limit", type=positive_float, help="CPU seconds per case (default: the problem's)")
+    explaining = parser.add_mutually_exclusive_group()
+    explaining.add_argument("--explain", type=positive_float, default=DEFAULT_BUDGET, metavar="SECONDS",
+                            help="when a hidden case fails, search this long (wall time) for a small input of "
+                                 f"the judge's own that shows the fault (default {DEFAULT_BUDGET:g})")
+    explaining.add_argument("--no-explain", action="store_true", help="do not search for such an input")
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -65,6 +73,8 @@ def handle(args: argparse.Namespace) -> int:
         return _show_case(args, problem, source)
     cases = [problem.case(name) for name in args.case] if args.case else None
     result = judge_submission(problem, source, args.lang, cases=cases, jobs=args.jobs)
+    if not args.no_explain:
+        result.explanation = _explain(args, problem, source, result)
     print(load_format("run", args.format).render(result, problem))
     if not args.no_record and cases is None:
         from judge.store import record_run
@@ -72,6 +82,16 @@ def handle(args: argparse.Namespace) -> int:
         record_run(store, args.student or os.environ.get("USER") or "me", problem, source, result)
         store.close()
     return EXIT_OK if result.verdict == "AC" else EXIT_FAILED
+
+
+def _explain(args: argparse.Namespace, problem, source: Path, result):
+    """The counterexample search's outcome for the hidden failures (see judge/explain.py)."""
+    from judge.explain import explain, hidden_failures
+
+    if hidden_failures(result) and sys.stderr.isatty():
+        print(f"searching for an input that shows the hidden failure (up to {args.explain:g} s)...",
+              file=sys.stderr, flush=True)
+    return explain(problem, source, result, args.explain, args.lang)
 
 
 def _show_case(args: argparse.Namespace, problem, source: Path) -> int:

@@ -25,7 +25,7 @@ SUBMISSION, VALIDATOR = "submission", "validator"
 
 def run_package_case(problem: Problem, prepared, case: Case, execute, validator: OutputValidator):
     """Run one case of a package problem and decide its verdict (a runner.CaseResult)."""
-    from judge.runner import CaseResult, decide_run, error_line
+    from judge.runner import CaseResult, decide_run, shown_error
 
     program, language, limits = prepared.program, prepared.language, prepared.limits
     files = problem.package.cases[case.name]
@@ -40,7 +40,7 @@ def run_package_case(problem: Problem, prepared, case: Case, execute, validator:
     if judgement is not None and judgement.verdict == "IE":
         outcome.internal_error = judgement.message
     check = CheckResult(judgement.verdict == "AC", judgement.message) if judgement else None
-    decision = decide_run(outcome, limits, check, language, error_line(outcome.stderr))
+    decision = decide_run(outcome, limits, check, language, shown_error(outcome.stderr, case.visibility))
     return CaseResult(
         name=case.name, group=case.group, verdict=decision.verdict, cpu_time=round(outcome.cpu_time, 4),
         wall_time=round(outcome.wall_time, 4), memory_kb=outcome.memory_kb, exit_code=outcome.exit_code,

@@ -1,0 +1,148 @@
+"""A failing input of the student's own: when a submission fails a case it may not see, search
+(as `judge stress` does, within a time budget) for a small input on which it and the reference
+disagree. That input is never a hidden case's: the student may see it, and act on it."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from judge.output_diff import comparable_lines
+from judge.planned_examples import example_key
+from judge.problem import Problem
+from judge.runner import SubmissionResult
+from judge.verdict import Verdict
+
+# Verdicts a counterexample can explain: the submission ran and did something wrong.
+EXPLAINED = {Verdict.WA, Verdict.RE, Verdict.TLE, Verdict.MLE, Verdict.OLE}
+SEARCH_EXAMPLES = 100_000  # the budget, not this, ends a search that finds nothing
+
+
+@dataclass
+class Explanation:
+    """What the search found: a counterexample (input, expected, got, verdict), or None with a
+    note saying why there is none; ``rejected_hidden``: failing inputs passed over because they
+    are hidden cases' inputs."""
+
+    counterexample: Any = None  # stress.Counterexample
+    note: str = ""
+    seconds: float = 0.0
+    rejected_hidden: int = 0
+    hidden_failed: bool = False  # whether a hidden case failed, so that there was something to explain
+    case_field: str = "input"  # the JSON key of the input: "input", or "args" of a call
+    input_label: str = "input"
+    input_text: str = ""  # the input and the expected output as the problem's task type shows them
+    expected_text: str = ""
+
+    def to_json(self) -> dict:
+        """The ``counterexample`` and ``counterexample_note`` fields of `judge run`'s JSON."""
+        example = self.counterexample
+        if example is None:
+            return {"counterexample": None, "counterexample_note": self.note}
+        return {"counterexample": {self.case_field: example.input, "expected": example.expected,
+                                   "got": example.got, "verdict": example.verdict, "message": example.message,
+                                   "seconds": round(self.seconds, 3)},
+                "counterexample_note": self.note}
+
+
+def hidden_failures(result: SubmissionResult) -> list:
+    """The cases the submission failed that it may not see, in a way a counterexample explains."""
+    return [case for case in result.cases if case.visibility != "sample" and case.verdict in EXPLAINED]
+
+
+def explain(problem: Problem, source: Path, result: SubmissionResult, budget: float,
+            language_name: str | None = None) -> Explanation:
+    """Search, for ``budget`` seconds of wall time at most, for an input of the judge's own on
+    which ``source`` fails, if it failed a hidden case."""
+    failures = hidden_failures(result)
+    reason = _why_not_search(problem, result, failures)
+    if reason:
+        return Explanation(note=reason, case_field=problem.task.case_field, hidden_failed=bool(failures))
+    started = time.monotonic()
+    from judge.errors import StressError, SuiteError
+    from judge.stress import stress
+
+    try:
+        admissible = _Admissible(problem)
+        found = stress(problem, source, examples=SEARCH_EXAMPLES, language_name=language_name,
+                       deadline=started + budget, admissible=admissible)
+    except (StressError, SuiteError) as error:  # broken strategies or validator: the run's result stands
+        return Explanation(note=f"no search: {error}", case_field=problem.task.case_field, hidden_failed=True)
+    seconds = time.monotonic() - started
+    task = problem.task
+    explanation = Explanation(seconds=seconds, rejected_hidden=admissible.hidden, hidden_failed=True,
+                              case_field=task.case_field, input_label=task.value_label or "input")
+    example = found.counterexample
+    if not found.found or example is None or example.input is None:
+        explanation.note = _none_found(budget, found.examples_run, failures)
+        return explanation
+    if example.verdict == Verdict.IE:  # the judge's fault (its reference or checker), not the submission's
+        explanation.note = f"the search stopped at an internal error: {example.message}"
+        return explanation
+    explanation.counterexample = example
+    explanation.input_text = task.show_value(example.input)
+    explanation.expected_text = task.answer_text(example.expected)
+    return explanation
+
+
+def _why_not_search(problem: Problem, result: SubmissionResult, failures: list) -> str:
+    """Why no search is made (a sentence), or "" when one is."""
+    if result.verdict == Verdict.AC:
+        return "all cases passed"
+    if not failures:
+        if result.verdict in (Verdict.CE, Verdict.IE):
+            return f"the submission did not run ({result.verdict}): there is nothing to search for"
+        return "no hidden case failed: the failed sample cases show their input"
+    if problem.files.strategies is None:
+        kind = "the problem package" if problem.package is not None else "the problem"
+        return (f"{kind} {problem.id} has no input generator (Hypothesis strategies), so no input of the "
+                f"judge's own can be searched for")
+    if problem.files.reference is None:
+        return f"{problem.id} has no reference solver to compare with, so no counterexample can be searched for"
+    return ""
+
+
+def _none_found(budget: float, tried: int, failures: list) -> str:
+    note = f"none found within {budget:g} s ({tried} inputs tried)"
+    if all(case.verdict == Verdict.TLE for case in failures):
+        note += "; the failures were TLE only, which small inputs may not show"
+    return note
+
+
+def _same_input_key(value: Any) -> str:
+    """An input as a key under which inputs a program reads alike are equal: text without
+    trailing whitespace on its lines or trailing blank lines (as the checkers read it)."""
+    if isinstance(value, str):
+        return example_key("\n".join(comparable_lines(value)))
+    return example_key(value)
+
+
+class _Admissible:
+    """Whether an input may be shown: the validator accepts it, and it is no hidden case's input
+    (those are counted, for the output to say so)."""
+
+    def __init__(self, problem: Problem) -> None:
+        from judge.reference import validator_module
+
+        task = problem.task
+        self.hidden_keys = {_same_input_key(task.value(case)) for case in problem.cases if case.visibility != "sample"}
+        self.validator = validator_module(problem) if problem.files.validator is not None else None
+        self.rejected: set[str] = set()
+
+    @property
+    def hidden(self) -> int:
+        return len(self.rejected)
+
+    def __call__(self, value: Any) -> bool:
+        key = _same_input_key(value)
+        if key in self.hidden_keys:
+            self.rejected.add(key)
+            return False
+        if self.validator is not None:
+            try:
+                self.validator.validate(value)
+            except ValueError:
+                return False
+        return True
