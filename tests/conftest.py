@@ -16,6 +16,9 @@ ROOT = Path(__file__).resolve().parent.parent
 # unless allowed; tests of that refusal clear this.
 if os.environ.get("JUDGE_SANDBOX") == "none":
     os.environ.setdefault("JUDGE_ALLOW_WEAK_SANDBOX", "1")
+# `judge run` searches up to 10 s for a counterexample whenever a hidden case fails; the tests of
+# that search ask for it (--explain), the others judge without it.
+os.environ.setdefault("JUDGE_EXPLAIN_SECONDS", "0")
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 
 

@@ -137,3 +137,13 @@ def test_broken_strategies_leave_the_run_standing(tmp_path):
     result = json.loads(done.stdout)
     assert result["verdict"] == "WA" and result["counterexample"] is None
     assert result["counterexample_note"].startswith("no search:") and "pebbles.py" in result["counterexample_note"]
+
+
+def test_the_default_budget_comes_from_the_environment():
+    wrong = "solutions/stones/wrong_answer/multiple_of_four.py"
+    off = run_judge("run", "stones", wrong, "--format", "json", "--no-record", env={"JUDGE_EXPLAIN_SECONDS": "0"})
+    assert "counterexample" not in json.loads(off.stdout)
+    on = run_judge("run", "stones", wrong, "--format", "json", "--no-record", env={"JUDGE_EXPLAIN_SECONDS": "5"})
+    assert json.loads(on.stdout)["counterexample"] is not None
+    bad = run_judge("run", "stones", wrong, "--no-record", env={"JUDGE_EXPLAIN_SECONDS": "soon"})
+    assert bad.returncode == 2 and "JUDGE_EXPLAIN_SECONDS='soon' is not a number" in bad.stderr

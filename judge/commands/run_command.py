@@ -24,6 +24,7 @@ from judge.commands.common import (
 from judge.errors import UsageError
 
 DEFAULT_BUDGET = 10.0  # seconds of wall time for `--explain`
+BUDGET_ENV = "JUDGE_EXPLAIN_SECONDS"  # another default for a machine or a CI job (0: no search)
 
 NAME = "run"
 HELP = "judge one solution on a problem's cases"
@@ -49,9 +50,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_cold_option(parser)
     parser.add_argument("--time-limit", type=positive_float, help="CPU seconds per case (default: the problem's)")
     explaining = parser.add_mutually_exclusive_group()
-    explaining.add_argument("--explain", type=positive_float, default=DEFAULT_BUDGET, metavar="SECONDS",
+    explaining.add_argument("--explain", type=positive_float, default=None, metavar="SECONDS",
                             help="when a hidden case fails, search this long (wall time) for a small input of "
-                                 f"the judge's own that shows the fault (default {DEFAULT_BUDGET:g})")
+                                 f"the judge's own that shows the fault (default ${BUDGET_ENV}, else "
+                                 f"{DEFAULT_BUDGET:g}; 0 there: no search)")
     explaining.add_argument("--no-explain", action="store_true", help="do not search for such an input")
 
 
@@ -73,7 +75,9 @@ def handle(args: argparse.Namespace) -> int:
         return _show_case(args, problem, source)
     cases = [problem.case(name) for name in args.case] if args.case else None
     result = judge_submission(problem, source, args.lang, cases=cases, jobs=args.jobs)
-    if not args.no_explain:
+    if args.explain is None:
+        args.explain = _default_budget()
+    if not args.no_explain and args.explain > 0:
         result.explanation = _explain(args, problem, source, result)
     print(load_format("run", args.format).render(result, problem))
     if not args.no_record and cases is None:
@@ -82,6 +86,20 @@ def handle(args: argparse.Namespace) -> int:
         record_run(store, args.student or os.environ.get("USER") or "me", problem, source, result)
         store.close()
     return EXIT_OK if result.verdict == "AC" else EXIT_FAILED
+
+
+def _default_budget() -> float:
+    """$JUDGE_EXPLAIN_SECONDS, else DEFAULT_BUDGET; UsageError for a value that is not a number."""
+    text = os.environ.get(BUDGET_ENV)
+    if text is None:
+        return DEFAULT_BUDGET
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise UsageError(f"${BUDGET_ENV}={text!r} is not a number of seconds (0: no search)") from None
+    if not seconds >= 0 or seconds == float("inf"):
+        raise UsageError(f"${BUDGET_ENV}={text!r} must be 0 or a positive number of seconds")
+    return seconds
 
 
 def _explain(args: argparse.Namespace, problem, source: Path, result):
