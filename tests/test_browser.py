@@ -69,6 +69,17 @@ def report(tmp_path_factory, browser):
     return page.as_uri(), data
 
 
+@pytest.fixture(autouse=True)
+def fresh_page(request):
+    """Each test starts on a blank page with an empty console log: the browser is shared, and a
+    page left open on a live scoreboard whose server stopped keeps logging its reconnections."""
+    if "browser" in request.fixturenames:
+        driver = request.getfixturevalue("browser")
+        driver.get("about:blank")
+        driver.get_log("browser")
+    yield
+
+
 def severe_console_entries(driver) -> list[dict]:
     return [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
