@@ -96,11 +96,13 @@ def test_a_hidden_input_is_never_the_counterexample(tmp_path):
 
 
 def test_no_counterexample_says_why():
-    accepted = run_judge("run", "stones", "solutions/stones/accepted/game_dp.py", "--format", "json", "--no-record")
+    accepted = run_judge("run", "stones", "solutions/stones/accepted/game_dp.py", "--format", "json", "--no-record",
+                         "--explain", str(BUDGET))
     assert json.loads(accepted.stdout)["counterexample"] is None
     assert json.loads(accepted.stdout)["counterexample_note"] == "all cases passed"
     package = "tests/packages/doubler"
-    done = run_judge("run", package, f"{package}/submissions/wrong_answer/triples.py", "--format", "json", "--no-record")
+    done = run_judge("run", package, f"{package}/submissions/wrong_answer/triples.py", "--format", "json", "--no-record",
+                     "--explain", str(BUDGET))
     result = json.loads(done.stdout)
     assert result["counterexample"] is None
     assert "has no input generator" in result["counterexample_note"]
