@@ -170,11 +170,18 @@ def _keys_charged_to(uid: int) -> int:
     return 0
 
 
+SLOT_KILL_SECONDS = 5.0
+
+
 def kill_slot(uid: int) -> None:
     """Kill every process owned by ``uid`` (daemons a run left behind in the weaker tiers)."""
     if not running_as_root():
         return
-    for _ in range(5):
+    # Until every one is gone (within a bound): a killed process holding much memory takes a
+    # while to release it, and a slot given back before then charges that memory to the next
+    # run in it (a 2 MiB program was seen as MLE at 1.3 GB on a loaded machine).
+    deadline = time.monotonic() + SLOT_KILL_SECONDS
+    while True:
         # A zombie runs nothing and holds no memory: the judge reaps its own below, and one
         # whose parent is another (the machine's init, for one orphaned before the judge was a
         # subreaper) is for that parent to reap, however long it takes.
@@ -183,6 +190,8 @@ def kill_slot(uid: int) -> None:
         if not pids:
             if owned:  # zombies only: the judge's own are reaped (a scan of /proc, so only then)
                 reap_orphans()
+            return
+        if time.monotonic() > deadline:
             return
         for pid in pids:
             try:
