@@ -4,11 +4,15 @@ every tier, warm and cold."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from judge.catalog import load_problem
+from judge.harness import proc_usage
 from judge.runner import judge_submission
 from judge.sandbox import probe_tier
 
@@ -28,3 +32,25 @@ def test_a_short_peak_over_the_limit_is_memory_limit_exceeded(tier, name, cold, 
     result = judge_submission(stones, HOSTILE / name, cases=[stones.case("n-1")], cold=cold)
     case = result.cases[0]
     assert case.verdict == "MLE", (case.verdict, case.memory_kb, case.message)
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("unshare") is None, reason="needs root and unshare(1)")
+def test_the_hosts_in_memory_files_are_not_a_sandboxs_memory(tmp_path):
+    """Just after a sandbox unshares its mounts it still sees a copy of the host's: the host's
+    /dev/shm (filled here by someone else) is not the run's memory, a tmpfs of its own is."""
+    neighbour = Path("/dev/shm") / f"judge-neighbour-{os.getpid()}"
+    own = tmp_path / "own"
+    own.mkdir()
+    script = f"mount -t tmpfs tmpfs {own} && head -c 8M /dev/zero > {own}/file && echo ready && exec sleep 30"
+    with neighbour.open("wb") as held:
+        held.write(b"\0" * (64 << 20))
+    sandbox = subprocess.Popen(["unshare", "--mount", "--propagation", "private", "sh", "-c", script],
+                               stdout=subprocess.PIPE)
+    try:
+        assert sandbox.stdout.readline() == b"ready\n"
+        used_kb = proc_usage.tmpfs_used_kb(sandbox.pid)
+        assert 8 * 1024 <= used_kb < 16 * 1024, used_kb
+    finally:
+        sandbox.kill()
+        sandbox.wait()
+        neighbour.unlink()

@@ -131,32 +131,44 @@ def processes_of_uid(uid):
 
 def tmpfs_used_kb(pid):
     """KiB held in the writable tmpfs mounts of ``pid``'s mount namespace (files in memory that
-    no process's resident memory shows), or 0 if that namespace is this process's own."""
+    no process's resident memory shows), or 0 if that namespace is this process's own.
+
+    Only the namespace's own tmpfs mounts count. One this process sees as well is the host's: a
+    sandbox that has just unshared its mounts still has a copy of the host's until it has built
+    its own root, and counting the host's /dev/shm then charges whatever anyone else keeps there
+    (a gigabyte from a neighbouring run) to a program that has not started yet."""
     try:
         if os.readlink(f"/proc/{pid}/ns/mnt") == os.readlink("/proc/self/ns/mnt"):
             return 0
     except OSError:
         return 0
-    return sum(tmpfs_kb(f"/proc/{pid}/root{point}") for point in writable_tmpfs_mounts(pid))
+    hosts = {device for _point, device in _tmpfs_mounts("self", writable_only=False)}
+    return sum(tmpfs_kb(f"/proc/{pid}/root{point}") for point, device in _tmpfs_mounts(pid) if device not in hosts)
 
 
 def writable_tmpfs_mounts(pid="self"):
     """The mount points of the writable tmpfs mounts in ``pid``'s mount namespace."""
+    return [point for point, _device in _tmpfs_mounts(pid)]
+
+
+def _tmpfs_mounts(pid, writable_only=True):
+    """(mount point, device number) of each (writable) tmpfs mount in ``pid``'s mount namespace:
+    the device number is the file system's own, the same in every namespace that mounts it."""
     try:
         with open(f"/proc/{pid}/mountinfo", "rb") as mounts:
             lines = mounts.read().decode(errors="replace").splitlines()
     except OSError:
         return []
-    points = []
+    found = []
     for line in lines:
         fields = line.split()
         try:
             after = fields.index("-")
         except ValueError:
             continue
-        if fields[after + 1] == "tmpfs" and "rw" in fields[5].split(","):
-            points.append(fields[4].replace("\\040", " "))
-    return points
+        if fields[after + 1] == "tmpfs" and (not writable_only or "rw" in fields[5].split(",")):
+            found.append((fields[4].replace("\\040", " "), fields[2]))
+    return found
 
 
 def tmpfs_kb(path):
