@@ -9,6 +9,7 @@ folder names.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,8 +19,8 @@ from judge.checkers import get_checker
 from judge.errors import SuiteError
 from judge.problem import Problem
 from judge.reference import reference_answer, strategy_module_at, validator_module
-from judge.visible_text import visible
 from judge.verdict import Verdict
+from judge.visible_text import visible
 
 STRATEGY_EXAMPLES = 50  # inputs drawn from a problem's strategies and shown to its validator
 
@@ -34,31 +35,36 @@ class Check:
 
 def verify_problems(names: list[str] | None = None, jobs: int | None = None,
                     problems_dir: Path | None = None) -> list[Check]:
-    """All checks for the named problems (default: every problem in force; SuiteError when there
-    is none, so that a run that tests nothing never passes)."""
+    """All checks for the named problems (see ``checks_of``)."""
+    return list(checks_of(names, jobs, problems_dir))
+
+
+def checks_of(names: list[str] | None = None, jobs: int | None = None,
+              problems_dir: Path | None = None) -> Iterator[Check]:
+    """The checks for the named problems (default: every problem in force; SuiteError when there
+    is none, so that a run that tests nothing never passes), each as soon as it is made."""
     found = catalog(problems_dir)
     sources = [found.find(name) for name in names] if names else list(found.require_some().values())
-    checks: list[Check] = []
     for source in sources:
         try:
             problem = source.load()
         except SuiteError as error:
             if not source.format.reports_broken_problems:
                 raise  # a format whose broken problem is an error naming the file: exit 2
-            checks.append(Check(source.id, "loads", False, str(error)))
+            yield Check(source.id, "loads", False, str(error))
             continue
-        checks += source.format.verify(problem, jobs)
-    return [check for check in checks if check is not None]
+        yield from (check for check in source.format.verify(problem, jobs) if check is not None)
 
 
-def verify_suite_problem(problem: Problem, jobs: int | None = None) -> list[Check]:
+def verify_suite_problem(problem: Problem, jobs: int | None = None) -> Iterator[Check | None]:
     """The checks of a problem written as a suite: validator, strategies, reference, and every
-    example solution (judged in parallel)."""
-    checks = [Check(problem.id, "loads", True, f"{len(problem.cases)} cases"),
-              check_validator(problem), check_strategies(problem), check_reference(problem)]
+    example solution (judged in parallel), each as soon as it is made."""
+    yield Check(problem.id, "loads", True, f"{len(problem.cases)} cases")
+    yield check_validator(problem)
+    yield check_strategies(problem)
+    yield check_reference(problem)
     with ThreadPoolExecutor(max_workers=jobs or _default_jobs()) as pool:
-        checks += list(pool.map(lambda job: check_solution(problem, *job), problem.example_solutions()))
-    return checks
+        yield from pool.map(lambda job: check_solution(problem, *job), problem.example_solutions())
 
 
 def _default_jobs() -> int:
@@ -145,13 +151,15 @@ def check_solution(problem: Problem, path: Path, expected: Verdict) -> Check:
                  detail if result.verdict == expected else f"expected {expected}, {detail}")
 
 
-def render_checks(checks: list[Check]) -> str:
-    """The checks as a table; details are never cut (they are what a problem setter reads)."""
-    from tabulate import tabulate
-
+def check_line(check: Check) -> str:
+    """One check on a line of its own, as `judge test` prints it when it is made; the detail is
+    never cut (it is what a problem setter reads)."""
     # A detail quotes validators and example submissions: their control characters are shown, not obeyed.
-    rows = [[visible(check.problem), visible(check.what), "ok" if check.ok else "FAIL", visible(check.detail)]
-            for check in checks]
+    # The columns of the table it used to be (problem, check, result, detail), for scripts that read them.
+    return "  ".join([visible(check.problem), visible(check.what), "ok" if check.ok else "FAIL",
+                      visible(check.detail)]).rstrip()
+
+
+def checks_summary(checks: list[Check]) -> str:
     failed = sum(not check.ok for check in checks)
-    table = tabulate(rows, headers=["problem", "check", "result", "detail"], disable_numparse=True)
-    return f"{table}\n\n{len(checks) - failed} passed, {failed} failed"
+    return f"{len(checks) - failed} passed, {failed} failed"

@@ -36,7 +36,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("problem", help="problem name (see `judge list`), suite file or package folder")
     parser.add_argument("solution", help="the solution's source file (for a problem package: or a folder of files)")
     parser.add_argument("--format", choices=format_names("run"), default="table")
-    parser.add_argument("--case", action="append", metavar="NAME", help="run only this case (repeatable)")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--case", action="append", metavar="NAME", help="run only this case (repeatable)")
+    which.add_argument("--samples", action="store_true", help="run the sample cases only")
+    parser.add_argument("-x", "--fail-fast", action="store_true",
+                        help="stop at the first case that fails (the cases then run one at a time, in order)")
     parser.add_argument("--show", metavar="CASE",
                         help="run one sample case and print its input, expected and actual output in full")
     add_language_option(parser)
@@ -61,7 +65,6 @@ def handle(args: argparse.Namespace) -> int:
     from judge.catalog import find_problem
     from judge.formats import format_of
     from judge.renderers import load_format
-    from judge.runner import judge_submission
 
     problem = find_problem(args.problem, args.problems).load(args.time_limit)
     source = readable_source(args.solution, directory_allowed=format_of(problem).accepts_directory_submissions,
@@ -73,19 +76,77 @@ def handle(args: argparse.Namespace) -> int:
         warn_if_weak()
     if args.show:
         return _show_case(args, problem, source)
-    cases = [problem.case(name) for name in args.case] if args.case else None
-    result = judge_submission(problem, source, args.lang, cases=cases, jobs=args.jobs)
+    cases = _chosen_cases(args, problem)
+    result = _judge_streaming(args, problem, source, cases, load_format("run", args.format))
     if args.explain is None:
         args.explain = _default_budget()
     if not args.no_explain and args.explain > 0:
         result.explanation = _explain(args, problem, source, result)
-    print(load_format("run", args.format).render(result, problem))
-    if not args.no_record and cases is None:
+    renderer = load_format("run", args.format)
+    rest = renderer.render_after_rows(result, problem) if _streams_rows(renderer) else renderer.render(result, problem)
+    print(rest)
+    if not args.no_record and cases is None and not result.partial:
         from judge.store import record_run
         store = open_store(args.db)
         record_run(store, args.student or os.environ.get("USER") or "me", problem, source, result)
         store.close()
     return EXIT_OK if result.verdict == "AC" else EXIT_FAILED
+
+
+def _chosen_cases(args: argparse.Namespace, problem) -> list | None:
+    """The cases --case or --samples name; None: all of them."""
+    if args.case:
+        return [problem.case(name) for name in args.case]
+    if args.samples:
+        samples = [case for case in problem.cases if case.visibility == "sample"]
+        if not samples:
+            raise UsageError(f"{problem.id} has no sample cases; run it without --samples, or name cases with --case")
+        return samples
+    return None
+
+
+def _streams_rows(renderer) -> bool:
+    """Whether the format prints its rows as cases are decided (the table) rather than all at the end."""
+    return hasattr(renderer, "render_after_rows")
+
+
+def _judge_streaming(args: argparse.Namespace, problem, source: Path, cases: list | None, renderer):
+    """judge_submission, with each case's row printed as it is decided (judge/case_stream.py);
+    stopped by a signal, what was decided is shown before the judge ends."""
+    from judge.case_stream import CaseStream, status_stream
+    from judge.runner import judge_submission
+
+    planned = cases if cases is not None else problem.cases
+    names = [case.name for case in planned]
+    table = renderer.row_table(names) if _streams_rows(renderer) else None
+    stream = CaseStream(table, names, status=status_stream())
+    try:
+        with stream:
+            result = judge_submission(problem, source, args.lang, cases=cases, jobs=args.jobs,
+                                      on_case=stream.decided, stop_on_failure=args.fail_fast)
+            for case in result.cases:  # a compile error decides every case at once, unrun
+                if case.name not in stream.decided_results:
+                    stream.decided(case)
+    except KeyboardInterrupt as stop:
+        _show_stopped(stream, table is not None, problem, source, stop)
+        raise
+    return result
+
+
+def _show_stopped(stream, rows_shown: bool, problem, source: Path, stop: KeyboardInterrupt) -> None:
+    """What a stopped run decided: the rows not shown yet (the table) or the partial JSON."""
+    from judge.report import cases_to_json
+
+    signal_name = stop.args[0] if stop.args else "SIGINT"
+    if rows_shown:
+        stream.flush_out_of_order()
+        print(f"\nstopped by {signal_name}: {stream.count} of {len(stream.names)} cases decided (above); "
+              f"no verdict and no score", flush=True)
+        return
+    import json
+    decided = [stream.decided_results[name] for name in stream.names if name in stream.decided_results]
+    print(json.dumps({"problem": problem.id, "submission": str(source), "stopped_by": signal_name,
+                      "partial": True, "cases": cases_to_json(decided)}, indent=2, ensure_ascii=False), flush=True)
 
 
 def _default_budget() -> float:

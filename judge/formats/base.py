@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -58,8 +59,9 @@ class ProblemFormat:
         """The time limit as `judge list` shows it."""
         return f"{problem.time_limit:g} s"
 
-    def verify(self, problem: Problem, jobs: int | None) -> list:
-        """`judge test`'s checks of a problem of this format (``judge.packages.Check`` values)."""
+    def verify(self, problem: Problem, jobs: int | None) -> Iterable:
+        """`judge test`'s checks of a problem of this format (``judge.packages.Check`` values),
+        each as soon as it is made (they are printed as they come)."""
         raise NotImplementedError
 
     def describe(self, problem: Problem) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +61,7 @@ class SuiteFormat(ProblemFormat):
         problem = load_suite(source.path)
         return problem if time_limit is None else dataclasses.replace(problem, time_limit=time_limit)
 
-    def verify(self, problem: Problem, jobs: int | None) -> list:
+    def verify(self, problem: Problem, jobs: int | None) -> Iterable:
         from judge.packages import verify_suite_problem
         return verify_suite_problem(problem, jobs)
 
