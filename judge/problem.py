@@ -38,6 +38,8 @@ class Case:
     points: float = 1.0
     visibility: Visibility = "hidden"
     origin: str | None = None
+    hint: str = ""  # the author's, shown to the student when the case fails
+    description: str = ""  # what the case is for, shown with the hint
 
     def stdin_bytes(self) -> bytes:
         """What the submission reads: the input text, or the call's arguments as JSON."""

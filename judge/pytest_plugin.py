@@ -194,7 +194,8 @@ class CaseItem(pytest.Item):
         result = run_case(suite.problem, suite.prepared, self.case, suite.execute)
         self.user_properties.append(("verdict", str(result.verdict)))
         if result.verdict != "AC":
-            raise JudgeFailure(result.verdict, result.message)
+            notes = " - ".join(filter(None, [result.description, result.hint]))
+            raise JudgeFailure(result.verdict, result.message + (f" (hint: {notes})" if notes else ""))
 
     def _failure_message(self, suite: SuiteFile) -> str:
         """The whole compiler message on the first case that fails for it; its key line after."""

@@ -30,7 +30,8 @@ def result_to_json(result: SubmissionResult) -> dict[str, Any]:
 
 def cases_to_json(cases: list[CaseResult]) -> list[dict[str, Any]]:
     return [{"name": case.name, "group": case.group, "verdict": case.verdict, "cpu_time": case.cpu_time,
-             "wall_time": case.wall_time, "memory_kb": case.memory_kb, "message": case.message}
+             "wall_time": case.wall_time, "memory_kb": case.memory_kb, "message": case.message,
+             "hint": case.hint, "description": case.description}
             for case in cases]
 
 
@@ -63,6 +64,9 @@ def render_after_table(result: SubmissionResult, samples: dict[str, SampleView] 
         view = (samples or {}).get(case.name)
         if view is not None and case.verdict not in ("AC", "CE", "IE"):
             parts.append("\n" + _failed_sample(case, view, width, show_hint))
+    hints = _hints(result.cases, width)
+    if hints:
+        parts.append("\n" + hints)
     if result.explanation is not None and result.explanation.hidden_failed:
         parts.append("\n" + _explanation(result.explanation, width))
     score = f"score {result.score:g}/{result.max_score:g}" if not result.partial else "no score: only some cases ran"
@@ -105,6 +109,13 @@ class CaseTable:
 def _row_message(case: CaseResult) -> str:
     # A compiler's message is the same for every case: printed once, under the table.
     return "see the compiler message below" if case.verdict == "CE" else case.message
+
+
+def _hints(cases: list[CaseResult], width: int) -> str:
+    """The author's hints and descriptions of the failed cases that have them, a line each."""
+    lines = [cut(f"  {case.name} ({case.verdict}): " + " - ".join(filter(None, [case.description, case.hint])), width)
+             for case in cases if case.hint or case.description]
+    return "\n".join(["hints for the failed cases:", *lines]) if lines else ""
 
 
 def _failed_sample(case: CaseResult, view: SampleView, width: int, show_hint: bool) -> str:

@@ -45,6 +45,8 @@ class CaseResult:
     output_excerpt: str = ""  # a sample case's output, its first OUTPUT_EXCERPT_CHARS; "" for hidden cases
     score: float | None = None  # a package's output validator's score.txt, for group scoring
     machine_short_of_memory: bool = False  # IE for want of memory on the machine (see decide): run again
+    hint: str = ""  # the case's author's hint and description, kept when the case failed
+    description: str = ""
 
 
 @dataclass
@@ -234,6 +236,8 @@ def run_case(problem: Problem, prepared: Prepared, case: Case, execute: Execute 
     output always."""
     result = _judge_case(problem, prepared, case, execute)
     result.output_excerpt = result.output[:OUTPUT_EXCERPT_CHARS] if case.visibility == "sample" else ""
+    if result.verdict != Verdict.AC:
+        result.hint, result.description = case.hint, case.description
     if not keep_output:
         result.output = ""
     return result

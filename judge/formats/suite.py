@@ -32,7 +32,8 @@ HEADER_KEYS = ("id", "title", "statement", "io", "limits", "checker", "points", 
                "cases")
 LIMIT_KEYS = ("time", "memory", "output")
 CHECKER_KEYS = ("name", "options")
-CASE_KEYS = ("name", "group", "points", "visibility", "origin")
+CASE_KEYS = ("name", "group", "points", "visibility", "origin", "hint", "description")
+GROUP_KEYS = ("points", "hint", "description")  # a group's entry in `groups:`, when it is a mapping
 # Each task type's own case fields (the data, and the expected answer).
 TASK_CASE_KEYS = {"stdio": ("input", "output"), "function": ("args", "expected")}
 
@@ -172,11 +173,11 @@ class _SuiteReader:
         raw_cases = self.field(data, "cases", list, where)
         if not raw_cases:
             raise self.fail(where, "field 'cases' is empty; a suite needs at least one case")
-        cases = tuple(self.case(raw, index, io) for index, raw in enumerate(raw_cases, 1))
+        group_points, group_notes = self.groups(self.field(data, "groups", dict, where, {}))
+        cases = tuple(self.case(raw, index, io, group_notes) for index, raw in enumerate(raw_cases, 1))
         if signature:
             self.check_against(signature, cases)
         self.check_unique(cases)
-        group_points = self.field(data, "groups", dict, where, {})
         if scoring == "groups":
             self.check_groups(cases, group_points)
         return Problem(
@@ -231,7 +232,25 @@ class _SuiteReader:
         raise self.fail("header", "field 'checker' must be a name (tokens, exact, float, data, "
                                   "custom) or a mapping {name: ..., options: {...}}")
 
-    def case(self, raw: Any, index: int, io: str) -> Case:
+    def groups(self, raw: dict) -> tuple[dict, dict]:
+        """`groups:`: each group's points, written as a number or as a mapping that may also give
+        the group's ``hint`` and ``description`` (shown when one of its cases fails); the points and
+        the notes ({group: {"hint": ..., "description": ...}})."""
+        points, notes = {}, {}
+        for name, spec in raw.items():
+            where = f"groups: {name}"
+            if isinstance(spec, dict):
+                self.known_keys(spec, GROUP_KEYS, where)
+                points[str(name)] = self.field(spec, "points", (int, float), where, 0)
+                notes[str(name)] = {key: self.field(spec, key, str, where, "") for key in ("hint", "description")}
+            elif isinstance(spec, (int, float)) and not isinstance(spec, bool):
+                points[str(name)] = spec
+            else:
+                raise self.fail(where, f"a group is its points (a number) or a mapping of {', '.join(GROUP_KEYS)}, "
+                                       f"got {type(spec).__name__} {spec!r:.60}")
+        return points, notes
+
+    def case(self, raw: Any, index: int, io: str, group_notes: dict) -> Case:
         where = f"case #{index}"
         if not isinstance(raw, dict):
             raise self.fail(where, f"expected a mapping with name and input, got {type(raw).__name__}")
@@ -247,6 +266,9 @@ class _SuiteReader:
         common = dict(name=str(name), group=str(self.field(raw, "group", (str, int), where, "default")),
                       points=float(self.field(raw, "points", (int, float), where, 1)),
                       visibility=visibility, origin=self.field(raw, "origin", str, where, None))
+        notes = group_notes.get(common["group"], {})  # a case's own hint or description, else its group's
+        for key in ("hint", "description"):
+            common[key] = self.field(raw, key, str, where, "") or notes.get(key, "")
         data = task_type(io).case_data(raw, lambda key, kind, default=...: self.field(raw, key, kind, where, default))
         return Case(**data, **common)
 

@@ -202,7 +202,17 @@ def package_cases(package: Package):
         yield Case(name=name, input=files.input_path.read_text(encoding="utf-8", errors="replace"),
                    expected=files.answer_path.read_text(encoding="utf-8", errors="replace"),
                    group=files.group, visibility="sample" if name.startswith("sample/") else "hidden",
-                   origin=str(files.input_path.relative_to(package.root)))
+                   origin=str(files.input_path.relative_to(package.root)),
+                   hint=_case_note(files, ".hint"), description=_case_note(files, ".desc"))
+
+
+def _case_note(files: CaseFiles, suffix: str) -> str:
+    """A case's ``.hint`` (for the contestant) or ``.desc`` (what the case is for) file, beside its
+    ``.in``; "" without one. A link is not followed: the file must be the package's own."""
+    path = files.input_path.with_suffix(suffix)
+    if path.is_symlink() or not path.is_file():
+        return ""
+    return path.read_text(encoding="utf-8", errors="replace").strip()
 
 
 def ordered_case_names(package: Package, group: str = "") -> list[str]:
