@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from judge.feedback import FeedbackPolicy
 from judge.errors import SuiteError
 
 if TYPE_CHECKING:
@@ -83,6 +84,7 @@ class Problem:
     package: Any = None  # a judge.icpc.package.Package, for problems read from a problem package
     signature: Signature | None = None  # function style: the typed function submissions define
     may_write_files: bool = True  # whether submissions may write in their working directory, /tmp and /dev/shm
+    feedback: FeedbackPolicy = FeedbackPolicy()  # what students are shown of hidden cases (judge/feedback.py)
 
     @property
     def io(self) -> str:

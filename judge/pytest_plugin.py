@@ -186,6 +186,7 @@ class CaseItem(pytest.Item):
         self.case = case
 
     def runtest(self) -> None:
+        from judge.feedback import level_for, withhold
         from judge.runner import PrepareFailure, run_case
 
         suite: SuiteFile = self.parent
@@ -194,6 +195,7 @@ class CaseItem(pytest.Item):
         result = run_case(suite.problem, suite.prepared, self.case, suite.execute)
         self.user_properties.append(("verdict", str(result.verdict)))
         if result.verdict != "AC":
+            withhold([result], level_for(suite.problem.feedback, None))
             notes = " - ".join(filter(None, [result.description, result.hint]))
             raise JudgeFailure(result.verdict, result.message + (f" (hint: {notes})" if notes else ""))
 

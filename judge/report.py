@@ -24,6 +24,7 @@ def result_to_json(result: SubmissionResult) -> dict[str, Any]:
         "passed": result.passed,
         "total": result.total,
         "compile_message": result.compile_message,
+        "feedback": result.feedback,
         "cases": cases_to_json(result.cases),
     } | (result.explanation.to_json() if result.explanation is not None else {})
 

@@ -61,6 +61,7 @@ class SubmissionResult:
     compile_message: str = ""
     partial: bool = False  # only some of the problem's cases were run: the score means little
     explanation: Any = None  # judge/explain.py's Explanation, when `judge run` searched for a counterexample
+    feedback: str = "counterexamples"  # the level of judge/feedback.py its hidden cases are shown at
 
     @property
     def passed(self) -> int:

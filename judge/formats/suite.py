@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.errors import SuiteError
+from judge.feedback import FeedbackPolicy, parse_policy
 from judge.formats.base import ProblemFormat, ProblemSource
 from judge.problem import MIB, SCORING_MODES, VISIBILITIES, Case, Problem, ProblemFiles
 from judge.signature import Signature, SignatureError, check_arguments, parse_signature, value_problem
@@ -29,7 +30,7 @@ from judge.tasks import TASK_TYPES, task_type
 
 SUITES_FOLDER = "cases"
 HEADER_KEYS = ("id", "title", "statement", "io", "limits", "checker", "points", "scoring", "groups", "signature",
-               "cases")
+               "feedback", "cases")
 LIMIT_KEYS = ("time", "memory", "output")
 CHECKER_KEYS = ("name", "options")
 CASE_KEYS = ("name", "group", "points", "visibility", "origin", "hint", "description")
@@ -197,6 +198,8 @@ class _SuiteReader:
             files=self.files,
             format=SuiteFormat.name,
             signature=signature,
+            feedback=parse_policy(data["feedback"], lambda message: self.fail(where, message))
+            if "feedback" in data else FeedbackPolicy(),
         )
 
     def signature(self, data: dict, io: str) -> Signature | None:

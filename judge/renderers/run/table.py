@@ -12,7 +12,8 @@ from judge.terminal import terminal_width
 
 
 def render(result: SubmissionResult, problem: Problem) -> str:
-    return render_table(result, sample_views(problem, result.cases), show_hint=True)
+    views = sample_views(problem, result.cases, reveal_hidden=result.feedback == "full")
+    return render_table(result, views, show_hint=True)
 
 
 def row_table(names: list[str]) -> CaseTable:
@@ -21,4 +22,5 @@ def row_table(names: list[str]) -> CaseTable:
 
 
 def render_after_rows(result: SubmissionResult, problem: Problem) -> str:
-    return render_after_table(result, sample_views(problem, result.cases), show_hint=True)
+    views = sample_views(problem, result.cases, reveal_hidden=result.feedback == "full")
+    return render_after_table(result, views, show_hint=True)
