@@ -3,6 +3,8 @@ Below "full", no hidden case's input or expected output appears in any output of
 
 from __future__ import annotations
 
+import json
+
 import yaml
 from conftest import ROOT, judge_json, project_with, run_judge
 
@@ -93,3 +95,25 @@ def test_the_pytest_plugin_applies_the_policy(tmp_path, pytester):
                                 "-k", "n-2")
     text = result.stdout.str()
     assert "WA" in text and "got 'SK'" not in text and "two stones" not in text
+
+
+def test_grade_applies_the_policy_where_students_read_it_and_feedback_everywhere(tmp_path):
+    from conftest import make_class
+
+    (tmp_path / "project").mkdir()
+    project = stones_with(tmp_path / "project", "hints")
+    folder = make_class(tmp_path / "subs", {"ana/stones.py": WRONG})
+    db = tmp_path / "results.db"
+    out = tmp_path / "gs"
+    done = run_judge("grade", str(folder), "--problems", str(project), "--db", str(db), "--format", "gradescope",
+                     "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    output = json.loads((out / "ana/results.json").read_text())["tests"][0]["output"]
+    assert "n-2: WA - line 1, token 1: got 'SK'" in output and "hint: two stones: one each" in output
+    run_judge("grade", str(folder), "--problems", str(project), "--db", str(db), "--format", "gradescope",
+              "--out", str(out), "--feedback", "verdict")
+    output = json.loads((out / "ana/results.json").read_text())["tests"][0]["output"]
+    assert "\nn-2: WA\n" in output and "two stones" not in output and "got 'SK'" not in output
+    report = json.loads(run_judge("grade", str(folder), "--problems", str(project), "--db", str(db),
+                                  "--format", "json", "--feedback", "verdict").stdout)
+    assert "got 'SK'" not in json.dumps(report)
