@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import shlex
-from datetime import date
 import sys
 from contextlib import contextmanager
+from datetime import date
 from pathlib import Path
 
 from judge.commands.common import (
@@ -243,6 +243,7 @@ def snapshot(submissions: Path, policy):
         yield submissions, {}
         return
     import tempfile
+
     from judge.deadlines import snapshot_class
     with tempfile.TemporaryDirectory(prefix="judge-deadline-") as scratch:
         into = Path(scratch) / submissions.resolve().name
