@@ -502,13 +502,19 @@ class _DataReader:
             raise PackageError(f"{self.data / 'secret'}: no test cases; add .in/.ans pairs" + self.generator_hint())
 
     def generator_hint(self) -> str:
-        """What to do when the test data are to be made by BAPCtools' generators.yaml, which this
-        judge does not run (the package format leaves generators to the authors' tools)."""
+        """What to do when the test data are to be made by BAPCtools' generators.yaml or by
+        testdata_tools' gen.sh, which this judge does not run (the package format leaves
+        generators to the authors' tools)."""
         generators = self.root / "generators" / "generators.yaml"
-        if not generators.is_file():
-            return ""
-        return (f" ({generators.relative_to(self.root)} describes them, but this judge does not run generators: "
-                f"write the data first, e.g. with BAPCtools' `bt generate`)")
+        if generators.is_file():
+            return (f" ({generators.relative_to(self.root)} describes them, but this judge does not run generators: "
+                    f"write the data first, e.g. with BAPCtools' `bt generate`)")
+        script = self.root / "generators" / "gen.sh"
+        if script.is_file():
+            return (f" ({script.relative_to(self.root)} makes them with Kattis' testdata_tools, which this judge does "
+                    f"not run: generate the data first, `cd {self.root / 'generators'} && ./gen.sh` with "
+                    f"testdata_tools installed, then run the judge again)")
+        return ""
 
     def read_group(self, directory: Path, name: str, inherited: dict) -> None:
         own = self.own_settings(directory)
