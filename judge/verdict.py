@@ -5,9 +5,13 @@ from __future__ import annotations
 import signal
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from judge.checkers import CheckResult
-from judge.sandbox import Limits, Outcome
+
+if TYPE_CHECKING:
+    from judge.sandbox import Limits, Outcome
+
 
 class Verdict(str, Enum):
     """A case's or a submission's verdict. A ``str``: it compares equal to, prints as and is

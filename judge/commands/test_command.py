@@ -17,7 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from judge.packages import render_checks, verify_problems
+    from judge.verification import render_checks, verify_problems
 
     checks = verify_problems(args.names or None, problems_dir=args.problems)
     print(render_checks(checks))

@@ -12,6 +12,8 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from judge.formats.base import Check
+from judge.icpc.data_checks import VALID_EXIT, check_example_outputs, check_invalid_inputs, run_input_validator
 from judge.icpc.expectations import (
     FOLDER_VERDICTS,
     SCORED_FOLDER,
@@ -20,12 +22,10 @@ from judge.icpc.expectations import (
     ExpectationError,
     expectation,
 )
-from judge.icpc.data_checks import VALID_EXIT, check_example_outputs, check_invalid_inputs, run_input_validator
 from judge.icpc.package import CaseFiles, Package, PackageError
 from judge.icpc.programs import prepare_program, unsupported_reason
 from judge.icpc.submission_rules import Rule, check_rules, load_rules, rules_for
 from judge.languages import CompileError, LanguageUnavailable, UnknownLanguage
-from judge.packages import Check
 from judge.problem import MIB, Problem
 from judge.sandbox import run_sandboxed
 from judge.verdict import signal_name

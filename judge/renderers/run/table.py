@@ -4,7 +4,7 @@ output around the first difference (see judge/report.py)."""
 from __future__ import annotations
 
 from judge.problem import Problem
-from judge.runner import SubmissionResult
+from judge.results import SubmissionResult
 
 
 def render(result: SubmissionResult, problem: Problem) -> str:
