@@ -12,7 +12,7 @@ import time
 from typing import TextIO
 
 from judge.report import CaseTable
-from judge.runner import CaseResult
+from judge.results import CaseResult
 from judge.terminal import cut, terminal_width
 
 TICK_SECONDS = 0.5  # how often the status line's clock moves

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from judge.output_diff import Difference, first_difference
 from judge.problem import Case, Problem
-from judge.runner import CaseResult
+from judge.results import CaseResult
 
 
 @dataclass(frozen=True)

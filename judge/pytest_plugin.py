@@ -144,7 +144,8 @@ class SuiteFile(pytest.File):
         """Build the solution once for the whole file (and start its warm pool)."""
         from judge.errors import JudgeError
         from judge.languages.base import own_file
-        from judge.runner import PrepareFailure, executor, prepare
+        from judge.results import PrepareFailure
+        from judge.runner import executor, prepare
 
         try:
             self.prepared = prepare(self.problem, own_file(self.solution))
@@ -187,7 +188,8 @@ class CaseItem(pytest.Item):
 
     def runtest(self) -> None:
         from judge.feedback import level_for, withhold
-        from judge.runner import PrepareFailure, run_case
+        from judge.results import PrepareFailure
+        from judge.runner import run_case
 
         suite: SuiteFile = self.parent
         if isinstance(suite.prepared, PrepareFailure):

@@ -163,7 +163,7 @@ def _check_options(args: argparse.Namespace) -> None:
 def _grade(args: argparse.Namespace, folder: Path, store, cluster, bar):
     from judge.grading import grade_folder
 
-    return grade_folder(folder, store, jobs=args.jobs, problems_dir=args.problems, cluster=cluster,
+    return grade_folder(folder, store, jobs=args.jobs, problems_dir=args.problems, backend=cluster,
                         on_start=bar.start if bar else None, on_done=bar.advance if bar else None)
 
 

@@ -18,7 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     """Each check is printed when it is made; stopped by a signal, the judge says how far it got."""
-    from judge.packages import check_line, checks_of, checks_summary
+    from judge.verification import check_line, checks_of, checks_summary
 
     checks = []
     try:

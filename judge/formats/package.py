@@ -51,15 +51,3 @@ class PackageFormat(ProblemFormat):
         from judge.icpc.package import package_hash
 
         return package_hash(problem.package.root, problem.time_limit)  # its data, validators and limit
-
-    def prepare(self, problem: Problem, source: Path):
-        from judge.icpc.programs import prepare_submission
-
-        return prepare_submission(problem, source)
-
-    def aggregate(self, problem: Problem, results: list):
-        if not problem.package.scoring:
-            return None
-        from judge.icpc.scoring import aggregate
-
-        return aggregate(problem.package, results)

@@ -64,14 +64,17 @@ class SuiteFormat(ProblemFormat):
         return problem if time_limit is None else dataclasses.replace(problem, time_limit=time_limit)
 
     def verify(self, problem: Problem, jobs: int | None) -> Iterable:
-        from judge.packages import verify_suite_problem
+        # here, as below: the runner and the languages load only when a problem is judged or
+        # hashed, not for `judge list` or `judge show` (a third of their start-up time)
+        from judge.formats.suite_checks import verify_suite_problem
+
         return verify_suite_problem(problem, jobs)
 
     def describe(self, problem: Problem) -> str:
         return describe_suite_problem(problem)
 
     def content_hash(self, problem: Problem) -> str:
-        from judge.store import current_hash
+        from judge.content_hash import current_hash
 
         # The suite, its reference solver and its own checker: results change with any of them.
         return current_hash((problem.suite_path, problem.reference_path, *custom_checker_files(problem)))

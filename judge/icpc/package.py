@@ -184,6 +184,7 @@ def as_problem(package: Package, time_limit: float) -> Problem:
     if package.scoring:
         from judge.icpc.scoring import max_score as package_max_score
         max_score = package_max_score(package)
+    from judge.icpc.rules import PackageRules
     from judge.icpc.tasks import PackageBatch, PackageInteractive
 
     task = (PackageInteractive if package.interactive else PackageBatch)(package)
@@ -191,7 +192,7 @@ def as_problem(package: Package, time_limit: float) -> Problem:
         id=package.root.name, title=package.name, statement=statement_text(package.root), task=task,
         time_limit=time_limit, memory_limit=package.memory_mib * MIB, output_limit=package.output_mib * MIB,
         files=ProblemFiles(root=package.root, suite=package.root / PROBLEM_FILE), checker="package",
-        total_points=max_score, cases=cases, format="icpc", package=package,
+        total_points=max_score, cases=cases, format="icpc", package=package, rules=PackageRules(),
         may_write_files=package.allow_file_writing)
 
 

@@ -13,9 +13,9 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from judge.formats.base import Check
 from judge.icpc.data_checks import VALID_EXIT, check_example_outputs, check_invalid_inputs, run_input_validator
 from judge.icpc.expectations import (
-    FOLDER_VERDICTS,
     SCORED_FOLDER,
     CheckedByHand,
     Expectation,
@@ -26,9 +26,9 @@ from judge.icpc.package import CaseFiles, Package, PackageError
 from judge.icpc.programs import prepare_program, unsupported_reason
 from judge.icpc.submission_rules import Rule, check_rules, load_rules, rules_for
 from judge.languages import CompileError, LanguageUnavailable, UnknownLanguage
-from judge.packages import Check
 from judge.problem import Problem
-from judge.verdict import signal_name
+from judge.runner import judge_submission
+from judge.verdict import PACKAGE_FOLDER_VERDICTS, signal_name
 
 UNSUPPORTED_VALIDATORS = {".ctd": "checktestdata", ".viva": "VIVA"}
 
@@ -41,7 +41,7 @@ def submissions(package: Package) -> list[tuple[Path, str]]:
     if not root.is_dir():
         return []
     folders = [path.name for path in root.iterdir() if path.is_dir() and not path.name.startswith(".")]
-    known = [*FOLDER_VERDICTS, SCORED_FOLDER]
+    known = [*PACKAGE_FOLDER_VERDICTS, SCORED_FOLDER]
     folders.sort(key=lambda name: (known.index(name), "") if name in known else (len(known), name))
     return [(path, folder) for folder in folders
             for path in sorted((root / folder).iterdir()) if not path.name.startswith(".")]
@@ -175,8 +175,6 @@ def _input_arguments(files: CaseFiles, validator: Path) -> tuple[str, ...]:
 def check_submission(problem: Problem, path: Path, folder: str, rule: Expectation | list[Rule]) -> Check:
     """Judge one example submission and compare with what its folder (or annotation, or
     submissions.yaml) promises."""
-    from judge.runner import judge_submission
-
     package = problem.package
     per_case = isinstance(rule, list)  # submissions.yaml's rules look at every case
     # An example may be a link to another one of the package (load_package saw it stays inside);
@@ -216,7 +214,6 @@ def margin_warning(problem: Problem, path: Path, rule: Expectation, result) -> s
 
     from judge.icpc.programs import submission_language
     from judge.icpc.timelimit import base_seconds
-    from judge.runner import judge_submission
 
     timing, limit = problem.package.timing, problem.time_limit
     if rule.verdicts == {"AC"} and result.verdict == "AC" and result.cases and timing.source != "inferred":

@@ -7,7 +7,7 @@ from __future__ import annotations
 from judge.case_view import sample_views
 from judge.problem import Problem
 from judge.report import CaseTable, render_after_table, render_table
-from judge.runner import SubmissionResult
+from judge.results import SubmissionResult
 from judge.terminal import terminal_width
 
 

@@ -1,59 +1,24 @@
-"""`judge test`: verify problems the way problem setters expect.
-
-For each problem: it loads; the validator accepts every case and rejects its own
-INVALID_EXAMPLES; the stress strategies generate only inputs the validator accepts; the reference
-reproduces every stored expected output; and every example solution gets exactly the verdict its
-folder names.
-"""
+"""`judge test`'s checks of a problem written as a suite: it loads; the validator accepts every
+case and rejects its own INVALID_EXAMPLES; the stress strategies generate only inputs the
+validator accepts; the reference reproduces every stored expected output; and every example
+solution gets exactly the verdict its folder names."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 
-from judge.catalog import catalog
 from judge.checkers import get_checker
 from judge.errors import SuiteError
+from judge.formats.base import Check
 from judge.problem import Problem
 from judge.reference import reference_answer, strategy_module_at, validator_module
+from judge.runner import judge_submission
 from judge.verdict import Verdict
-from judge.visible_text import visible
 
 STRATEGY_EXAMPLES = 50  # inputs drawn from a problem's strategies and shown to its validator
-
-
-@dataclass(frozen=True)
-class Check:
-    problem: str
-    what: str
-    ok: bool
-    detail: str = ""
-
-
-def verify_problems(names: list[str] | None = None, jobs: int | None = None,
-                    problems_dir: Path | None = None) -> list[Check]:
-    """All checks for the named problems (see ``checks_of``)."""
-    return list(checks_of(names, jobs, problems_dir))
-
-
-def checks_of(names: list[str] | None = None, jobs: int | None = None,
-              problems_dir: Path | None = None) -> Iterator[Check]:
-    """The checks for the named problems (default: every problem in force; SuiteError when there
-    is none, so that a run that tests nothing never passes), each as soon as it is made."""
-    found = catalog(problems_dir)
-    sources = [found.find(name) for name in names] if names else list(found.require_some().values())
-    for source in sources:
-        try:
-            problem = source.load()
-        except SuiteError as error:
-            if not source.format.reports_broken_problems:
-                raise  # a format whose broken problem is an error naming the file: exit 2
-            yield Check(source.id, "loads", False, str(error))
-            continue
-        yield from (check for check in source.format.verify(problem, jobs) if check is not None)
 
 
 def verify_suite_problem(problem: Problem, jobs: int | None = None) -> Iterator[Check | None]:
@@ -100,7 +65,7 @@ def check_strategies(problem: Problem) -> Check | None:
     if not path.is_file():
         return Check(problem.id, "strategies", False, f"{path.parent.name}/{path.name} is missing: `judge stress` "
                                                       f"needs it (inputs() returning a Hypothesis strategy)")
-    from judge.hypothesis_search import search
+    from judge.hypothesis_search import search  # here: it loads Hypothesis, which only this check needs
 
     rejected: list[str] = []
 
@@ -141,25 +106,9 @@ def check_reference(problem: Problem) -> Check:
 
 
 def check_solution(problem: Problem, path: Path, expected: Verdict) -> Check:
-    from judge.runner import judge_submission
-
     result = judge_submission(problem, path, stop_on_failure=True)
     relative = path.relative_to(problem.files.solutions.parent) if problem.files.solutions else path
     failing = next((case for case in result.cases if case.verdict != Verdict.AC), None)
     detail = f"got {result.verdict}" + (f" on {failing.name}: {failing.message}" if failing else "")
     return Check(problem.id, f"solution {relative}", result.verdict == expected,
                  detail if result.verdict == expected else f"expected {expected}, {detail}")
-
-
-def check_line(check: Check) -> str:
-    """One check on a line of its own, as `judge test` prints it when it is made; the detail is
-    never cut (it is what a problem setter reads)."""
-    # A detail quotes validators and example submissions: their control characters are shown, not obeyed.
-    # The columns of the table it used to be (problem, check, result, detail), for scripts that read them.
-    return "  ".join([visible(check.problem), visible(check.what), "ok" if check.ok else "FAIL",
-                      visible(check.detail)]).rstrip()
-
-
-def checks_summary(checks: list[Check]) -> str:
-    failed = sum(not check.ok for check in checks)
-    return f"{len(checks) - failed} passed, {failed} failed"
