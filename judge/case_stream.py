@@ -22,7 +22,12 @@ CLEAR_LINE = "\r\x1b[K"
 class CaseStream:
     """Rows of ``table`` for the cases ``names`` (in that order), written to ``out`` as
     ``decided`` is called with their results, from any thread; ``status`` (a terminal) gets a
-    status line, redrawn. Use as a context manager: the status line is gone when it ends."""
+    status line, redrawn. Use as a context manager: every row decided is written, and the status
+    line is gone, when it ends.
+
+    The rows are written by a thread of the stream's own: a signal stops the judge in its main
+    thread (a KeyboardInterrupt, at any point), which must never fall between writing a row and
+    noting it written, or the row would be shown twice or not at all."""
 
     def __init__(self, table: CaseTable | None, names: list[str], out: TextIO = sys.stdout,
                  status: TextIO | None = None) -> None:
@@ -33,59 +38,63 @@ class CaseStream:
         self.decided_results: dict[str, CaseResult] = {}
         self.printed = 0  # rows written: names[:printed]
         self.started = time.monotonic()
-        self.lock = threading.Lock()
-        self.ended = threading.Event()
-        self.ticker = threading.Thread(target=self._tick, daemon=True)
+        self.changed = threading.Condition()
+        self.ending = False
+        self.writer = threading.Thread(target=self._write_rows, daemon=True)
 
     def __enter__(self) -> CaseStream:
         if self.table is not None:
             self._write(self.table.header())
-        if self.status is not None:
-            self.ticker.start()
+        self.writer.start()
         return self
 
     def __exit__(self, *_exc) -> None:
-        self.ended.set()
-        with self.lock:
-            self._clear_status()
+        with self.changed:
+            self.ending = True
+            self.changed.notify()
+        self.writer.join()
+        self._clear_status()
 
     def decided(self, result: CaseResult) -> None:
-        """A case's result: its row, and those of the cases after it that were waiting on it."""
-        with self.lock:
+        """A case's result: its row is written once the rows before it are."""
+        with self.changed:
             self.decided_results[result.name] = result
-            while self.printed < len(self.names) and self.names[self.printed] in self.decided_results:
-                if self.table is not None:
-                    self._write(self.table.row(self.decided_results[self.names[self.printed]]))
-                self.printed += 1
-            self._draw_status()
+            self.changed.notify()
 
     def flush_out_of_order(self) -> int:
-        """Write the rows of cases decided while one before them was still running (for a run
-        that is stopping: what was decided is shown); how many there were."""
-        with self.lock:
-            waiting = [name for name in self.names[self.printed:] if name in self.decided_results]
-            if self.table is not None:
-                for name in waiting:
-                    self._write(self.table.row(self.decided_results[name]))
-            self.printed = len(self.names)
-            return len(waiting)
+        """After the stream ended: write the rows of cases decided while one before them was still
+        running (for a run that stopped: what was decided is shown); how many there were."""
+        waiting = [name for name in self.names[self.printed:] if name in self.decided_results]
+        if self.table is not None:
+            for name in waiting:
+                self._write(self.table.row(self.decided_results[name]))
+        self.printed = len(self.names)
+        return len(waiting)
 
     @property
     def count(self) -> int:
         return len(self.decided_results)
 
+    def _write_rows(self) -> None:
+        """The writer: each row as soon as it and those before it are decided; the status line
+        redrawn every TICK_SECONDS; until the stream ends, with every row decided written."""
+        with self.changed:
+            while True:
+                while self.printed < len(self.names) and self.names[self.printed] in self.decided_results:
+                    if self.table is not None:
+                        self._write(self.table.row(self.decided_results[self.names[self.printed]]))
+                    self.printed += 1
+                if self.ending:
+                    return
+                self._draw_status()
+                self.changed.wait(TICK_SECONDS if self.status is not None else None)
+
     def _write(self, line: str) -> None:
         self._clear_status()
         print(line, file=self.out, flush=True)
-        self._draw_status()
-
-    def _tick(self) -> None:
-        while not self.ended.wait(TICK_SECONDS):
-            with self.lock:
-                self._draw_status()
 
     def _draw_status(self) -> None:
-        if self.status is None or self.ended.is_set():
+        if self.status is None:
             return
         elapsed = time.monotonic() - self.started
         text = f"{self.count}/{len(self.names)} cases decided, {elapsed:.0f} s"
