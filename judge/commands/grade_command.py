@@ -6,7 +6,6 @@ import argparse
 import shlex
 import sys
 from contextlib import contextmanager
-from datetime import date
 from pathlib import Path
 
 from judge.commands.common import (
@@ -110,14 +109,14 @@ def _withhold_feedback(report, asked: str | None, for_students: bool) -> None:
     """Take out of the report what the feedback level does not show of hidden cases: the level
     asked for (the teacher's, over any problem's policy), else for a format students read each
     problem's own policy; reports for the teacher alone keep everything."""
-    from judge.feedback import FeedbackPolicy, withhold
+    from judge.feedback import FeedbackPolicy, level_for, withhold
 
     if asked is None and not for_students:
         return
     for student in report.students:
         for problem_id, result in student.results.items():
             problem = report.loaded.get(problem_id)
-            level = asked or (problem.feedback if problem is not None else FeedbackPolicy()).level_on(date.today())
+            level = asked or level_for(problem.feedback if problem is not None else FeedbackPolicy(), None)
             if problem is not None:
                 _attach_hints(problem, result.cases)
             withhold(result.cases, level)

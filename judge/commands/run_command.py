@@ -83,13 +83,13 @@ def handle(args: argparse.Namespace) -> int:
     if args.show:
         return _show_case(args, problem, source)
     cases = _chosen_cases(args, problem)
-    result = _judge_streaming(args, problem, source, cases, load_format("run", args.format))
+    renderer = load_format("run", args.format)
+    result = _judge_streaming(args, problem, source, cases, renderer)
     result.feedback = args.feedback
     if args.explain is None:
         args.explain = _default_budget()
     if not args.no_explain and args.explain > 0 and at_least(args.feedback, "counterexamples"):
         result.explanation = _explain(args, problem, source, result)
-    renderer = load_format("run", args.format)
     rest = renderer.render_after_rows(result, problem) if _streams_rows(renderer) else renderer.render(result, problem)
     print(rest)
     if not args.no_record and cases is None and not result.partial:
