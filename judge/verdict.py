@@ -147,7 +147,7 @@ def decide(outcome: Outcome, limits: Limits, check: CheckResult | None,
     ceiling_kb = (limits.memory + limits.memory_slack) // 1024
     limit_text = f"memory limit {limits.memory // (1024 * 1024)} MiB exceeded"
     if outcome.memory_kb > ceiling_kb or (out_of_memory and outcome.memory_kb > limits.memory // 1024):
-        return Decision(Verdict.MLE, f"{limit_text} (peak {outcome.memory_kb // 1024} MiB)")
+        return Decision(Verdict.MLE, f"{limit_text} ({outcome.memory_text()})")
     if out_of_memory and machine_short_of_memory(outcome, limits, available_memory_kb):
         return Decision(Verdict.IE, f"the machine was short of memory: an allocation failed at {outcome.memory_kb // 1024} "
                                     f"MiB, below the memory limit of {limits.memory // (1024 * 1024)} MiB, with only "

@@ -20,6 +20,7 @@ from judge.icpc import default_validator
 from judge.icpc.package import CaseFiles, Package, PackageError
 from judge.languages import CompileError, LanguageUnavailable, Program, UnknownLanguage
 from judge.sandbox import Limits, Outcome, run_sandboxed
+from judge.verdict import signal_name
 
 ACCEPTED_EXIT, REJECTED_EXIT = 42, 43
 MESSAGE_KEEP = 2000  # characters of judgemessage.txt kept for the case's message
@@ -58,7 +59,10 @@ class ValidatorWorkspace:
         if outcome.internal_error:
             return Judgement("IE", f"output validator could not run: {outcome.internal_error}")
         if outcome.wall_timed_out or outcome.signal is not None:
-            how = "ran out of time" if outcome.wall_timed_out else f"was killed by signal {outcome.signal}"
+            how = ("ran out of time" if outcome.wall_timed_out else
+                   f"was stopped at its memory limit ({outcome.memory_text()})" if outcome.stopped == "memory" else
+                   f"was stopped at its CPU time limit ({outcome.cpu_time:.2f} s)" if outcome.stopped == "cpu" else
+                   f"was killed by {signal_name(outcome.signal)}")
             return Judgement("IE", f"output validator {name} {how}")
         if outcome.exit_code not in (ACCEPTED_EXIT, REJECTED_EXIT):
             stderr = outcome.stderr.decode("utf-8", errors="replace").strip().splitlines()

@@ -76,6 +76,18 @@ class Outcome:
     output_exceeded: bool = False
     internal_error: str | None = None
     ended_at: float = 0.0  # time.monotonic() when the program was seen to end (who ended first?)
+    # What memory_kb was made of when the watcher's reading was the peak ({"resident": KiB,
+    # "in-memory files": KiB, ...}); None when it is one process's peak as the kernel kept it.
+    memory_parts: dict[str, int] | None = None
+    stopped: str | None = None  # the limit the judge stopped it at: "wall", "cpu", "memory" or None
+
+    def memory_text(self) -> str:
+        """``peak 300 MiB`` and, when more than resident memory counted, what it was made of."""
+        text = f"peak {self.memory_kb // 1024} MiB"
+        parts = {name: kb for name, kb in (self.memory_parts or {}).items() if kb >= 1024}
+        if set(parts) - {"resident"}:
+            text += ": " + ", ".join(f"{name} {kb // 1024} MiB" for name, kb in parts.items())
+        return text
 
 
 class RunsStopped(KeyboardInterrupt):

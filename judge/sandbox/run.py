@@ -137,8 +137,9 @@ def _run(spec: RunSpec, scratch: Path, stdin: bytes, stdio: tuple[int, int] | No
     # parent, so rusage misses it: the readings from /proc are the better measure then.
     judge_peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     outlived_cpu, outlived_peak_kb = _reap_what_outlived(spec.uid)
-    watch.memory_kb = max(rusage.ru_maxrss if rusage.ru_maxrss > judge_peak_kb else 0, outlived_peak_kb,
-                          watch.memory_kb)
+    peak_kb = max(rusage.ru_maxrss if rusage.ru_maxrss > judge_peak_kb else 0, outlived_peak_kb)
+    if peak_kb >= watch.memory_kb:  # the kernel's peak of a process, not the watcher's reading
+        watch.memory_kb, watch.memory_parts = peak_kb, None
     watch.cpu = max(rusage.ru_utime + rusage.ru_stime + outlived_cpu, watch.cpu)
     outcome = _outcome(status, watch, wall, stdout_path, spec)
     outcome.ended_at = ended_at
@@ -205,6 +206,7 @@ class _Watch:
     stopped: str | None = None  # "wall", "cpu", "memory" or None (it ended by itself)
     cpu: float = 0.0
     memory_kb: int = 0
+    memory_parts: dict[str, int] | None = None  # what the peak reading was made of, in KiB
 
 
 def _run_processes(pid: int, uid: int) -> list[int]:
@@ -240,11 +242,15 @@ def _wait_draining(pid: int, uid: int, stderr_fd: int, deadline: float, limits: 
             # Read through a live process of the run (a zombie has no namespaces left to read).
             inside = next((other for other in processes if other != pid and os.path.exists(f"/proc/{other}/ns/mnt")),
                           None)
-            memory_kb += tmpfs_used_kb(inside) if inside else 0
-            # So are the System V shared memory segments the run made (detached, no process shows
-            # them) and the memory files its processes hold open.
-            memory_kb += run_shared_memory_kb(inside or pid, uid) + memory_files_kb(processes)
-            watch.cpu, watch.memory_kb = max(watch.cpu, cpu), max(watch.memory_kb, memory_kb)
+            parts = {"resident": memory_kb, "in-memory files": tmpfs_used_kb(inside) if inside else 0,
+                     # So are the System V shared memory segments the run made (detached, no
+                     # process shows them) and the memory files its processes hold open.
+                     "shared memory": run_shared_memory_kb(inside or pid, uid),
+                     "memory files": memory_files_kb(processes)}
+            memory_kb = sum(parts.values())
+            watch.cpu = max(watch.cpu, cpu)
+            if memory_kb > watch.memory_kb:
+                watch.memory_kb, watch.memory_parts = memory_kb, parts
             if remaining <= 0:
                 watch.stopped = "wall"
             elif watch.cpu > limits.cpu_time + CPU_GRACE:
@@ -307,4 +313,6 @@ def _outcome(status: int, watch: _Watch, wall: float, stdout_path: Path, spec: R
         stderr=watch.stderr,
         wall_timed_out=watch.stopped == "wall",
         output_exceeded=len(stdout) >= spec.limits.output,
+        memory_parts=watch.memory_parts,
+        stopped=watch.stopped,
     )
