@@ -41,10 +41,12 @@ def created_by(kind, uid):
 
 
 def shared_memory_kb(uid):
-    """KiB held (resident or swapped) by the shared memory segments ``uid`` created."""
+    """KiB held (resident or swapped) by the shared memory segments ``uid`` created that no
+    process has attached: an attached segment's pages are in its processes' resident memory
+    already, and counting them here too would charge them twice."""
     total = 0
     for row in listed("shm"):
-        if row.get("cuid") == str(uid):
+        if row.get("cuid") == str(uid) and row.get("nattch", "0") == "0":
             total += int(row.get("rss", 0)) + int(row.get("swap", 0))
     return total // 1024
 

@@ -36,3 +36,12 @@ def test_nothing_written_to_shared_directories_stays_on_the_host(tier):
     assert outcome.stdout == b"SK\n", outcome.stderr
     for directory in ("/tmp", "/var/tmp", "/dev/shm"):
         assert not list(Path(directory).glob("judge-hostile-left-*"))
+
+
+@pytest.mark.parametrize("tier", TIERS)
+def test_an_attached_shared_memory_segment_is_counted_once(tier):
+    # Its pages are the process's resident memory; the segments counted on their own are the
+    # detached ones, which no process shows.
+    outcome = run_raw("use_attached_shm.c", tier, stdin=b"1\n")
+    assert outcome.stdout == b"SK\n" and outcome.signal is None, outcome
+    assert 80 * 1024 <= outcome.memory_kb <= 100 * 1024, outcome.memory_kb
