@@ -5,19 +5,24 @@ disagree. That input is never a hidden case's: the student may see it, and act o
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from judge.grading import ClassReport
 from judge.output_diff import comparable_lines
 from judge.planned_examples import example_key
 from judge.problem import Problem
 from judge.results import SubmissionResult
+from judge.store import Store
 from judge.verdict import Verdict
 
 # Verdicts a counterexample can explain: the submission ran and did something wrong.
 EXPLAINED = {Verdict.WA, Verdict.RE, Verdict.TLE, Verdict.MLE, Verdict.OLE}
 SEARCH_EXAMPLES = 100_000  # the budget, not this, ends a search that finds nothing
+PER_SUBMISSION = 10.0  # seconds of wall time for one submission's search in `judge grade`, as `judge run` gives
+MIN_SEARCH = 1.0  # a search given less than this finds too little to be worth starting
 
 
 @dataclass
@@ -45,6 +50,29 @@ class Explanation:
                                    "got": example.got, "verdict": example.verdict, "message": example.message,
                                    "seconds": round(self.seconds, 3)},
                 "counterexample_note": self.note}
+
+
+    def to_record(self) -> dict:
+        """Everything a report shows of it, as JSON the results store keeps (``from_record``)."""
+        return {**self.to_json(), "seconds": round(self.seconds, 3), "rejected_hidden": self.rejected_hidden,
+                "hidden_failed": self.hidden_failed, "case_field": self.case_field, "input_label": self.input_label,
+                "input_text": self.input_text, "expected_text": self.expected_text}
+
+    @classmethod
+    def from_record(cls, record: dict) -> Explanation:
+        from judge.stress import Counterexample
+
+        found = record.get("counterexample")
+        example = None
+        if found is not None:
+            field = record.get("case_field", "input")
+            example = Counterexample(input=found.get(field), expected=found.get("expected"), got=found.get("got", ""),
+                                     verdict=found.get("verdict", ""), message=found.get("message", ""))
+        return cls(counterexample=example, note=record.get("counterexample_note", ""),
+                   seconds=record.get("seconds", 0.0), rejected_hidden=record.get("rejected_hidden", 0),
+                   hidden_failed=record.get("hidden_failed", True), case_field=record.get("case_field", "input"),
+                   input_label=record.get("input_label", "input"), input_text=record.get("input_text", ""),
+                   expected_text=record.get("expected_text", ""))
 
 
 def hidden_failures(result: SubmissionResult) -> list:
@@ -85,6 +113,43 @@ def explain(problem: Problem, source: Path, result: SubmissionResult, budget: fl
     explanation.input_text = task.show_value(example.input)
     explanation.expected_text = task.answer_text(example.expected)
     return explanation
+
+
+def explain_class(report: ClassReport, store: Store, budget: float, wanted: Callable[[str], bool],
+                  per_submission: float = PER_SUBMISSION, on_search: Callable[[int, float], None] | None = None) -> None:
+    """Give each graded result in ``report`` that failed a hidden case, for a problem ``wanted``
+    (its feedback level shows counterexamples), its counterexample search's outcome: the one the
+    store kept, else a search of up to ``per_submission`` seconds while the class's ``budget``
+    (seconds of wall time, for every search together) lasts; each search's outcome is kept in the
+    store (none is made with a budget of 0). ``on_search`` is told how many searches are to be made
+    and the budget, before the first."""
+    pending = []
+    for student in report.students:
+        for problem_id, result in student.results.items():
+            problem = report.loaded.get(problem_id)
+            if problem is None or not wanted(problem_id) or not hidden_failures(result):
+                continue
+            submission_id, _complete = store.submission(student.student, problem, Path(result.submission),
+                                                        result.language)
+            record = store.explanation(submission_id)
+            if record is not None:
+                result.explanation = Explanation.from_record(record)
+            else:
+                pending.append((submission_id, problem, result))
+    if budget <= 0 or per_submission <= 0:
+        return  # no search asked for: what the store kept is all there is
+    if pending and on_search is not None:
+        on_search(len(pending), budget)
+    deadline = time.monotonic() + budget
+    for submission_id, problem, result in pending:
+        remaining = deadline - time.monotonic()
+        if remaining < MIN_SEARCH:
+            result.explanation = Explanation(note=f"not searched: the class's budget of {budget:g} s was spent (`judge "
+                                                  f"grade --explain SECONDS` gives more; the next run goes on with it)",
+                                             case_field=problem.task.case_field, hidden_failed=True)
+            continue
+        result.explanation = explain(problem, Path(result.submission), result, min(per_submission, remaining))
+        store.record_explanation(submission_id, result.explanation.to_record())
 
 
 def _why_not_search(problem: Problem, result: SubmissionResult, failures: list) -> str:

@@ -69,7 +69,7 @@ def render_after_table(result: SubmissionResult, samples: dict[str, SampleView] 
     if hints:
         parts.append("\n" + hints)
     if result.explanation is not None and result.explanation.hidden_failed:
-        parts.append("\n" + _explanation(result.explanation, width))
+        parts.append("\n" + explanation_text(result.explanation, width))
     score = f"score {result.score:g}/{result.max_score:g}" if not result.partial else "no score: only some cases ran"
     parts.append(f"\n{result.verdict}  {result.passed}/{result.total} cases passed, "
                  f"{score}  ({result.problem}, {result.language})")
@@ -132,7 +132,7 @@ def _failed_sample(case: CaseResult, view: SampleView, width: int, show_hint: bo
     return "\n".join(lines)
 
 
-def _explanation(explanation: Any, width: int) -> str:
+def explanation_text(explanation: Any, width: int) -> str:
     """The counterexample for failed hidden cases, shown as a failed sample case is; or why
     there is none."""
     lines = []

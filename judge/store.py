@@ -8,6 +8,7 @@ complete submission is never judged again, and an incomplete one resumes where i
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 import time
@@ -23,9 +24,9 @@ from judge.problem import Problem
 from judge.results import CaseResult
 
 DEFAULT_DB = Path(".judge") / "results.db"
-SCHEMA_VERSION = 2  # PRAGMA user_version of the stores this judge writes; raise it when SCHEMA changes
+SCHEMA_VERSION = 3  # PRAGMA user_version of the stores this judge writes; raise it when SCHEMA changes
 BUSY_TIMEOUT = 30.0  # seconds a write waits for another judge writing the same store
-TABLES = {"submissions", "case_results"}
+TABLES = {"submissions", "case_results", "explanations"}
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS submissions (
     id INTEGER PRIMARY KEY,
@@ -58,10 +59,17 @@ CREATE TABLE IF NOT EXISTS case_results (
     output_excerpt TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (submission_id, case_name)
 );
+CREATE TABLE IF NOT EXISTS explanations (
+    submission_id INTEGER PRIMARY KEY REFERENCES submissions (id),
+    record TEXT NOT NULL
+);
 """
 # What each schema version added to the one before, for a store an older judge wrote.
 MIGRATIONS = {
     2: "ALTER TABLE case_results ADD COLUMN output_excerpt TEXT NOT NULL DEFAULT ''",  # a sample's output, for reports
+    # A hidden failure's counterexample search (judge/explain.py), so a re-rendered report has it.
+    3: "CREATE TABLE IF NOT EXISTS explanations (submission_id INTEGER PRIMARY KEY REFERENCES submissions (id), "
+       "record TEXT NOT NULL)",
 }
 
 
@@ -157,6 +165,19 @@ class Store:
             self.db.execute("UPDATE submissions SET complete=1, verdict=?, score=?, max_score=?, "
                             "compile_message=? WHERE id=?", (verdict, score, max_score, compile_message,
                                                               submission_id))
+
+    def record_explanation(self, submission_id: int, record: dict) -> None:
+        """Keep what the counterexample search for a submission's hidden failures found (or why
+        it found nothing): JSON, as judge/explain.py's ``Explanation.to_record`` gives it."""
+        with self._using(), self.db:
+            self.db.execute("INSERT OR REPLACE INTO explanations (submission_id, record) VALUES (?, ?)",
+                            (submission_id, json.dumps(record, ensure_ascii=False)))
+
+    def explanation(self, submission_id: int) -> dict | None:
+        """What ``record_explanation`` kept for the submission, or None."""
+        with self._using():
+            row = self.db.execute("SELECT record FROM explanations WHERE submission_id=?", (submission_id,)).fetchone()
+        return json.loads(row[0]) if row else None
 
     def earlier_result(self, student: str, problem_id: str, source: str, suite: str) -> dict | None:
         """The latest complete result of the same file (``source``: its hash) for the same

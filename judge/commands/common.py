@@ -30,6 +30,25 @@ positive_int = positive(int, "a whole number")
 positive_float = positive(float, "a number")
 
 
+DEFAULT_EXPLAIN_SECONDS = 10.0  # wall time a submission's counterexample search may take (judge/explain.py)
+BUDGET_ENV = "JUDGE_EXPLAIN_SECONDS"  # another default for a machine or a CI job (0: no search)
+
+
+def explain_budget() -> float:
+    """$JUDGE_EXPLAIN_SECONDS, else DEFAULT_EXPLAIN_SECONDS: the seconds one submission's
+    counterexample search may take; UsageError for a value that is not a number."""
+    text = os.environ.get(BUDGET_ENV)
+    if text is None:
+        return DEFAULT_EXPLAIN_SECONDS
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise UsageError(f"${BUDGET_ENV}={text!r} is not a number of seconds (0: no search)") from None
+    if not seconds >= 0 or seconds == float("inf"):
+        raise UsageError(f"${BUDGET_ENV}={text!r} must be 0 or a positive number of seconds")
+    return seconds
+
+
 def add_problems_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--problems", type=Path, metavar="DIR",
                         help="look for problems only in DIR (default: $JUDGE_PROBLEMS, else the working "

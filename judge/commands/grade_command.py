@@ -9,13 +9,17 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from judge.commands.common import (
+    BUDGET_ENV,
+    DEFAULT_EXPLAIN_SECONDS,
     EXIT_FAILED,
     EXIT_OK,
     add_cold_option,
     add_jobs_option,
     add_problems_option,
     add_weak_sandbox_option,
+    explain_budget,
     open_store,
+    positive_float,
     progress_bar,
     require_isolation,
 )
@@ -23,6 +27,7 @@ from judge.errors import UsageError
 from judge.feedback import LEVELS as FEEDBACK_LEVELS
 from judge.visible_text import visible
 
+DEFAULT_CLASS_BUDGET = 60.0  # seconds of wall time for all the counterexample searches of one `judge grade`
 NAME = "grade"
 HELP = "judge a folder of submissions: SUBMISSIONS/<student>/<problem>.<ext>"
 
@@ -58,6 +63,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="what every format shows of hidden cases: verdict (only), hints (and messages, "
                              "hints, descriptions), counterexamples or full (as graded; default: gradescope, "
                              "which students read, follows each problem's feedback policy, the others show all)")
+    explaining = parser.add_mutually_exclusive_group()
+    explaining.add_argument("--explain", type=positive_float, metavar="SECONDS",
+                            help="for each submission that failed a hidden case, search for a small input of the "
+                                 "judge's own that shows the fault (as judge run does), these many seconds of wall "
+                                 f"time for the whole class (default {DEFAULT_CLASS_BUDGET:g}; each submission up to "
+                                 f"${BUDGET_ENV}, else {DEFAULT_EXPLAIN_SECONDS:g}); what was found is kept in the "
+                                 "results store")
+    explaining.add_argument("--no-explain", action="store_true",
+                            help="search for no such input (those the results store kept are still shown)")
     add_problems_option(parser)
     add_cold_option(parser)
     add_cluster_arguments(parser)
@@ -80,6 +94,7 @@ def handle(args: argparse.Namespace) -> int:
             if args.preview:
                 return _preview(args, folder, store, cluster, bar)
             report = _grade(args, folder, store, cluster, bar)
+            _explain_failures(args, report, store, getattr(output_format, "FOR_STUDENTS", False), cluster)
             if args.similarity:
                 report.similarity = _similarity(args, folder)
         if policy is not None:
@@ -103,6 +118,35 @@ def handle(args: argparse.Namespace) -> int:
         print(visible(f"judge: below {args.fail_under:g}: {', '.join(below)}"), file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
+
+
+def _explain_failures(args: argparse.Namespace, report, store, for_students: bool, cluster) -> None:
+    """Counterexamples for the hidden failures of the problems whose feedback level shows them
+    (see ``_withhold_feedback``), within the class's budget; searched here, so only where this
+    machine's sandbox isolates (a cluster's workers judge in theirs)."""
+    from judge.explain import explain_class
+    from judge.feedback import FeedbackPolicy, at_least, level_for
+    from judge.sandbox import sandbox_tier, weakness
+
+    per_submission = explain_budget()
+    if args.explain is not None and per_submission == 0:
+        per_submission = DEFAULT_EXPLAIN_SECONDS  # asked for on the command line: over a machine's 0
+    budget = DEFAULT_CLASS_BUDGET if args.explain is None else args.explain
+    if args.no_explain or (cluster is not None and weakness(sandbox_tier())):
+        budget = 0  # what the store kept is still shown
+
+    def wanted(problem_id: str) -> bool:
+        if args.feedback is None and not for_students:
+            return True
+        problem = report.loaded.get(problem_id)
+        policy = problem.feedback if problem is not None else FeedbackPolicy()
+        return at_least(args.feedback or level_for(policy, None), "counterexamples")
+
+    def announce(count: int, seconds: float) -> None:
+        print(f"judge: searching for failing inputs of the judge's own for {count} submission(s) with hidden "
+              f"failures (up to {seconds:g} s in all; --no-explain skips this)", file=sys.stderr, flush=True)
+
+    explain_class(report, store, budget, wanted, per_submission, on_search=announce)
 
 
 def _withhold_feedback(report, asked: str | None, for_students: bool) -> None:

@@ -17,15 +17,15 @@ from judge.commands.common import (
     add_weak_sandbox_option,
     open_store,
     positive_float,
+    BUDGET_ENV,
+    DEFAULT_EXPLAIN_SECONDS,
+    explain_budget,
     readable_source,
     require_isolation,
     warn_if_weak,
 )
 from judge.errors import UsageError
 from judge.feedback import DEFAULT_LEVEL, LEVELS
-
-DEFAULT_BUDGET = 10.0  # seconds of wall time for `--explain`
-BUDGET_ENV = "JUDGE_EXPLAIN_SECONDS"  # another default for a machine or a CI job (0: no search)
 
 NAME = "run"
 HELP = "judge one solution on a problem's cases"
@@ -61,7 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     explaining.add_argument("--explain", type=positive_float, default=None, metavar="SECONDS",
                             help="when a hidden case fails, search this long (wall time) for a small input of "
                                  f"the judge's own that shows the fault (default ${BUDGET_ENV}, else "
-                                 f"{DEFAULT_BUDGET:g}; 0 there: no search)")
+                                 f"{DEFAULT_EXPLAIN_SECONDS:g}; 0 there: no search)")
     explaining.add_argument("--no-explain", action="store_true", help="do not search for such an input")
 
 
@@ -87,7 +87,7 @@ def handle(args: argparse.Namespace) -> int:
     result = _judge_streaming(args, problem, source, cases, renderer)
     result.feedback = args.feedback
     if args.explain is None:
-        args.explain = _default_budget()
+        args.explain = explain_budget()
     if not args.no_explain and args.explain > 0 and at_least(args.feedback, "counterexamples"):
         result.explanation = _explain(args, problem, source, result)
     rest = renderer.render_after_rows(result, problem) if _streams_rows(renderer) else renderer.render(result, problem)
@@ -160,20 +160,6 @@ def _show_stopped(stream, rows_shown: bool, problem, source: Path, stop: Keyboar
     decided = [stream.decided_results[name] for name in stream.names if name in stream.decided_results]
     print(json.dumps({"problem": problem.id, "submission": str(source), "stopped_by": signal_name,
                       "partial": True, "cases": cases_to_json(decided)}, indent=2, ensure_ascii=False), flush=True)
-
-
-def _default_budget() -> float:
-    """$JUDGE_EXPLAIN_SECONDS, else DEFAULT_BUDGET; UsageError for a value that is not a number."""
-    text = os.environ.get(BUDGET_ENV)
-    if text is None:
-        return DEFAULT_BUDGET
-    try:
-        seconds = float(text)
-    except ValueError:
-        raise UsageError(f"${BUDGET_ENV}={text!r} is not a number of seconds (0: no search)") from None
-    if not seconds >= 0 or seconds == float("inf"):
-        raise UsageError(f"${BUDGET_ENV}={text!r} must be 0 or a positive number of seconds")
-    return seconds
 
 
 def _explain(args: argparse.Namespace, problem, source: Path, result):

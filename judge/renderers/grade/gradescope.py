@@ -9,8 +9,10 @@ from pathlib import Path
 
 from judge.grade_report import weak_sandbox_note
 from judge.grading import ClassReport, Skipped, StudentReport
+from judge.report import explanation_text
 
 DEFAULT_OUT = Path("gradescope")
+EXPLANATION_WIDTH = 160  # characters a line of a counterexample's input or output is cut to
 FOR_STUDENTS = True  # students read it: each problem's feedback policy applies (judge/feedback.py)
 
 
@@ -39,6 +41,8 @@ def _result_lines(result) -> list[str]:
         return [f"CE: the submission did not compile ({result.language}); no case was run", message]
     lines = [f"{result.verdict}: {result.passed}/{result.total} cases passed ({result.language})"]
     lines += [f"{case.name}: {case.verdict}" + "".join(f" - {note}" for note in _notes(case)) for case in result.cases]
+    if result.explanation is not None and result.explanation.hidden_failed:
+        lines += ["", explanation_text(result.explanation, EXPLANATION_WIDTH)]
     return lines
 
 

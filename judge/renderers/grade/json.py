@@ -47,7 +47,8 @@ def _rate_json(rate: CaseRate, kind: str) -> dict:
 
 
 def _problems(report: ClassReport, student: StudentReport) -> dict:
-    entries = {problem: {"status": "graded", "score": result.score, "verdict": result.verdict}
+    entries = {problem: {"status": "graded", "score": result.score, "verdict": result.verdict,
+                         **(result.explanation.to_json() if result.explanation is not None else {})}
                for problem, result in student.results.items()}
     for problem in report.problems:
         refused = report.not_graded(student.student, problem) if problem not in entries else None
