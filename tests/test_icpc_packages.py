@@ -137,7 +137,12 @@ def test_time_limit_is_inferred_from_the_slowest_accepted_submission_and_cached(
     listed = run_judge("list", "--problems", str(package.parent), env=cache)
     assert "inferred by judge test" in listed.stdout, listed.stdout + listed.stderr
     assert not list(cache_dir.glob("icpc-timelimit-*"))
-    assert run_judge("test", str(package), env=cache).returncode == 0
+    tested = run_judge("test", str(package), env=cache)
+    assert tested.returncode == 0
+    # Inferring runs every accepted submission: it says so while it does, one line each.
+    accepted = sorted((package / "submissions" / "accepted").iterdir())
+    assert f"inferring it from its accepted submissions (1/{len(accepted)}: submissions/accepted/" in tested.stderr
+    assert not run_judge("test", str(package), env=cache).stderr.count("inferring")  # cached: nothing to say
     shown = run_judge("show", str(package), env=cache)
     assert shown.returncode == 0, shown.stderr
     # A Python program this small takes far less than half a second: 2 x that rounds up to 1 s.

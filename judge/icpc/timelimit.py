@@ -9,6 +9,7 @@ import dataclasses
 import json
 import math
 import os
+import sys
 
 from judge.icpc.package import PackageError, package_hash
 from judge.languages import Language
@@ -58,9 +59,12 @@ def slowest_accepted(problem: Problem) -> float:
 
     capped = dataclasses.replace(problem, time_limit=CAP_SECONDS)
     times = []
-    for path, folder in submissions(problem.package):
-        if folder != ACCEPTED or unsupported_reason(path):
-            continue
+    accepted = [path for path, folder in submissions(problem.package) if folder == ACCEPTED and not unsupported_reason(path)]
+    for number, path in enumerate(accepted, 1):
+        # It may take minutes: say what is going on (on stderr, which reports never are).
+        print(f"judge: {problem.id} gives no time limit: inferring it from its accepted submissions "
+              f"({number}/{len(accepted)}: {path.relative_to(problem.package.root)}); done once, then cached",
+              file=sys.stderr, flush=True)
         result = judge_submission(capped, path.resolve(), jobs=os.cpu_count() or 1)  # see verify
         if result.verdict == "AC" and result.cases:
             language = submission_language(path)
