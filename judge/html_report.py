@@ -128,7 +128,7 @@ def _details(results: dict[str, SubmissionResult], problems: dict[str, Problem])
     for problem_id, result in sorted(results.items()):
         detail = ProblemDetail(problem_id, result)
         if problem_id in problems:
-            views = sample_views(problems[problem_id], result.cases)
+            views = sample_views(problems[problem_id], result.cases, reveal_hidden=result.feedback == "full")
             detail.samples = {name: _sides(view) for name, view in views.items()}
         details.append(detail)
     return details

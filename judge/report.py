@@ -64,7 +64,7 @@ def render_after_table(result: SubmissionResult, samples: dict[str, SampleView] 
     for case in result.cases:
         view = (samples or {}).get(case.name)
         if view is not None and case.verdict not in ("AC", "CE", "IE"):
-            parts.append("\n" + _failed_sample(case, view, width, show_hint))
+            parts.append("\n" + failed_case_text(case, view, width, show_hint))
     hints = _hints(result.cases, width)
     if hints:
         parts.append("\n" + hints)
@@ -119,14 +119,16 @@ def _hints(cases: list[CaseResult], width: int) -> str:
     return "\n".join(["hints for the failed cases:", *lines]) if lines else ""
 
 
-def _failed_sample(case: CaseResult, view: SampleView, width: int, show_hint: bool) -> str:
-    """A failed sample case, compactly: a few lines of input, expected and actual output."""
+def failed_case_text(case: CaseResult, view: SampleView, width: int, show_hint: bool = False,
+                     no_output: str = "(no output)") -> str:
+    """A failed case that may be shown, compactly: a few lines of input, expected and actual
+    output (``no_output`` says why there is none to show)."""
     lines = [cut(f"{case.name}: {case.verdict} - {case.message}", width), f"{view.input_label}:"]
     lines += excerpt(view.input, None, width)
     lines.append("expected:")
     lines += excerpt(view.expected, view.difference, width)
     lines.append("got:")
-    lines += excerpt(view.got, view.difference, width) if view.got is not None else ["  (no output)"]
+    lines += excerpt(view.got, view.difference, width) if view.got is not None else [f"  {no_output}"]
     if show_hint:
         lines.append(cut(f"(run again with --show {case.name} to see all of it)", width))
     return "\n".join(lines)

@@ -80,3 +80,15 @@ def test_no_explain_searches_nothing(tmp_path):
     done = grade(folder, "--format", "json", "--no-explain")
     assert SEARCHING not in done.stderr
     assert "counterexample" not in json.loads(done.stdout)["students"][0]["problems"]["stones"]
+
+
+def test_gradescope_at_full_shows_the_failed_hidden_cases_whole(tmp_path):
+    folder = class_of(tmp_path, {"alice": ("omok", "solutions/omok/wrong_answer/six_wins.py")})
+    grade(folder, "--format", "gradescope", "--out", str(tmp_path / "full"), "--feedback", "full", "--no-explain")
+    output = json.loads((tmp_path / "full/alice/results.json").read_text())["tests"][0]["output"]
+    omok = load_problem("omok")
+    failed = [line.split(":")[0] for line in output.splitlines() if line.endswith("WA") or ": WA -" in line]
+    shown = [case for case in omok.cases if case.name in failed and case.visibility != "sample"]
+    assert shown and all(f"\n{case.name}: WA" in output for case in shown)
+    assert "(the output of a hidden case is not kept)" in output
+    assert "input:\n  1 | " in output

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from judge.grade_report import weak_sandbox_note
 from judge.grading import ClassReport, Skipped, StudentReport
-from judge.report import explanation_text
+from judge.case_view import sample_views
+from judge.report import explanation_text, failed_case_text
 
 DEFAULT_OUT = Path("gradescope")
 EXPLANATION_WIDTH = 160  # characters a line of a counterexample's input or output is cut to
@@ -26,13 +27,14 @@ def write(report: ClassReport, out: Path) -> list[Path]:
     for student, path in targets:
         mine = [entry for entry in report.skipped if entry.student == student.student]
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(gradescope_results(student, report.max_scores, mine, weak_sandbox_note(report)),
+        path.write_text(json.dumps(gradescope_results(student, report.max_scores, mine, weak_sandbox_note(report),
+                                                      report.loaded),
                                    indent=2, ensure_ascii=False))
         written.append(path)
     return written
 
 
-def _result_lines(result) -> list[str]:
+def _result_lines(result, problem=None) -> list[str]:
     """A problem's output: a compile error's message once; otherwise a line per case (a hidden
     case's verdict, and its message, hint and description as far as the feedback level shows
     them: judge grade has taken out what it does not)."""
@@ -41,6 +43,11 @@ def _result_lines(result) -> list[str]:
         return [f"CE: the submission did not compile ({result.language}); no case was run", message]
     lines = [f"{result.verdict}: {result.passed}/{result.total} cases passed ({result.language})"]
     lines += [f"{case.name}: {case.verdict}" + "".join(f" - {note}" for note in _notes(case)) for case in result.cases]
+    if problem is not None:  # the failed cases the level shows whole: samples, and at "full" every case
+        views = sample_views(problem, result.cases, reveal_hidden=result.feedback == "full")
+        lines += [line for case in result.cases if case.verdict != "AC" and case.name in views
+                  for line in ("", failed_case_text(case, views[case.name], EXPLANATION_WIDTH,
+                                                    no_output="(the output of a hidden case is not kept)"))]
     if result.explanation is not None and result.explanation.hidden_failed:
         lines += ["", explanation_text(result.explanation, EXPLANATION_WIDTH)]
     return lines
@@ -55,9 +62,11 @@ def _notes(case) -> list[str]:
 
 
 def gradescope_results(student: StudentReport, max_scores: dict[str, float],
-                       skipped: list[Skipped] | None = None, sandbox_note: str = "") -> dict:
+                       skipped: list[Skipped] | None = None, sandbox_note: str = "",
+                       problems: dict | None = None) -> dict:
     """One student's results.json; ``skipped``: that student's files that were not graded;
-    ``sandbox_note``: a sentence when the grading's sandbox was weak."""
+    ``sandbox_note``: a sentence when the grading's sandbox was weak; ``problems`` (by id): for
+    showing the failed cases the feedback level shows whole."""
     skipped = skipped or []
     tests = []
     for problem, max_score in sorted(max_scores.items()):
@@ -66,7 +75,7 @@ def gradescope_results(student: StudentReport, max_scores: dict[str, float],
             tests.append({"name": problem, "score": 0, "max_score": max_score, "status": "failed",
                           "output": _why_nothing(problem, skipped), "visibility": "visible"})
             continue
-        lines = _result_lines(result)
+        lines = _result_lines(result, (problems or {}).get(problem))
         tests.append({"name": problem, "score": result.score, "max_score": max_score,
                       "status": "passed" if result.verdict == "AC" else "failed",
                       "output": "\n".join(lines), "visibility": "visible"})
