@@ -218,6 +218,26 @@ def _run_processes(pid: int, uid: int) -> list[int]:
     return sorted(pids)
 
 
+def _has_ended(pidfd: int) -> bool:
+    """Whether the process of ``pidfd`` has exited (without waiting)."""
+    return bool(select.select([pidfd], [], [], 0)[0])
+
+
+def _memory_reading(pid: int, uid: int) -> tuple[float, dict[str, int]]:
+    """(CPU seconds, KiB of memory by kind) of the run now: what its processes hold resident,
+    and what they hold where no resident size shows it."""
+    processes = _run_processes(pid, uid)
+    cpu, resident_kb = usage(processes, own_processes=2)  # the wrapper and the program
+    # Files in the run's in-memory directories (/tmp, /dev/shm, ...) are memory too. Read
+    # through a live process of the run (a zombie has no namespaces left to read).
+    inside = next((other for other in processes if other != pid and os.path.exists(f"/proc/{other}/ns/mnt")), None)
+    return cpu, {"resident": resident_kb, "in-memory files": tmpfs_used_kb(inside) if inside else 0,
+                 # So are the System V shared memory segments the run made and left detached (no
+                 # process shows them) and the memory files its processes hold open.
+                 "shared memory": run_shared_memory_kb(inside or pid, uid),
+                 "memory files": memory_files_kb(processes)}
+
+
 def _wait_draining(pid: int, uid: int, stderr_fd: int, deadline: float, limits: Limits) -> _Watch:
     """Wait for ``pid`` to exit while reading its stderr (keeping the first STDERR_KEEP bytes).
 
@@ -236,18 +256,16 @@ def _wait_draining(pid: int, uid: int, stderr_fd: int, deadline: float, limits: 
         poller.register(stderr_fd, select.POLLIN)
         while watch.stopped is None:
             remaining = deadline - time.monotonic()
-            processes = _run_processes(pid, uid)
-            cpu, memory_kb = usage(processes, own_processes=2)  # the wrapper and the program
-            # Files in the run's in-memory directories (/tmp, /dev/shm, ...) are memory too.
-            # Read through a live process of the run (a zombie has no namespaces left to read).
-            inside = next((other for other in processes if other != pid and os.path.exists(f"/proc/{other}/ns/mnt")),
-                          None)
-            parts = {"resident": memory_kb, "in-memory files": tmpfs_used_kb(inside) if inside else 0,
-                     # So are the System V shared memory segments the run made (detached, no
-                     # process shows them) and the memory files its processes hold open.
-                     "shared memory": run_shared_memory_kb(inside or pid, uid),
-                     "memory files": memory_files_kb(processes)}
+            cpu, parts = _memory_reading(pid, uid)
             memory_kb = sum(parts.values())
+            if memory_kb > memory_ceiling_kb:
+                # Read again before stopping the run: one reading taken while the run's processes
+                # were changing (forking, entering namespaces) must not decide alone. Memory over
+                # the limit is still there a moment later, unless the run has ended meanwhile (a
+                # short peak: then the first reading stands).
+                cpu, again = _memory_reading(pid, uid)
+                if sum(again.values()) < memory_kb and not _has_ended(pidfd):
+                    parts, memory_kb = again, sum(again.values())
             watch.cpu = max(watch.cpu, cpu)
             if memory_kb > watch.memory_kb:
                 watch.memory_kb, watch.memory_parts = memory_kb, parts

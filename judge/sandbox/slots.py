@@ -18,7 +18,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -27,12 +26,15 @@ from judge.harness.case_control import SHARED_DIRECTORIES, remove_owned_by
 from judge.harness.ipc_objects import KEYCTL_CLEAR, KEYCTL_SYSCALL, SHARED_KEYRINGS, remove_created_by
 from judge.harness.proc_usage import is_zombie, processes_of_uid
 from judge.sandbox.command import running_as_root, slot_prefix
-from judge.sandbox.limits import RunsStopped
+from judge.sandbox.limits import RunsStopped, SandboxError
 from judge.sandbox.scratch import scratch_dir
 
 FIRST_SLOT_UID = 61000
 SLOT_COUNT = 64
-SLOT_LOCK_DIR = Path(tempfile.gettempdir()) / "judge-slots"
+# One place for the whole machine, whatever $TMPDIR a judge was started with: two judges that
+# looked for locks in two places would take the same uid, and each would kill the other's runs
+# and count their memory. /run is the machine's own (cleared at boot, as stale locks should be).
+SLOT_LOCK_DIRS = (Path("/run/judge-slots"), Path("/tmp/judge-slots"))
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 _PR_SET_CHILD_SUBREAPER = 36
 
@@ -49,12 +51,12 @@ def acquire_slot() -> tuple[int, int | None]:
     if not running_as_root():
         return os.geteuid(), None
     become_subreaper()  # from the first run on, even a probe's orphans are the judge's to reap
-    SLOT_LOCK_DIR.mkdir(mode=0o700, exist_ok=True)
+    lock_dir = slot_lock_dir()
     start = (os.getpid() + threading.get_ident()) % SLOT_COUNT
     while True:
         for offset in range(SLOT_COUNT):
             uid = FIRST_SLOT_UID + (start + offset) % SLOT_COUNT
-            fd = os.open(SLOT_LOCK_DIR / str(uid), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            fd = os.open(lock_dir / str(uid), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 # Whatever a judge killed with SIGKILL left running in it, or left on the host.
@@ -64,6 +66,20 @@ def acquire_slot() -> tuple[int, int | None]:
             except BlockingIOError:
                 os.close(fd)
         time.sleep(0.05)
+
+
+@functools.cache
+def slot_lock_dir() -> Path:
+    """The machine's folder of slot locks: the first of SLOT_LOCK_DIRS that can be made (a
+    machine without a writable /run uses /tmp's, the same for every judge on it)."""
+    for candidate in SLOT_LOCK_DIRS:
+        try:
+            candidate.mkdir(mode=0o700, exist_ok=True)
+            return candidate
+        except OSError:
+            continue
+    raise SandboxError(f"cannot make a folder for the sandbox's slot locks ({' or '.join(map(str, SLOT_LOCK_DIRS))}); "
+                       f"make one of them writable by root")
 
 
 def release_slot(fd: int | None) -> None:
