@@ -8,15 +8,17 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from judge.grading import ClassReport
 from judge.output_diff import comparable_lines
 from judge.planned_examples import example_key
 from judge.problem import Problem
 from judge.results import SubmissionResult
-from judge.store import Store
 from judge.verdict import Verdict
+
+if TYPE_CHECKING:  # annotations only: `judge run` imports this module, and grading is slow to import
+    from judge.grading import ClassReport
+    from judge.store import Store
 
 # Verdicts a counterexample can explain: the submission ran and did something wrong.
 EXPLAINED = {Verdict.WA, Verdict.RE, Verdict.TLE, Verdict.MLE, Verdict.OLE}
