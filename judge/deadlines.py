@@ -25,7 +25,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from judge.errors import UsageError
-from judge.grading import ClassReport, Skipped, is_ignored
+from judge.grading import ClassReport, Skipped, is_ignored, rank_students
 
 DAY = 86400.0
 GIT_TIMEOUT = 60
@@ -225,11 +225,6 @@ def apply_lateness(report: ClassReport, lateness: dict[str, Lateness], policy: P
         for name in late.late_files if not policy.takes_late_work else ():
             report.skipped.append(Skipped(f"{student.student}/{name}", "changed after the deadline (by its file "
                                           "time: no git repository), so not graded", student.student))
-    _rerank(report)
+    report.students = rank_students(report.students)
 
 
-def _rerank(report: ClassReport) -> None:
-    from judge.scoring import rank
-    for student, place in zip(report.students, rank([student.total for student in report.students])):
-        student.rank = place
-    report.students.sort(key=lambda student: (student.rank, student.student))

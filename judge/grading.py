@@ -333,13 +333,17 @@ def grade_folder(folder: Path, store: Store, jobs: int = 1, on_start: Callable[[
     for entry, result in zip(entries, results):
         if result is not None:  # None: not graded after all (skipped says why)
             students[entry.student].results[entry.problem] = result
-    ordered = list(students.values())
-    for report, place in zip(ordered, rank([report.total for report in ordered])):
-        report.rank = place
-    ordered.sort(key=lambda report: (report.rank, report.student))
+    ordered = rank_students(list(students.values()))
     return ClassReport(sorted(problems), ordered, issues,
                        {problem_id: problem.total_points for problem_id, problem in problems.items()}, problems,
                        sandbox=isolation_summary(), skipped=found.skipped)
+
+
+def rank_students(students: list[StudentReport]) -> list[StudentReport]:
+    """``students`` ranked by total (each one's ``rank`` set), best first, ties by name."""
+    for student, place in zip(students, rank([student.total for student in students])):
+        student.rank = place
+    return sorted(students, key=lambda student: (student.rank, student.student))
 
 
 def _not_graded(entry: Entry, reason: str) -> Skipped:
