@@ -18,6 +18,7 @@ from pathlib import Path
 from judge.errors import SuiteError
 from judge.formats import ProblemSource
 from judge.grading import Entry, discover
+from judge.languages.base import read_source
 from judge.problem import Problem
 
 # copydetect's own defaults: matches shorter than NOISE tokens are ignored, and every match of
@@ -83,7 +84,7 @@ def compare_class(folder: Path, sources: dict[str, ProblemSource], threshold: fl
             boilerplate = []
         submitted = []
         for entry in (entry for entry in found.entries if entry.problem == problem_id):
-            source, why_not = read_source(entry)
+            source, why_not = comparable_source(entry)
             if source is None:
                 notes.append(f"{entry.student}/{entry.path.name}: {why_not}")
             else:
@@ -139,7 +140,7 @@ def boilerplate_of(problem: Problem) -> list[Source]:
     return sources
 
 
-def read_source(entry: Entry) -> tuple[Source | None, str]:
+def comparable_source(entry: Entry) -> tuple[Source | None, str]:
     """The submission of ``entry`` as text, or None and why not."""
     path = entry.path
     if path.is_file():
@@ -172,11 +173,9 @@ def _read_text(path: Path) -> str | None:
     """The text of ``path`` if it is a regular file of at most LARGEST_SOURCE bytes of UTF-8
     (links not followed), else None."""
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        data = read_source(path, LARGEST_SOURCE)
     except OSError:
         return None
-    with os.fdopen(descriptor, "rb") as file:
-        data = file.read(LARGEST_SOURCE + 1)
     if len(data) > LARGEST_SOURCE or b"\0" in data:
         return None
     try:

@@ -130,14 +130,15 @@ def exec_server_files() -> dict[str, bytes]:
     return {EXEC_SERVER_FILE: (HARNESS_DIR / EXEC_SERVER_FILE).read_bytes(), **server_support_files()}
 
 
-def read_source(source: Path) -> bytes:
-    """The submission's bytes. A symbolic link is refused (OSError ELOOP), never followed: a
+def read_source(source: Path, largest: int | None = None) -> bytes:
+    """The submission's bytes (with ``largest``, at most one byte more than that, for the caller
+    to tell a file too large). A symbolic link is refused (OSError ELOOP), never followed: a
     submission linking to /proc/self/environ or a hidden suite would otherwise be read by the
-    judge, outside the sandbox, and shown back in the compiler's message. Callers judging a
-    person's own file resolve links first (``own_file``)."""
-    descriptor = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    judge, outside the sandbox, and shown back in the compiler's message; nor does a FIFO block
+    the opening. Callers judging a person's own file resolve links first (``own_file``)."""
+    descriptor = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     with os.fdopen(descriptor, "rb") as handle:
-        return handle.read()
+        return handle.read() if largest is None else handle.read(largest + 1)
 
 
 def own_file(path: Path) -> Path:
