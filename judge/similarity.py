@@ -29,6 +29,8 @@ WINDOW = GUARANTEE_TOKENS - NOISE_TOKENS + 1
 # A submission or boilerplate file larger than this is not a hand-written solution: left out.
 LARGEST_SOURCE = 512 * 1024
 DEFAULT_THRESHOLD = 0.5
+EXAMPLE_SHARE = 0.8  # of a submission found in one of the judge's own solutions: it is a copy of that
+EXAMPLE_PREFIX = "(the judge's own "  # the name of a pair's side that is the problem's reference or example solution
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,7 @@ def compare_class(folder: Path, sources: dict[str, ProblemSource], threshold: fl
                 submitted.append(source)
         compared[problem_id] = len(submitted)
         pairs += compare_sources(problem_id, submitted, boilerplate)
+        pairs += example_copies(problem_id, submitted, boilerplate)
     pairs = [pair for pair in pairs if pair.score >= threshold]
     pairs.sort(key=lambda pair: (-pair.score, pair.problem, pair.a.student, pair.b.student))
     return SimilarityReport(pairs, threshold, compared, notes)
@@ -111,6 +114,30 @@ def compare_sources(problem_id: str, sources: list[Source], boilerplate: list[So
         tokens, (a_share, b_share), (a_slices, b_slices) = compare_files(a_print, b_print)
         pairs.append(Pair(problem_id, a, b, float(a_share), float(b_share), int(tokens),
                           _spans(a_slices), _spans(b_slices)))
+    return pairs
+
+
+def example_copies(problem_id: str, sources: list[Source], examples: list[Source]) -> list[Pair]:
+    """Each submission compared with each of the judge's own solutions in its language (its
+    reference, its example solutions): the passages ignored between students are what a copy of
+    one of those is made of, so a submission that is one would otherwise show nothing. Only a
+    submission mostly made of one (EXAMPLE_SHARE of it) is paired with it: short programs of one
+    language share their idioms (reading input, printing) with any other."""
+    from copydetect import CodeFingerprint, compare_files
+
+    pairs = []
+    for example in examples:
+        example_print = None
+        for source in sources:
+            if Path(source.name).suffix != Path(example.name).suffix:
+                continue
+            example_print = example_print or _fingerprint(CodeFingerprint, example, ())
+            tokens, (a_share, b_share), (a_slices, b_slices) = compare_files(
+                _fingerprint(CodeFingerprint, source, ()), example_print)
+            pair = Pair(problem_id, source, example, float(a_share), float(b_share), int(tokens),
+                        _spans(a_slices), _spans(b_slices))
+            if pair.a_share >= EXAMPLE_SHARE:
+                pairs.append(pair)
     return pairs
 
 
@@ -135,8 +162,8 @@ def boilerplate_of(problem: Problem) -> list[Source]:
     sources = []
     for path in paths:
         text = _read_text(path)
-        if text is not None:
-            sources.append(Source("", path.name, text))
+        if text is not None:  # named for the reports, where it is one side of a pair
+            sources.append(Source(f"{EXAMPLE_PREFIX}{path.name})", path.name, text))
     return sources
 
 

@@ -141,7 +141,8 @@ def pair_names(report: dict) -> list[tuple[str, str]]:
 
 def test_renamed_and_reordered_copies_are_found_highest_first(made_up_class):
     report = similarity_json(str(made_up_class), "--problem", "stones")
-    assert set(pair_names(report)) == {("ann", "bob"), ("fay", "gus")}, report["pairs"]
+    between_students = {names for names in pair_names(report) if not names[1].startswith("(the judge's own")}
+    assert between_students == {("ann", "bob"), ("fay", "gus")}, report["pairs"]
     scores = [pair["score"] for pair in report["pairs"]]
     assert scores == sorted(scores, reverse=True)
     assert all(score >= 0.8 for score in scores), report["pairs"]
@@ -158,6 +159,14 @@ def test_the_problems_own_solution_is_boilerplate_not_a_copy(made_up_class):
     # Independent work shares little.
     ann_cal = next(pair for pair in report["pairs"] if (pair["a"], pair["b"]) == ("ann", "cal"))
     assert ann_cal["score"] < 0.5, ann_cal
+
+
+def test_a_copy_of_the_judges_own_solution_is_paired_with_it(made_up_class):
+    report = similarity_json(str(made_up_class))
+    copies = {pair["a"]: pair for pair in report["pairs"] if pair["b"].startswith("(the judge's own")}
+    # dee and eve handed in the example solution game_dp.py; nobody else copied one of the judge's.
+    assert set(copies) == {"dee", "eve"}, report["pairs"]
+    assert all(pair["b"] == "(the judge's own game_dp.py)" and pair["score"] >= 0.95 for pair in copies.values())
 
 
 def test_a_link_is_not_followed_and_says_so(made_up_class):
@@ -232,7 +241,8 @@ def test_the_class_report_gains_a_similarity_section_when_asked(made_up_class, t
     html = out.read_text(encoding="utf-8")
     assert 'id="similarity-heading"' in html
     section = html[html.index('id="similarity-heading"'):]
-    assert section.count('class="similar-pair"') == 2 and "<mark>" in section
+    # ann and bob, fay and gus; and dee and eve each with the example solution they handed in.
+    assert section.count('class="similar-pair"') == 4 and "<mark>" in section
     refused = run_judge("grade", str(made_up_class), "--similarity")
     assert refused.returncode == 2 and "judge similarity" in refused.stderr
 
