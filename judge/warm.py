@@ -51,7 +51,8 @@ def server_command(program: Program, style: str) -> list[str]:
     next one."""
     interpreter = program.command[0]
     server = SERVER_BYTECODE if (program.directory / SERVER_BYTECODE).is_file() else SERVER_FILE
-    return [interpreter, "-I", "-S", "-B", "{prog}/" + server, "{prog}/solution.py", style, *private_dirs()]
+    entry = program.command[-1]  # the script a cold run runs (after the function harness, if any)
+    return [interpreter, "-I", "-S", "-B", "{prog}/" + server, entry, style, *private_dirs()]
 
 
 def private_dirs() -> tuple[str, ...]:

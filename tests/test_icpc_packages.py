@@ -490,3 +490,24 @@ def test_judge_test_warns_of_verdicts_within_the_safety_margins(package_copy):
     assert "got TLE" in rows["time_limit_exceeded/barely.py"]
     assert "sample/1 ends within time_limit * time_limit_to_tle = 5 s, AC there" in rows["time_limit_exceeded/barely.py"]
     assert "got TLE" in rows["time_limit_exceeded/forever.py"] and "warning" not in rows["time_limit_exceeded/forever.py"]
+
+
+@pytest.mark.parametrize("cold", [False, True], ids=["warm", "cold"])
+def test_a_python_folder_may_have_a_module_named_solution(package_copy, cold):
+    package = package_copy("subtasks")
+    folder = package / "submissions" / "accepted" / "modules"
+    folder.mkdir()
+    (folder / "main.py").write_text("from solution import double\nprint(double(int(input())))\n")
+    (folder / "solution.py").write_text("def double(x):\n    return 2 * x\n")
+    done = run_judge("run", str(package), str(folder), "--no-record", *(["--cold"] if cold else []))
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_python_module_named_as_the_judges_own_files_is_a_clear_error(package_copy):
+    package = package_copy("subtasks")
+    folder = package / "submissions" / "accepted" / "modules"
+    folder.mkdir()
+    (folder / "main.py").write_text("from harness import double\nprint(double(int(input())))\n")
+    (folder / "harness.py").write_text("def double(x):\n    return 2 * x\n")
+    done = run_judge("run", str(package), str(folder), "--no-record")
+    assert "harness.py: the judge's own files have these names; rename yours" in done.stdout, done.stdout

@@ -79,8 +79,15 @@ class Python(Language):
         interpreter = python_interpreter()
         if not os.path.exists(interpreter):
             raise LanguageUnavailable(f"python: interpreter {interpreter} not found; set JUDGE_PYTHON")
-        # The warm-start server travels with every Python program (see judge/warm.py).
-        files = {**modules, "solution.py": code, **_server_files(interpreter)}
+        # The warm-start server travels with every Python program (see judge/warm.py): its files
+        # must not replace the program's own modules, nor the entry a module named solution.py.
+        server_files = _server_files(interpreter)
+        taken = sorted(set(modules) & {*server_files, "harness.py"})
+        if taken:
+            raise CompileError(f"{', '.join(taken)}: the judge's own files have these names; rename yours "
+                               f"(and the imports of them)")
+        entry = "solution.py" if "solution.py" not in modules else "__solution_main__.py"
+        files = {**modules, entry: code, **server_files}
         # -I: no user site or environment; -S: skip site-packages (a slow start, and not stdlib);
         # -B: nothing written next to the (read-only) program. start.py runs the script as the
         # interpreter would, with the exit() and quit() that -S leaves out.
@@ -88,9 +95,9 @@ class Python(Language):
         command = [interpreter, "-I", "-S", "-B", "{prog}/" + start]
         if style == "function":
             files["harness.py"] = (HARNESS_DIR / "function_call.py").read_bytes()
-            command += ["{prog}/harness.py", "{prog}/solution.py"]
+            command += ["{prog}/harness.py", "{prog}/" + entry]
         else:
-            command += ["{prog}/solution.py"]
+            command += ["{prog}/" + entry]
         directory = cached_build(cache_key(self.name, style, *modules, *files.values()), files, None)
         return Program(self.name, directory, tuple(command))
 
