@@ -18,7 +18,8 @@ from judge.icpc.package import PackageError, load_package
 
 PACKAGE = ROOT / "tests" / "packages" / "generated_sum"
 NAMES = ["sample/1", "sample/2", "secret/handmade", "secret/nested/3-pair", "secret/nested/4-pair",
-         "secret/random-1", "secret/random-2", "secret/random-3", "secret/spelled"]
+         "secret/random-1", "secret/random-2", "secret/random-3", "secret/repeated/3-pair", "secret/repeated/4-pair",
+         "secret/repeated/handmade", "secret/spelled"]
 
 
 @pytest.fixture
@@ -53,7 +54,7 @@ def test_seeds_are_bapctools_own():
 
 def test_the_plan_names_cases_as_bapctools_does():
     plan = read_plan(PACKAGE, None)
-    assert [case.name for case in plan.cases] == NAMES
+    assert sorted(case.name for case in plan.cases) == NAMES  # made in the order of the file
     random_2 = next(case for case in plan.cases if case.name == "secret/random-2")
     assert random_2.command.text == "small.py {seed} 2"  # {count} filled in
     assert random_2.command.arguments(random_2.seed) == [str(seed_of("small.py {seed} 2", "", 2)), "2"]
@@ -78,6 +79,7 @@ def test_numbered_lists_share_one_counter_padded_to_the_whole_tree(package):
     ("data:\n  secret:\n    data:\n      a: {copy: manual/none}\n", r"secret/a: copy: manual/none: no generators/manual/none.in"),
     ("data:\n  secret:\n    data:\n      a: {in: 12}\n", r"secret/a: in: expected a string \(quote numbers: '1'\)"),
     ("data:\n  public:\n    data: {}\n", r"data: unknown top-level directory 'public'"),
+    ("data:\n  secret:\n    include: [nothing]\n", r"secret: include: 'nothing' is no earlier test case or group"),
     ("solution: sol.py\ndata: {}\n", r"solution must be a path from the package root"),
     ("data: [\n", r"generators.yaml"),
 ])
@@ -105,6 +107,9 @@ def test_the_data_are_made_answered_and_loaded(cache):
         a, b = map(int, cases[name].input.split())
         assert cases[name].expected == f"{a + b}\n"
     assert cases["secret/nested/3-pair"].input != cases["secret/nested/4-pair"].input  # {seed:1}, {seed:2}
+    for name in ("handmade", "nested/3-pair"):  # include: repeats a case, or a group's cases, by key
+        again = cases[f"secret/repeated/{name.rpartition('/')[2]}"]
+        assert (again.input, again.expected) == (cases[f"secret/{name}"].input, cases[f"secret/{name}"].expected)
     assert problem.package.generated.folder.is_relative_to(cache)
 
 
@@ -153,7 +158,7 @@ def test_without_a_solution_the_first_accepted_submission_answers(cache, package
     text = (package / "generators" / "generators.yaml").read_text()
     write_generators(package, text.replace("solution: /submissions/accepted/sum.py\n", ""))
     plan = read_plan(package, "/submissions/accepted/sum.py")
-    assert {case.solution for case in plan.cases} == {"/submissions/accepted/sum.py"}
+    assert {case.solution for case in plan.cases if not case.included} == {"/submissions/accepted/sum.py"}
     assert {case.name: case.expected for case in load_package(package).cases}["secret/spelled"] == "0\n"
 
 
@@ -163,11 +168,11 @@ def test_judge_test_and_run_use_the_generated_data(cache):
     assert "Test data: to be made from generators/generators.yaml" in shown.stdout  # showing runs nothing
     done = run_judge("test", str(PACKAGE), env=env)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "generated data  ok  9 cases made by generators/generators.yaml" in done.stdout
-    assert "input validator validate.py  ok  accepts all 9 inputs" in done.stdout
+    assert "generated data  ok  12 cases made by generators/generators.yaml" in done.stdout
+    assert "input validator validate.py  ok  accepts all 12 inputs" in done.stdout
     wrong = run_judge("run", str(PACKAGE), str(PACKAGE / "submissions/wrong_answer/difference.py"), "--no-record",
                       env=env)
-    assert wrong.returncode == 1 and "0/9 cases passed" in wrong.stdout
+    assert wrong.returncode == 1 and "0/12 cases passed" in wrong.stdout
 
 
 def test_judge_generate_writes_the_data_tree(cache, tmp_path):
@@ -175,7 +180,7 @@ def test_judge_generate_writes_the_data_tree(cache, tmp_path):
     done = run_judge("generate", str(PACKAGE), "--out", str(out), env={"JUDGE_CACHE": str(cache)})
     assert done.returncode == 0, done.stderr
     assert "secret/random-1  `small.py {seed} 1` (seed " in done.stdout
-    assert f"wrote 18 files (9 cases) to {out}" in done.stdout
+    assert f"wrote 24 files (12 cases) to {out}" in done.stdout
     assert (out / "secret/nested/3-pair.in").is_file() and (out / "secret/handmade.ans").read_text() == "2000000000\n"
     again = run_judge("generate", str(PACKAGE), "--out", str(out), env={"JUDGE_CACHE": str(cache)})
     assert again.returncode == 2 and "is not an empty folder" in again.stderr and "Traceback" not in again.stderr

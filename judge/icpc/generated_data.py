@@ -122,7 +122,7 @@ class _Maker:
         self.target.mkdir(parents=True, exist_ok=True)
         made = []
         for case in self.plan.cases:
-            self.write(case, self.case_files(case))
+            self.write(case, self.included_files(case) if case.included else self.case_files(case))
             made.append(f"{case.name}  {case.describe()}")
         import yaml
 
@@ -148,11 +148,17 @@ class _Maker:
             raise self.fail(case, "made no input (.in)")
         self.check_match(case, files, ".in")
         if ".in" in files and case.name.split("/")[0] in ("sample", "secret"):
-            self.validate(case, files[".in"])
+            self.validate(case, files)
         if ".ans" not in files and ".in" in files and case.answered:
             files[".ans"] = self.answer(case, files[".in"])
         self.check_match(case, files, ".ans")
         return files
+
+    def included_files(self, case: PlannedCase) -> dict[str, bytes]:
+        """The files of the case it includes (made before it: include: names earlier entries)."""
+        source = self.target / str(case.included)
+        return {suffix: Path(f"{source}{suffix}").read_bytes() for suffix in CASE_FILES
+                if Path(f"{source}{suffix}").is_file()}
 
     def fail(self, case: PlannedCase, message: str) -> GeneratorsError:
         return GeneratorsError(f"{self.package.root / GENERATORS_FILE}: {case.name} ({case.describe()}): {message}")
@@ -231,10 +237,11 @@ class _Maker:
                 shutil.copyfile(self.package.root / "generators" / file, folder / file)
             return prepare_program(folder, entry=files[0])[1]
 
-    def validate(self, case: PlannedCase, text: bytes) -> None:
+    def validate(self, case: PlannedCase, files: dict[str, bytes]) -> None:
         """Every input validator this judge runs must accept a sample's or secret case's input."""
         for path, program in self.input_validators():
-            outcome = run_input_validator(self.package, program, text, self.validator_arguments(case, path))
+            arguments = self.validator_arguments(case, files.get(".yaml"), path)
+            outcome = run_input_validator(self.package, program, files[".in"], arguments)
             if outcome.exit_code != VALID_EXIT:
                 how = _crash(outcome, self.package.validator_limits()) or f"rejects it (exit {outcome.exit_code})"
                 raise self.fail(case, f"the input validator {path.name} {how}{_last_error_line(outcome)}")
@@ -252,16 +259,23 @@ class _Maker:
                         raise GeneratorsError(f"{path}: the input validator does not build: {error}") from None
         return self.validators
 
-    def validator_arguments(self, case: PlannedCase, validator: Path) -> tuple[str, ...]:
-        """The input validator's arguments the case's test_group.yaml files give (the nearest's)."""
+    def validator_arguments(self, case: PlannedCase, own: bytes | None, validator: Path) -> tuple[str, ...]:
+        """The input validator's arguments: the case's own .yaml's, else its test_group.yaml
+        files' (the nearest's)."""
+        import yaml
+
         from judge.icpc.package import split_args
 
         arguments: object = None
         parts = case.name.split("/")
-        for depth in range(len(parts)):
-            settings = self.plan.group_files.get("/".join(parts[:depth]), {})
+        layers = [self.plan.group_files.get("/".join(parts[:depth]), {}) for depth in range(len(parts))]
+        try:
+            layers.append(yaml.safe_load(own) if own else {})
+        except yaml.YAMLError as error:
+            raise self.fail(case, f"its yaml: is not YAML ({error})") from None
+        for settings in layers:
             for key in ("input_validator_flags", "input_validator_args"):
-                if key in settings:
+                if isinstance(settings, dict) and key in settings:
                     arguments = settings[key]
         if isinstance(arguments, dict):
             arguments = arguments.get(validator.stem, arguments.get(validator.name))

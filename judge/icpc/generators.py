@@ -73,6 +73,7 @@ class PlannedCase:
     match: dict[str, tuple[str, ...]] = field(default_factory=dict)  # ".in"/".ans" -> patterns
     solution: str | None = None  # the solution's path from the package root; None: no answers made
     retries: int = 1
+    included: str | None = None  # the case (made earlier) whose files it repeats, from `include:`
 
     @property
     def directory(self) -> str:
@@ -84,6 +85,8 @@ class PlannedCase:
         return self.name.split("/")[0] not in UNANSWERED
 
     def describe(self) -> str:
+        if self.included is not None:
+            return f"included from {self.included}"
         if self.command is not None:
             return f"`{self.command.text}`" + (f" (seed {self.seed})" if SEED.search(self.command.text) else "")
         if self.copy is not None:
@@ -132,6 +135,8 @@ class _Planner:
         self.generators: dict[str, tuple[str, ...]] = {}
         self.case_numbers: Iterator[int] = itertools.count(1)  # shared by the whole tree, as BAPCtools does
         self.case_width = 1
+        # Each yaml key's cases and directories so far, for `include:` ("case"/"directory", path).
+        self.known: dict[str, list[tuple[str, str]]] = {}
 
     def fail(self, where: str, message: str) -> GeneratorsError:
         return GeneratorsError(f"{self.path}: {where}: {message}" if where else f"{self.path}: {message}")
@@ -188,23 +193,49 @@ class _Planner:
         self.warn_unknown(entry, allowed, where)
         if entry.get("type", "directory") != "directory":
             raise self.fail(where, f"type: {entry['type']!r}; a directory's type is `directory`")
-        if "include" in entry:
-            raise self.fail(where, "`include:` is not supported by this judge; list the cases in the directory")
+        included = self.included_cases(entry.get("include"), where)
         if "test_group.yaml" in entry:
             if not isinstance(entry["test_group.yaml"], dict):
                 raise self.fail(where, "test_group.yaml: expected a mapping of group settings")
             self.group_files[path] = entry["test_group.yaml"]
         data = entry.get("data")
-        if data is None:
-            return
         if isinstance(data, dict):
             self.named_children(data, path, settings, root)
         elif isinstance(data, list):
             if root:
                 raise self.fail(where, "the top-level data: must be a mapping (sample:, secret:), not a list")
             self.numbered_children(data, path, settings)
-        else:
+        elif data is not None:
             raise self.fail(where, f"data: expected a mapping of names or a list, got {type(data).__name__}")
+        self.include(included, path)
+
+    def included_cases(self, value: Any, where: str) -> list[PlannedCase]:
+        """The cases ``include:`` names by their yaml keys: test cases, or every case of a
+        directory, each parsed before this directory (as BAPCtools has it)."""
+        if value is None:
+            return []
+        if not isinstance(value, list) or not all(isinstance(key, str) for key in value):
+            raise self.fail(where, "include: expected a list of keys of earlier test cases or groups")
+        cases = []
+        for key in value:
+            rules = self.known.get(key, [])
+            if "/" in key or len(rules) != 1:
+                why = "a path, not a key" if "/" in key else "no earlier test case or group" if not rules else \
+                    f"ambiguous ({len(rules)} entries have it)"
+                raise self.fail(where, f"include: {key!r} is {why}; name an earlier test case or group by its key")
+            kind, path = rules[0]
+            cases += [case for case in self.cases if case.name == path or
+                      (kind == "directory" and case.name.startswith(f"{path}/"))]
+        return cases
+
+    def include(self, cases: list[PlannedCase], path: str) -> None:
+        for case in cases:
+            name, source = f"{path}/{case.name.rpartition('/')[2]}", case.included or case.name
+            there = next((other for other in self.cases if other.name == name), None)
+            if there is not None and (there.included or there.name) != source:
+                raise self.fail(path, f"include: {case.name} would be {name}, which the directory already has")
+            if there is None:  # the same case included twice is the one case
+                self.cases.append(PlannedCase(name, included=source))
 
     def named_children(self, data: dict, path: str, settings: dict, root: bool) -> None:
         if root:
@@ -239,9 +270,10 @@ class _Planner:
             name = next(names)
             self.check_name(name, parent)
             child_path = f"{parent}/{name}" if parent else name
+            self.known.setdefault(key, []).append(("directory", child_path))
             self.directory(value, child_path, self.settings(value, settings, child_path))
         elif _is_case(value):
-            self.test_cases(value, parent, settings, names)
+            self.test_cases(key, value, parent, settings, names)
         else:
             raise self.fail(f"{parent}/{key}" if parent else key, f"neither a test case nor a directory: {value!r:.60}")
 
@@ -249,7 +281,7 @@ class _Planner:
         if not NAME.fullmatch(name) or name in ("test_group", "testdata"):
             raise self.fail(f"{parent}/{name}", f"{name!r} is not a valid name (letters, digits, _ . -)")
 
-    def test_cases(self, value: Any, parent: str, settings: dict, names: Iterator[str]) -> None:
+    def test_cases(self, key: str, value: Any, parent: str, settings: dict, names: Iterator[str]) -> None:
         entry = {"generate": value} if isinstance(value, str) else dict(value)
         if isinstance(value, str) and value.endswith(".in"):
             entry = {"copy": value[:-3]}
@@ -262,6 +294,7 @@ class _Planner:
             self.check_name(name, parent)
             full = f"{parent}/{name}"
             self.cases.append(self.test_case(entry, full, self.settings(entry, settings, full), count_value))
+            self.known.setdefault(key, []).append(("case", full))
 
     def counts(self, entry: dict, where: str) -> list[int]:
         """The values of {count} (BAPCtools: a number 1..100, a list, or a range 'a..=b')."""

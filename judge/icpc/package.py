@@ -539,7 +539,7 @@ class _DataReader:
         has none either, is scored by its secret groups, or its data are yet to be generated."""
         if any(name.startswith("secret/") for name in self.cases):
             return
-        if self.generated:
+        if self.generated and (scoring or not self.cases):
             raise PackageError(f"{self.root / 'generators' / 'generators.yaml'}: it makes no test case in secret; "
                                f"add some under its data: secret: (or .in/.ans pairs in data/secret)")
         if scoring or not self.cases or self.generator_hint():
