@@ -81,6 +81,7 @@ def test_numbered_lists_share_one_counter_padded_to_the_whole_tree(package):
     ("data:\n  public:\n    data: {}\n", r"data: unknown top-level directory 'public'"),
     ("data:\n  secret:\n    include: [nothing]\n", r"secret: include: 'nothing' is no earlier test case or group"),
     ("solution: sol.py\ndata: {}\n", r"solution must be a path from the package root"),
+    ("solution: /../generated_sum/problem.yaml\ndata: {}\n", r"solution must be a path from the package root"),
     ("data: [\n", r"generators.yaml"),
 ])
 def test_faults_in_generators_yaml_are_errors_naming_the_entry(package, text, message):

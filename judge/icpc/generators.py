@@ -172,7 +172,8 @@ class _Planner:
         settings = dict(inherited)
         if "solution" in entry:
             solution = entry["solution"]
-            if solution is not None and (not isinstance(solution, str) or not solution.startswith("/")):
+            if solution is not None and (not isinstance(solution, str) or not solution.startswith("/")
+                                         or ".." in PurePosixPath(solution).parts):
                 raise self.fail(where or "solution", f"solution must be a path from the package root such as "
                                                      f"/submissions/accepted/sol.py, got {solution!r:.60}")
             if solution is not None and not (self.root / solution.lstrip("/")).exists():
