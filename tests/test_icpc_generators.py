@@ -190,3 +190,12 @@ def test_judge_generate_writes_the_data_tree(cache, tmp_path):
 def test_judge_generate_refuses_a_problem_without_generators(cache):
     done = run_judge("generate", str(ROOT / "tests/packages/addition"), env={"JUDGE_CACHE": str(cache)})
     assert done.returncode == 2 and "no generators/generators.yaml to make the test data from" in done.stderr
+
+
+def test_an_input_that_does_not_match_its_pattern_is_an_error(cache, package):
+    text = (package / "generators" / "generators.yaml").read_text()
+    write_generators(package, text.replace('in: "-5 5"', 'in: "-5 5"\n        match: "^-5 [0-9]+$"\n'))
+    assert {case.name: case.input for case in load_package(package).cases}["secret/spelled"] == "-5 5\n"
+    write_generators(package, text.replace('in: "-5 5"', 'in: "-5 5"\n        match: {ans: "^1"}\n'))
+    with pytest.raises(PackageError, match=r"secret/spelled \(hard-coded in\): its .ans does not match '\^1'"):
+        load_package(package)

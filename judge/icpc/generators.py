@@ -331,23 +331,28 @@ class _Planner:
         files, links = self.spelled_out(entry, name)
         if command is None and copy is None and not files:
             raise self.fail(name, "a test case needs `generate:`, `copy:` or `in:` (a command string is `generate:`)")
-        match = {}
-        if "match" in entry:
-            patterns = entry["match"]
-            patterns = {"in": patterns} if isinstance(patterns, (str, list)) else patterns
-            if not isinstance(patterns, dict):
-                raise self.fail(name, "match: expected a pattern, a list of them, or in:/ans: lists")
-            for suffix, items in patterns.items():
-                items = [items] if isinstance(items, str) else items
-                if suffix not in ("in", "ans") or not isinstance(items, list) or not all(isinstance(i, str) for i in items):
-                    raise self.fail(name, f"match.{suffix}: expected in: or ans: with regular expressions")
-                for pattern in items:
-                    try:
-                        re.compile(pattern)
-                    except re.error as error:
-                        raise self.fail(name, f"match: {pattern!r} is not a regular expression ({error})") from None
-                match[f".{suffix}"] = tuple(items)
-        return PlannedCase(name, command, seed, copy, files, links, match, settings["solution"], settings["retries"])
+        return PlannedCase(name, command, seed, copy, files, links, self.patterns(entry.get("match"), name),
+                           settings["solution"], settings["retries"])
+
+    def patterns(self, value: Any, name: str) -> dict[str, tuple[str, ...]]:
+        """``match:``: regular expressions the input (or, under ``ans:``, the answer) must match."""
+        if value is None:
+            return {}
+        value = {"in": value} if isinstance(value, (str, list)) else value
+        if not isinstance(value, dict):
+            raise self.fail(name, "match: expected a pattern, a list of them, or in:/ans: lists")
+        found = {}
+        for suffix, items in value.items():
+            items = [items] if isinstance(items, str) else items
+            if suffix not in ("in", "ans") or not isinstance(items, list) or not all(isinstance(i, str) for i in items):
+                raise self.fail(name, f"match.{suffix}: expected in: or ans: with regular expressions")
+            for pattern in items:
+                try:
+                    re.compile(pattern)
+                except re.error as error:
+                    raise self.fail(name, f"match: {pattern!r} is not a regular expression ({error})") from None
+            found[f".{suffix}"] = tuple(items)
+        return found
 
     def command(self, text: str, name: str) -> Command:
         try:
