@@ -302,7 +302,8 @@ def test_judge_list_finds_the_packages_of_a_folder():
     done = run_judge("list", "--problems", str(PACKAGES))
     assert done.returncode == 0, done.stderr
     rows = {line.split()[0]: line for line in done.stdout.splitlines()[2:]}
-    assert set(rows) == {"addition", "closest", "doubler", "echo", "example_data", "included", "subtasks"}
+    assert set(rows) == {"addition", "closest", "doubler", "echo", "example_data", "generated_sum", "included",
+                         "subtasks"}
     assert "interactive" in rows["doubler"] and "2 s" in rows["addition"]
 
 
@@ -381,13 +382,13 @@ def test_an_expected_result_that_is_not_met_or_contradicts_the_folder_fails(pack
     assert "Traceback" not in done.stderr
 
 
-def test_data_left_to_a_generators_yaml_is_named_with_what_to_do(package_copy):
+def test_a_generators_yaml_that_makes_no_secret_case_is_named_with_what_to_do(package_copy):
     package = package_copy("echo")
+    shutil.rmtree(package / "data")  # with data/sample's cases it would be judged on those
     (package / "generators").mkdir()
     (package / "generators/generators.yaml").write_text("data:\n  secret:\n    data: []\n")
-    with pytest.raises(PackageError, match=r"data/secret: no test cases; add .in/.ans pairs "
-                                           r"\(generators/generators.yaml describes them, but this judge does not "
-                                           r"run generators: write the data first, e.g. with BAPCtools' `bt generate`\)"):
+    with pytest.raises(PackageError, match=r"generators/generators.yaml: it makes no test case in secret; "
+                                           r"add some under its data: secret:"):
         load_package(package)
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-COMMANDS = ("run", "stress", "grade", "similarity", "scoreboard", "list", "show", "test", "export", "doctor")
+COMMANDS = ("run", "stress", "grade", "similarity", "scoreboard", "list", "show", "test", "generate", "export",
+            "doctor")
 
 
 def command_modules() -> list[ModuleType]:

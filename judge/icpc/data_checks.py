@@ -23,12 +23,12 @@ def run_input_validator(package: Package, program, text: bytes, arguments: tuple
 
 
 def _files(package: Package, folder: str, suffix: str) -> list[Path]:
-    root = package.root / "data" / folder
+    root = package.data_dir / folder
     return sorted(path for path in root.rglob(f"*{suffix}") if path.is_file()) if root.is_dir() else []
 
 
 def _name(package: Package, path: Path) -> str:
-    return str(path.relative_to(package.root / "data").with_suffix(""))
+    return str(path.relative_to(package.data_dir).with_suffix(""))
 
 
 def check_invalid_inputs(package: Package, validator: Path, program) -> list[Check]:

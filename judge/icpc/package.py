@@ -121,6 +121,16 @@ class Package:
     # problem.yaml's allow_file_writing (2023-07 on; false by default, and for legacy packages,
     # which have no such key): whether submissions may write files.
     allow_file_writing: bool = False
+    # Test data made from generators/generators.yaml (a judge.icpc.generated_data.GeneratedData),
+    # or None for the package's own data/; data_pending: they are still to be made (the package
+    # was loaded without running programs).
+    generated: Any = None
+    data_pending: bool = False
+
+    @property
+    def data_dir(self) -> Path:
+        """Where the cases' files are: data/, or the folder generated from generators.yaml."""
+        return self.generated.folder if self.generated is not None else self.root / "data"
 
     @property
     def interactive(self) -> bool:
@@ -160,6 +170,12 @@ def load_package(root: Path, time_limit: float | None = None, infer: bool = True
     if not isinstance(metadata, dict):
         raise PackageError(f"{root / PROBLEM_FILE}: expected a mapping of keys (name, type, limits, ...)")
     package = _Reader(root, metadata).package()
+    if package.data_pending:
+        from judge.icpc.generated_data import generated_data
+
+        generated = generated_data(package, run=infer)  # the generators need the package's validators
+        if generated is not None:
+            package = _Reader(root, metadata).package(generated)
     problem = as_problem(package, time_limit or package.timing.time_limit or 1.0)
     if time_limit is None and package.timing.time_limit is None:
         from judge.icpc.timelimit import cached_time_limit, inferred_time_limit
@@ -203,7 +219,7 @@ def package_cases(package: Package):
         yield Case(name=name, input=files.input_path.read_text(encoding="utf-8", errors="replace"),
                    expected=files.answer_path.read_text(encoding="utf-8", errors="replace"),
                    group=files.group, visibility="sample" if name.startswith("sample/") else "hidden",
-                   origin=str(files.input_path.relative_to(package.root)),
+                   origin=str(Path("data") / files.input_path.relative_to(package.data_dir)),
                    hint=_case_note(files, ".hint"), description=_case_note(files, ".desc"))
 
 
@@ -257,14 +273,20 @@ def _hash_of_tree(root: Path, stamp: tuple) -> str:
 
 # The folders whose files the judge reads: results depend on all but the statements.
 JUDGED_FOLDERS = ("data", "submissions", "input_validators", "input_format_validators", "output_validator",
-                  "output_validators", "include")
+                  "output_validators", "include", "generators")
 STATEMENT_FOLDERS = ("statement", "problem_statement")
 
 
 def _judged_files(root: Path) -> list[Path]:
     """The files results depend on: problem.yaml, .timelimit, data, validators and submissions."""
     found = [root / name for name in (PROBLEM_FILE, TIMELIMIT_FILE) if (root / name).is_file()]
-    for folder in JUDGED_FOLDERS:
+    return found + files_under(root, JUDGED_FOLDERS)
+
+
+def files_under(root: Path, folders: tuple[str, ...]) -> list[Path]:
+    """The files in these folders of ``root`` (and theirs), folder by folder, in sorted order."""
+    found: list[Path] = []
+    for folder in folders:
         found += sorted(path for path in (root / folder).rglob("*") if path.is_file())
     return found
 
@@ -318,7 +340,9 @@ class _Reader:
     def fail(self, message: str) -> PackageError:
         return PackageError(f"{self.yaml_path}: {message}")
 
-    def package(self) -> Package:
+    def package(self, generated: Any = None) -> Package:
+        """The package, its cases read from data/ or, given, from the ``generated`` data (see
+        judge.icpc.generated_data); data_pending when generators.yaml has yet to make them."""
         version = self.version()
         self.check_keys(self.metadata, PROBLEM_KEYS[version] | BORROWED_KEYS, "")
         types, custom = self.types(version)
@@ -327,9 +351,12 @@ class _Reader:
             raise self.fail(f"'limits' must be a mapping, got {limits!r:.60}")
         self.check_keys(limits, LIMIT_KEYS[version], "limits.")
         legacy_flags = split_args(self.metadata.get("validator_flags"), f"{self.yaml_path}: validator_flags")
-        data = _DataReader(self.root, version, legacy_flags, self.legacy_grading())
+        pending = generated is None and _to_generate(self.root)
+        data = _DataReader(self.root, version, legacy_flags, self.legacy_grading(),
+                           generated.folder if generated is not None else None, pending)
         cases, groups = data.read()
-        data.check_secret("scoring" in types)
+        if not pending:
+            data.check_secret("scoring" in types)
         output_validator = self.output_validator(custom or "interactive" in types)
         return Package(
             root=self.root, version=version, types=frozenset(types), names=self.names(), custom_validation=custom,
@@ -341,7 +368,7 @@ class _Reader:
             cases=cases, groups=groups, output_validator=output_validator,
             input_validators=self.programs_in("input_validators", "input_format_validators"),
             samples=[name for name in cases if name.startswith("sample/")],
-            allow_file_writing=self.flag("allow_file_writing"),
+            allow_file_writing=self.flag("allow_file_writing"), generated=generated, data_pending=pending,
             interactions=sorted(path for path in data.interactions if path.parent.name == "sample"))
 
     def version(self) -> str:
@@ -474,12 +501,22 @@ class _Reader:
         return []
 
 
-class _DataReader:
-    """Reads ``data/``: cases, group settings (inherited down the tree), sample interactions."""
+def _to_generate(root: Path) -> bool:
+    """Whether the test data are generators.yaml's to make: it is there and data/secret has no case."""
+    secret = root / "data" / "secret"
+    return (root / "generators" / "generators.yaml").is_file() and not any(secret.rglob("*.in"))
 
-    def __init__(self, root: Path, version: str, legacy_flags: tuple[str, ...], imposed: dict[str, Any]) -> None:
+
+class _DataReader:
+    """Reads ``data/`` (or the data generated from generators.yaml): cases, group settings
+    (inherited down the tree), sample interactions."""
+
+    def __init__(self, root: Path, version: str, legacy_flags: tuple[str, ...], imposed: dict[str, Any],
+                 data: Path | None = None, pending: bool = False) -> None:
         self.root = root
-        self.data = root / "data"
+        self.data = data or root / "data"
+        self.generated = data is not None
+        self.pending = pending  # data to be generated: read what data/ has (samples, say), if anything
         self.version = version
         self.legacy_flags = legacy_flags
         self.imposed = imposed  # settings over every group's own (legacy grading)
@@ -488,6 +525,9 @@ class _DataReader:
         self.interactions: list[Path] = []
 
     def read(self) -> tuple[dict[str, CaseFiles], dict[str, Group]]:
+        if self.pending and not self.data.is_dir():
+            self.groups[""] = Group("", dict(self.imposed))
+            return self.cases, self.groups
         if not self.data.is_dir():
             raise PackageError(f"{self.root}: no data/ directory; test cases go in data/sample and data/secret"
                                + self.generator_hint())
@@ -499,17 +539,15 @@ class _DataReader:
         has none either, is scored by its secret groups, or its data are yet to be generated."""
         if any(name.startswith("secret/") for name in self.cases):
             return
+        if self.generated and (scoring or not self.cases):
+            raise PackageError(f"{self.root / 'generators' / 'generators.yaml'}: it makes no test case in secret; "
+                               f"add some under its data: secret: (or .in/.ans pairs in data/secret)")
         if scoring or not self.cases or self.generator_hint():
             raise PackageError(f"{self.data / 'secret'}: no test cases; add .in/.ans pairs" + self.generator_hint())
 
     def generator_hint(self) -> str:
-        """What to do when the test data are to be made by BAPCtools' generators.yaml or by
-        testdata_tools' gen.sh, which this judge does not run (the package format leaves
-        generators to the authors' tools)."""
-        generators = self.root / "generators" / "generators.yaml"
-        if generators.is_file():
-            return (f" ({generators.relative_to(self.root)} describes them, but this judge does not run generators: "
-                    f"write the data first, e.g. with BAPCtools' `bt generate`)")
+        """What to do when the test data are to be made by testdata_tools' gen.sh, which this
+        judge does not run (BAPCtools' generators.yaml it runs)."""
         script = self.root / "generators" / "gen.sh"
         if script.is_file():
             return (f" ({script.relative_to(self.root)} makes them with Kattis' testdata_tools, which this judge does "

@@ -81,6 +81,16 @@ def prepare_submission(problem, source: Path):
     return built(problem, language, lambda: _runnable(source, entry))
 
 
+def build_solution(root: Path, source: Path) -> Program:
+    """A jury solution of the package at ``root`` (generators.yaml's), built as a submission is:
+    with the package's included code. CompileError / UnknownLanguage / ... pass through."""
+    language = submission_language(source)
+    included = included_files(root, language)
+    if included:
+        return _runnable_with(source, None, included, language)[1]
+    return _runnable(source, None)[1]
+
+
 def included_files(root: Path, language: Language) -> dict[str, bytes]:
     """The package's ``include/<language>/`` files (else ``include/default/``), which go with
     every submission in ``language`` (2025-09, "Included code"); {} when it has none."""

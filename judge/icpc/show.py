@@ -24,7 +24,13 @@ def render_package(problem: Problem) -> str:
     lines = [f"# {problem.title} ({package.root})", "",
              f"Type: {', '.join(sorted(package.types))}; format {package.version}"
              + ("; custom output validator" if package.output_validator else ""),
-             f"Limits: {time}, {package.memory_mib} MiB memory, {package.output_mib} MiB output.", ""]
+             f"Limits: {time}, {package.memory_mib} MiB memory, {package.output_mib} MiB output."]
+    if package.data_pending:
+        lines.append("Test data: to be made from generators/generators.yaml by the first `judge test`, "
+                     "`judge run` or `judge generate` (the samples shown are data/'s own)")
+    elif package.generated is not None:
+        lines.append(f"Test data: made from generators/generators.yaml ({len(package.generated.cases)} cases)")
+    lines.append("")
     if problem.statement.strip():
         lines += [problem.statement.rstrip(), ""]
     for case in problem.cases:
@@ -35,7 +41,7 @@ def render_package(problem: Problem) -> str:
             else:
                 lines += [f"## {case.name}", "input:", case.input.rstrip(), "output:", str(case.expected).rstrip(), ""]
     for path in package.interactions:
-        name = str(path.relative_to(package.root / "data").with_suffix(""))
+        name = str(path.relative_to(package.data_dir).with_suffix(""))
         lines += [f"## {name} (interaction)", _interaction(path.read_text(encoding="utf-8", errors="replace")), ""]
     return "\n".join(lines).rstrip() + "\n"
 

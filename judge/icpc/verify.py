@@ -57,6 +57,11 @@ def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]
     yield Check(name, "package loads", True, f"{len(problem.cases)} cases, format {package.version}, "
                                              f"{', '.join(sorted(package.types))}")
     yield Check(name, "time limit", True, f"{problem.time_limit:g} s ({timing.source})")
+    if package.generated is not None:
+        yield Check(name, "generated data", True, f"{len(package.generated.cases)} cases made by "
+                                                  f"generators/generators.yaml (`judge generate` writes them out)")
+        for warning in package.generated.warnings:
+            yield Check(name, "generated data", True, f"warning: {warning}")
     yield check_samples(package)
     yield from check_input_validators(package)
     if package.output_validator is not None:

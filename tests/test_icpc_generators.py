@@ -1,0 +1,201 @@
+"""Test data made from BAPCtools' generators/generators.yaml: the plan (names, seeds, faults) and
+the data made from it in the sandbox (answers by the solution, validation, determinism, the
+cache), through `judge test`, `judge run` and `judge generate`."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, run_judge
+
+from judge.errors import SuiteError
+from judge.icpc.generators import read_plan, seed_of
+from judge.icpc.package import PackageError, load_package
+
+PACKAGE = ROOT / "tests" / "packages" / "generated_sum"
+NAMES = ["sample/1", "sample/2", "secret/handmade", "secret/nested/3-pair", "secret/nested/4-pair",
+         "secret/random-1", "secret/random-2", "secret/random-3", "secret/repeated/3-pair", "secret/repeated/4-pair",
+         "secret/repeated/handmade", "secret/spelled"]
+
+
+@pytest.fixture
+def cache(monkeypatch):
+    """An empty cache the sandbox's users can reach (pytest's tmp_path is its owner's only)."""
+    with tempfile.TemporaryDirectory(prefix="judge-test-cache-", dir="/tmp") as folder:
+        os.chmod(folder, 0o755)
+        monkeypatch.setenv("JUDGE_CACHE", folder)
+        yield Path(folder)
+
+
+@pytest.fixture
+def package(tmp_path) -> Path:
+    target = tmp_path / "generated_sum"
+    shutil.copytree(PACKAGE, target)
+    return target
+
+
+def write_generators(package: Path, text: str) -> None:
+    (package / "generators" / "generators.yaml").write_text(text)
+
+
+def test_seeds_are_bapctools_own():
+    # Values BAPCtools gives circles' `rand.py {seed:1}` with count 10 (its first and second case):
+    # the count shows in the hash from the second case on, as count - 1.
+    assert seed_of("rand.py {seed:1}", "", 1) == 1234641824
+    assert seed_of("rand.py {seed:1}", "", 2) == 1910664551
+    assert seed_of(" rand.py {seed:1} ", "", 1) == 1234641824  # stripped
+    assert seed_of("rand.py {seed:1}", "salt", 1) != seed_of("rand.py {seed:1}", "", 1)
+    assert seed_of("rand.py {seed:2}", "", 1) != seed_of("rand.py {seed:1}", "", 1)
+
+
+def test_the_plan_names_cases_as_bapctools_does():
+    plan = read_plan(PACKAGE, None)
+    assert sorted(case.name for case in plan.cases) == NAMES  # made in the order of the file
+    random_2 = next(case for case in plan.cases if case.name == "secret/random-2")
+    assert random_2.command.text == "small.py {seed} 2"  # {count} filled in
+    assert random_2.command.arguments(random_2.seed) == [str(seed_of("small.py {seed} 2", "", 2)), "2"]
+    assert random_2.solution == "/submissions/accepted/sum.py"
+    assert plan.generators == {"pair": ("pair.py", "bounds.py")}
+
+
+def test_numbered_lists_share_one_counter_padded_to_the_whole_tree(package):
+    # circles' generators.yaml: two samples, then ten counted cases: 12 cases, two digits.
+    write_generators(package, "data:\n  sample:\n    data:\n      - '': {in: '1 2', ans: '3'}\n"
+                              "      - '': {in: '2 2', ans: '4'}\n"
+                              "  secret:\n    data:\n      - large:\n          generate: small.py {seed:1} 3\n"
+                              "          count: 10\n")
+    names = [case.name for case in read_plan(package, None).cases]
+    assert names[:3] == ["sample/01", "sample/02", "secret/03-large-01"]
+    assert names[-1] == "secret/12-large-10" and len(names) == 12
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("data:\n  secret:\n    data:\n      a: missing.py 1\n", r"secret/a: `missing.py 1`: the generator generators/missing.py does not exist"),
+    ("data:\n  secret:\n    data:\n      a: {generate: small.py 1, count: 500}\n", r"secret: count: 500; it must be between 1 and 100"),
+    ("data:\n  secret:\n    data:\n      a: {copy: manual/none}\n", r"secret/a: copy: manual/none: no generators/manual/none.in"),
+    ("data:\n  secret:\n    data:\n      a: {in: 12}\n", r"secret/a: in: expected a string \(quote numbers: '1'\)"),
+    ("data:\n  public:\n    data: {}\n", r"data: unknown top-level directory 'public'"),
+    ("data:\n  secret:\n    include: [nothing]\n", r"secret: include: 'nothing' is no earlier test case or group"),
+    ("solution: sol.py\ndata: {}\n", r"solution must be a path from the package root"),
+    ("solution: /../generated_sum/problem.yaml\ndata: {}\n", r"solution must be a path from the package root"),
+    ("data: [\n", r"generators.yaml"),
+])
+def test_faults_in_generators_yaml_are_errors_naming_the_entry(package, text, message):
+    write_generators(package, text)
+    with pytest.raises(SuiteError, match=message):  # a GeneratorsError, or (bad YAML) the YAML reader's
+        read_plan(package, None)
+
+
+def test_an_unknown_key_is_a_warning(package):
+    write_generators(package, "data:\n  secret:\n    data:\n      a: {in: '1 2', visualize: 'yes'}\n")
+    plan = read_plan(package, None)
+    assert [case.name for case in plan.cases] == ["secret/a"]
+    assert plan.warnings and "secret/a: unknown key 'visualize' ignored" in plan.warnings[0]
+
+
+def test_the_data_are_made_answered_and_loaded(cache):
+    problem = load_package(PACKAGE)
+    cases = {case.name: case for case in problem.cases}
+    assert list(cases) == NAMES
+    assert (cases["sample/1"].input, cases["sample/1"].expected) == ("1 2\n", "3\n")  # hard-coded
+    assert cases["secret/handmade"].expected == "2000000000\n"  # copied with its .ans
+    assert cases["secret/spelled"].expected == "0\n"  # answered by the solution
+    for name in ("sample/2", "secret/random-1", "secret/nested/3-pair"):  # stdout, and testcase.in
+        a, b = map(int, cases[name].input.split())
+        assert cases[name].expected == f"{a + b}\n"
+    assert cases["secret/nested/3-pair"].input != cases["secret/nested/4-pair"].input  # {seed:1}, {seed:2}
+    for name in ("handmade", "nested/3-pair"):  # include: repeats a case, or a group's cases, by key
+        again = cases[f"secret/repeated/{name.rpartition('/')[2]}"]
+        assert (again.input, again.expected) == (cases[f"secret/{name}"].input, cases[f"secret/{name}"].expected)
+    assert problem.package.generated.folder.is_relative_to(cache)
+
+
+def test_generated_data_are_cached_and_made_again_when_a_generator_changes(cache, package):
+    first = load_package(package).package.generated.folder
+    marker = first / "secret" / "spelled.ans"
+    marker.write_text("from the cache\n")
+    again = load_package(package)
+    assert again.package.generated.folder == first  # not made again
+    assert {case.name: case.expected for case in again.cases}["secret/spelled"] == "from the cache\n"
+    small = package / "generators" / "small.py"
+    small.write_text(small.read_text().replace("scale = 10 *", "scale = 100 *"))
+    changed = load_package(package)
+    assert changed.package.generated.folder != first
+    assert {case.name: case.expected for case in changed.cases}["secret/spelled"] == "0\n"
+
+
+def test_a_generator_that_is_not_deterministic_is_an_error(cache, package):
+    (package / "generators" / "small.py").write_text("import os\nprint(int.from_bytes(os.urandom(4), 'big'), 1)\n")
+    with pytest.raises(PackageError, match=r"sample/2 \(`small.py 5 7`\): the generator is not deterministic"):
+        load_package(package)
+
+
+def test_a_generator_that_crashes_is_an_error_naming_the_case_and_command(cache, package):
+    (package / "generators" / "small.py").write_text("import sys\nraise SystemExit(f'no such size {sys.argv[2]}')\n")
+    with pytest.raises(PackageError, match=r"sample/2 \(`small.py 5 7`\): the generator exited 1: no such size 7"):
+        load_package(package)
+
+
+def test_an_input_the_validator_rejects_is_an_error(cache, package):
+    text = (package / "generators" / "generators.yaml").read_text()
+    write_generators(package, text.replace('in: "-5 5"', 'in: "-5"'))
+    with pytest.raises(PackageError, match=r"secret/spelled \(hard-coded in\): the input validator validate.py "
+                                           r"rejects it \(exit 43\): expected one line of two integers"):
+        load_package(package)
+
+
+def test_a_solution_that_crashes_is_an_error(cache, package):
+    (package / "submissions" / "accepted" / "sum.py").write_text("raise ValueError('cannot add')\n")
+    with pytest.raises(PackageError, match=r"sample/2 .*: the solution /submissions/accepted/sum.py exited 1: "
+                                           r"ValueError: cannot add"):
+        load_package(package)
+
+
+def test_without_a_solution_the_first_accepted_submission_answers(cache, package):
+    text = (package / "generators" / "generators.yaml").read_text()
+    write_generators(package, text.replace("solution: /submissions/accepted/sum.py\n", ""))
+    plan = read_plan(package, "/submissions/accepted/sum.py")
+    assert {case.solution for case in plan.cases if not case.included} == {"/submissions/accepted/sum.py"}
+    assert {case.name: case.expected for case in load_package(package).cases}["secret/spelled"] == "0\n"
+
+
+def test_judge_test_and_run_use_the_generated_data(cache):
+    env = {"JUDGE_CACHE": str(cache)}
+    shown = run_judge("show", str(PACKAGE), env=env)
+    assert "Test data: to be made from generators/generators.yaml" in shown.stdout  # showing runs nothing
+    done = run_judge("test", str(PACKAGE), env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "generated data  ok  12 cases made by generators/generators.yaml" in done.stdout
+    assert "input validator validate.py  ok  accepts all 12 inputs" in done.stdout
+    wrong = run_judge("run", str(PACKAGE), str(PACKAGE / "submissions/wrong_answer/difference.py"), "--no-record",
+                      env=env)
+    assert wrong.returncode == 1 and "0/12 cases passed" in wrong.stdout
+
+
+def test_judge_generate_writes_the_data_tree(cache, tmp_path):
+    out = tmp_path / "data"
+    done = run_judge("generate", str(PACKAGE), "--out", str(out), env={"JUDGE_CACHE": str(cache)})
+    assert done.returncode == 0, done.stderr
+    assert "secret/random-1  `small.py {seed} 1` (seed " in done.stdout
+    assert f"wrote 24 files (12 cases) to {out}" in done.stdout
+    assert (out / "secret/nested/3-pair.in").is_file() and (out / "secret/handmade.ans").read_text() == "2000000000\n"
+    again = run_judge("generate", str(PACKAGE), "--out", str(out), env={"JUDGE_CACHE": str(cache)})
+    assert again.returncode == 2 and "is not an empty folder" in again.stderr and "Traceback" not in again.stderr
+
+
+def test_judge_generate_refuses_a_problem_without_generators(cache):
+    done = run_judge("generate", str(ROOT / "tests/packages/addition"), env={"JUDGE_CACHE": str(cache)})
+    assert done.returncode == 2 and "no generators/generators.yaml to make the test data from" in done.stderr
+
+
+def test_an_input_that_does_not_match_its_pattern_is_an_error(cache, package):
+    text = (package / "generators" / "generators.yaml").read_text()
+    write_generators(package, text.replace('in: "-5 5"', 'in: "-5 5"\n        match: "^-5 [0-9]+$"\n'))
+    assert {case.name: case.input for case in load_package(package).cases}["secret/spelled"] == "-5 5\n"
+    write_generators(package, text.replace('in: "-5 5"', 'in: "-5 5"\n        match: {ans: "^1"}\n'))
+    with pytest.raises(PackageError, match=r"secret/spelled \(hard-coded in\): its .ans does not match '\^1'"):
+        load_package(package)
