@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from judge.output_diff import Difference, first_difference
 from judge.problem import Case, Problem
-from judge.runner import CaseResult
+from judge.results import CaseResult
 
 
 @dataclass(frozen=True)
@@ -21,10 +21,12 @@ class SampleView:
     input_label: str = "input"  # what the input is called: "input", or "arguments" of a call
 
 
-def sample_view(problem: Problem, case: Case, result: CaseResult | None) -> SampleView | None:
+def sample_view(problem: Problem, case: Case, result: CaseResult | None,
+                reveal_hidden: bool = False) -> SampleView | None:
     """The visible parts of ``case`` and of ``result`` (CaseResult.output, or in grading its
-    output_excerpt, which the judge keeps for sample cases); None for a hidden case."""
-    if case.visibility != "sample":
+    output_excerpt, which the judge keeps for sample cases); None for a hidden case, unless
+    ``reveal_hidden`` (the "full" feedback level of judge/feedback.py)."""
+    if case.visibility != "sample" and not reveal_hidden:
         return None
     from judge.reference import expected_output
 
@@ -37,13 +39,13 @@ def sample_view(problem: Problem, case: Case, result: CaseResult | None) -> Samp
     return SampleView(case.name, shown_input, expected_text, got, difference, task.value_label or "input")
 
 
-def sample_views(problem: Problem, results: list[CaseResult]) -> dict[str, SampleView]:
-    """Views of the sample cases among ``results``, by case name."""
+def sample_views(problem: Problem, results: list[CaseResult], reveal_hidden: bool = False) -> dict[str, SampleView]:
+    """Views of the sample cases among ``results`` (of every case, with ``reveal_hidden``), by case name."""
     cases = {case.name: case for case in problem.cases}
     views = {}
     for result in results:
         case = cases.get(result.name)
-        view = sample_view(problem, case, result) if case is not None else None
+        view = sample_view(problem, case, result, reveal_hidden) if case is not None else None
         if view is not None:
             views[result.name] = view
     return views

@@ -24,7 +24,7 @@ from judge.errors import ClusterError
 if TYPE_CHECKING:
     from judge.grading import Entry
     from judge.problem import Problem
-    from judge.runner import SubmissionResult
+    from judge.results import SubmissionResult
     from judge.store import Store
 
 CONNECT_TIMEOUT = 5.0  # seconds: an unreachable scheduler is an error within seconds, not a hang
@@ -196,6 +196,7 @@ class Cluster:
         and recorded here as it arrives. None for a submission the cluster could not judge."""
         from distributed import as_completed
 
+        # here, as every judge module: `judge --help` reads this one for its options
         from judge.grading import finish_entry, resume_entry
 
         results: list[SubmissionResult | None] = [None] * len(entries)

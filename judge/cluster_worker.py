@@ -28,7 +28,8 @@ from distributed import WorkerPlugin
 from judge import __version__
 from judge.errors import JudgeError, SuiteError
 from judge.problem import Problem
-from judge.runner import SubmissionResult, judge_submission
+from judge.results import SubmissionResult
+from judge.runner import judge_submission
 from judge.sandbox import TIERS
 from judge.sandbox.scratch import scratch_dir as _scratch_dir
 

@@ -12,7 +12,7 @@ from typing import Any
 from judge.output_diff import comparable_lines
 from judge.planned_examples import example_key
 from judge.problem import Problem
-from judge.runner import SubmissionResult
+from judge.results import SubmissionResult
 from judge.verdict import Verdict
 
 # Verdicts a counterexample can explain: the submission ran and did something wrong.

@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass
 
 from judge.grading import ClassReport
-from judge.runner import SubmissionResult
+from judge.results import SubmissionResult
 from judge.scoreboard import Scoreboard, Standing
 from judge.terminal import fitted_table
 

@@ -9,20 +9,18 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from judge.catalog import catalog
 from judge.errors import SuiteError, UnknownLanguage, UsageError
 from judge.languages import language_for
 from judge.problem import Case, Problem
-from judge.runner import CaseResult, SubmissionResult, judge_submission, summarize
+from judge.results import CaseResult, SubmissionResult
+from judge.runner import judge_submission, summarize
 from judge.sandbox import isolation_summary
 from judge.scoring import rank
 from judge.store import Store
 from judge.suggestions import listing, nearest
-
-if TYPE_CHECKING:
-    from judge.cluster import Cluster
 
 
 @dataclass(frozen=True)
@@ -256,12 +254,59 @@ def _readable(path: Path) -> bool:
         os.close(descriptor)
 
 
+class GradingBackend(Protocol):
+    """Where the grading loop's submissions are judged: here (``LocalPool``) or on a Dask
+    cluster (judge/cluster.py's ``Cluster``)."""
+
+    def usable(self, entries: list[Entry], skip: Callable[[Entry, str], None]) -> list[Entry]:
+        """The entries this backend can judge; each other one is passed to ``skip`` with why."""
+
+    def grade(self, entries: list[Entry], problems: dict[str, Problem], store: Store,
+              on_done: Callable[[Entry], None] | None,
+              skip: Callable[[Entry, str], None]) -> list[SubmissionResult | None]:
+        """Each entry's result, in order, recorded in ``store`` (None: not graded, given to ``skip``)."""
+
+
+class LocalPool:
+    """Grading here: ``jobs`` submissions at a time, each judged in this machine's sandbox."""
+
+    def __init__(self, jobs: int = 1) -> None:
+        self.jobs = max(1, jobs)
+
+    def usable(self, entries: list[Entry], skip: Callable[[Entry, str], None]) -> list[Entry]:
+        return entries
+
+    def grade(self, entries: list[Entry], problems: dict[str, Problem], store: Store,
+              on_done: Callable[[Entry], None] | None,
+              skip: Callable[[Entry, str], None]) -> list[SubmissionResult | None]:
+        def grade(entry: Entry) -> SubmissionResult | None:
+            try:
+                result = grade_entry(entry, problems[entry.problem], store)
+            except OSError as error:
+                if not (entry.path.is_symlink() or not _readable(entry.path)):
+                    raise  # not the submission's doing
+                # the file changed since it was found (became a link, went away)
+                skip(entry, f"cannot be read ({error.strerror}); skipped")
+                result = None
+            if on_done:
+                on_done(entry)
+            return result
+
+        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
+            try:
+                return list(pool.map(grade, entries))
+            except BaseException:  # stopped, or the store failed: submissions not begun are not started
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+
+
 def grade_folder(folder: Path, store: Store, jobs: int = 1, on_start: Callable[[int], None] | None = None,
                  on_done: Callable[[Entry], None] | None = None, problems_dir: Path | None = None,
-                 cluster: Cluster | None = None) -> ClassReport:
+                 backend: GradingBackend | None = None) -> ClassReport:
     """Judge every submission in ``folder`` (reusing complete results from ``store``) against the
-    problems in force (``problems_dir``, else the usual places: see judge/catalog.py), here or,
-    with ``cluster``, on its workers. NoSubmissions if it holds no student folders."""
+    problems in force (``problems_dir``, else the usual places: see judge/catalog.py), on
+    ``backend`` (default: here, ``jobs`` at a time). NoSubmissions if it holds no student folders."""
+    backend = backend or LocalPool(jobs)
     sources = catalog(problems_dir).require_some()
     found = discover(folder, list(sources))
     issues = [str(item) for item in found.skipped] + found.notes
@@ -273,7 +318,6 @@ def grade_folder(folder: Path, store: Store, jobs: int = 1, on_start: Callable[[
             issues.append(str(error))
             found.skipped += [_not_graded(entry, f"problem {problem_id} cannot be loaded ({error}); skipped")
                               for entry in found.entries if entry.problem == problem_id]
-    entries = [entry for entry in found.entries if entry.problem in problems]
 
     def skip(entry: Entry, reason: str) -> None:
         """Record that ``entry`` was not graded: as a fact, for the reports, and as a sentence."""
@@ -281,36 +325,13 @@ def grade_folder(folder: Path, store: Store, jobs: int = 1, on_start: Callable[[
         found.skipped.append(item)
         issues.append(str(item))
 
-    if cluster is not None:
-        entries = cluster.usable(entries, skip)
+    entries = backend.usable([entry for entry in found.entries if entry.problem in problems], skip)
     if on_start:
         on_start(len(entries))
-
-    def grade(entry: Entry) -> SubmissionResult | None:
-        try:
-            result = grade_entry(entry, problems[entry.problem], store)
-        except OSError as error:
-            if not (entry.path.is_symlink() or not _readable(entry.path)):
-                raise  # not the submission's doing
-            # the file changed since it was found (became a link, went away)
-            skip(entry, f"cannot be read ({error.strerror}); skipped")
-            result = None
-        if on_done:
-            on_done(entry)
-        return result
-
-    if cluster is not None:
-        results = cluster.grade(entries, problems, store, on_done, skip)
-    else:
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            try:
-                results = list(pool.map(grade, entries))
-            except BaseException:  # stopped, or the store failed: submissions not begun are not started
-                pool.shutdown(wait=False, cancel_futures=True)
-                raise
+    results = backend.grade(entries, problems, store, on_done, skip)
     students = {student: StudentReport(student) for student in found.students}
     for entry, result in zip(entries, results):
-        if result is not None:  # None: unreadable since found, or the cluster gave up on it (skipped says so)
+        if result is not None:  # None: not graded after all (skipped says why)
             students[entry.student].results[entry.problem] = result
     ordered = list(students.values())
     for report, place in zip(ordered, rank([report.total for report in ordered])):

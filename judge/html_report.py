@@ -15,7 +15,7 @@ from judge.grading import ClassReport
 from judge.html_page import asset, csp_hash, environment
 from judge.output_diff import comparable_lines
 from judge.problem import Problem
-from judge.runner import SubmissionResult
+from judge.results import SubmissionResult
 from judge.verdict import VERDICT_NAMES, VERDICTS
 
 BINS = 10  # histogram bars per problem: tenths of the problem's points

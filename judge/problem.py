@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from judge.feedback import FeedbackPolicy
 from judge.errors import SuiteError
 
 if TYPE_CHECKING:
@@ -38,6 +39,8 @@ class Case:
     points: float = 1.0
     visibility: Visibility = "hidden"
     origin: str | None = None
+    hint: str = ""  # the author's, shown to the student when the case fails
+    description: str = ""  # what the case is for, shown with the hint
 
     def stdin_bytes(self) -> bytes:
         """What the submission reads: the input text, or the call's arguments as JSON."""
@@ -60,6 +63,24 @@ class ProblemFiles:
 
 
 @dataclass(frozen=True)
+class JudgeRules:
+    """How a problem's submissions are built and scored: the judge's own way (one source file in
+    one of its languages; the verdict and score of judge/verdict.py and judge/scoring.py). A
+    format with rules of its own gives its problems a subclass as it loads them (a problem
+    package's: judge/icpc/rules.py), so the runner never asks which format a problem came from."""
+
+    def prepare(self, problem: Problem, source: Path) -> Any:
+        """The submission built this problem's own way (a ``judge.results`` Prepared or
+        PrepareFailure); None: the judge's way."""
+        return None
+
+    def aggregate(self, problem: Problem, results: list) -> tuple[Verdict, float] | None:
+        """(verdict, score) of a submission from its case results, when the problem decides them
+        its own way; None: the judge's rules."""
+        return None
+
+
+@dataclass(frozen=True)
 class Problem:
     """A problem's settings, its cases and its parts."""
 
@@ -79,8 +100,10 @@ class Problem:
     cases: tuple[Case, ...] = ()
     format: str = "suite"  # the loader that read it
     package: Any = None  # a judge.icpc.package.Package, for problems read from a problem package
+    rules: JudgeRules = JudgeRules()  # how its submissions are built and scored
     signature: Signature | None = None  # function style: the typed function submissions define
     may_write_files: bool = True  # whether submissions may write in their working directory, /tmp and /dev/shm
+    feedback: FeedbackPolicy = FeedbackPolicy()  # what students are shown of hidden cases (judge/feedback.py)
 
     @property
     def io(self) -> str:

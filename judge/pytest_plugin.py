@@ -144,7 +144,8 @@ class SuiteFile(pytest.File):
         """Build the solution once for the whole file (and start its warm pool)."""
         from judge.errors import JudgeError
         from judge.languages.base import own_file
-        from judge.runner import PrepareFailure, executor, prepare
+        from judge.results import PrepareFailure
+        from judge.runner import executor, prepare
 
         try:
             self.prepared = prepare(self.problem, own_file(self.solution))
@@ -186,7 +187,9 @@ class CaseItem(pytest.Item):
         self.case = case
 
     def runtest(self) -> None:
-        from judge.runner import PrepareFailure, run_case
+        from judge.feedback import level_for, withhold
+        from judge.results import PrepareFailure
+        from judge.runner import run_case
 
         suite: SuiteFile = self.parent
         if isinstance(suite.prepared, PrepareFailure):
@@ -194,7 +197,9 @@ class CaseItem(pytest.Item):
         result = run_case(suite.problem, suite.prepared, self.case, suite.execute)
         self.user_properties.append(("verdict", str(result.verdict)))
         if result.verdict != "AC":
-            raise JudgeFailure(result.verdict, result.message)
+            withhold([result], level_for(suite.problem.feedback, None))
+            notes = " - ".join(filter(None, [result.description, result.hint]))
+            raise JudgeFailure(result.verdict, result.message + (f" (hint: {notes})" if notes else ""))
 
     def _failure_message(self, suite: SuiteFile) -> str:
         """The whole compiler message on the first case that fails for it; its key line after."""

@@ -10,8 +10,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from judge.content_hash import source_hash
 from judge.grading import ClassReport, discover
-from judge.store import Store, source_hash, suite_hash
+from judge.store import Store, suite_hash
 
 
 @dataclass(frozen=True)

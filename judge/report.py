@@ -8,7 +8,7 @@ from typing import Any
 from judge.case_view import SampleView
 from judge.output_diff import excerpt, first_difference
 from judge.runner import CaseResult, SubmissionResult
-from judge.terminal import cut, fitted_table, terminal_width
+from judge.terminal import NARROWEST, cut, terminal_width
 from judge.visible_text import visible
 
 
@@ -24,13 +24,16 @@ def result_to_json(result: SubmissionResult) -> dict[str, Any]:
         "passed": result.passed,
         "total": result.total,
         "compile_message": result.compile_message,
-        "cases": [
-            {"name": case.name, "group": case.group, "verdict": case.verdict,
-             "cpu_time": case.cpu_time, "wall_time": case.wall_time,
-             "memory_kb": case.memory_kb, "message": case.message}
-            for case in result.cases
-        ],
+        "feedback": result.feedback,
+        "cases": cases_to_json(result.cases),
     } | (result.explanation.to_json() if result.explanation is not None else {})
+
+
+def cases_to_json(cases: list[CaseResult]) -> list[dict[str, Any]]:
+    return [{"name": case.name, "group": case.group, "verdict": case.verdict, "cpu_time": case.cpu_time,
+             "wall_time": case.wall_time, "memory_kb": case.memory_kb, "message": case.message,
+             "hint": case.hint, "description": case.description}
+            for case in cases]
 
 
 def render_json(result: SubmissionResult) -> str:
@@ -39,21 +42,32 @@ def render_json(result: SubmissionResult) -> str:
 
 def render_table(result: SubmissionResult, samples: dict[str, SampleView] | None = None,
                  width: int | None = None, show_hint: bool = False) -> str:
-    """Per-case table fitted to the terminal (messages are cut, never the case or verdict), the
-    compiler's message once (if any), what went wrong on each failed sample case (input, expected
-    and actual output around the first difference), and a summary line with the score.
+    """Per-case table fitted to the terminal (messages are cut, never the case or verdict), then
+    what follows it (see ``render_after_table``)."""
+    width = terminal_width() if width is None else width
+    table = CaseTable([case.name for case in result.cases], width)
+    return "\n".join([table.header(), *map(table.row, result.cases)]) + "\n" + \
+        render_after_table(result, samples, width, show_hint)
+
+
+def render_after_table(result: SubmissionResult, samples: dict[str, SampleView] | None = None,
+                       width: int | None = None, show_hint: bool = False) -> str:
+    """What follows the per-case table: the compiler's message once (if any), what went wrong on
+    each failed sample case (input, expected and actual output around the first difference), the
+    counterexample for hidden failures, and a summary line with the score.
 
     ``show_hint``: say how to see a failed sample case in full (`judge run --show CASE`)."""
     width = terminal_width() if width is None else width
-    rows = [[case.name, case.verdict, f"{case.cpu_time * 1000:.0f}", f"{case.wall_time * 1000:.0f}",
-             _memory(case.memory_kb), _row_message(case)] for case in result.cases]
-    parts = [fitted_table(rows, ["case", "verdict", "CPU ms", "wall ms", "memory", "message"], [5], width)]
+    parts = []
     if result.compile_message:
         parts.append("\ncompiler says:\n" + visible(result.compile_message))
     for case in result.cases:
         view = (samples or {}).get(case.name)
         if view is not None and case.verdict not in ("AC", "CE", "IE"):
             parts.append("\n" + _failed_sample(case, view, width, show_hint))
+    hints = _hints(result.cases, width)
+    if hints:
+        parts.append("\n" + hints)
     if result.explanation is not None and result.explanation.hidden_failed:
         parts.append("\n" + _explanation(result.explanation, width))
     score = f"score {result.score:g}/{result.max_score:g}" if not result.partial else "no score: only some cases ran"
@@ -62,9 +76,47 @@ def render_table(result: SubmissionResult, samples: dict[str, SampleView] | None
     return "\n".join(parts)
 
 
+class CaseTable:
+    """`judge run`'s per-case table, laid out from the case names alone: its rows can be printed
+    one at a time as the cases are decided (judge/case_stream.py) and still line up with the
+    header. The message column takes what the terminal's width leaves; it alone is cut."""
+
+    HEADERS = ("case", "verdict", "CPU ms", "wall ms", "memory", "message")
+    # Wide enough for any verdict, for times up to 999 s of CPU and 9999 s of wall, and for
+    # memory up to 9999.9 MiB: the columns line up before the values are known.
+    FIXED_WIDTHS = (7, 6, 7, 10)
+    GAP = "  "
+
+    def __init__(self, names: list[str], width: int) -> None:
+        name_width = max([len(self.HEADERS[0]), *(len(visible(name, one_line=True)) for name in names)])
+        self.widths = [name_width, *self.FIXED_WIDTHS]
+        used = sum(self.widths) + len(self.GAP) * len(self.widths)
+        self.message_width = max(NARROWEST, len(self.HEADERS[-1]), width - used)
+
+    def header(self) -> str:
+        dashes = [*self.widths, len(self.HEADERS[-1])]
+        return self._line(self.HEADERS) + "\n" + self.GAP.join("-" * width for width in dashes)
+
+    def row(self, case: CaseResult) -> str:
+        return self._line([case.name, case.verdict, f"{case.cpu_time * 1000:.0f}", f"{case.wall_time * 1000:.0f}",
+                           _memory(case.memory_kb), _row_message(case)])
+
+    def _line(self, cells) -> str:
+        *fixed, message = [visible(" ".join(str(cell).splitlines()), one_line=True) for cell in cells]
+        padded = [cell.ljust(width) for cell, width in zip(fixed, self.widths)]
+        return self.GAP.join([*padded, cut(message, self.message_width)]).rstrip()
+
+
 def _row_message(case: CaseResult) -> str:
     # A compiler's message is the same for every case: printed once, under the table.
     return "see the compiler message below" if case.verdict == "CE" else case.message
+
+
+def _hints(cases: list[CaseResult], width: int) -> str:
+    """The author's hints and descriptions of the failed cases that have them, a line each."""
+    lines = [cut(f"  {case.name} ({case.verdict}): " + " - ".join(filter(None, [case.description, case.hint])), width)
+             for case in cases if case.hint or case.description]
+    return "\n".join(["hints for the failed cases:", *lines]) if lines else ""
 
 
 def _failed_sample(case: CaseResult, view: SampleView, width: int, show_hint: bool) -> str:

@@ -7,17 +7,16 @@ import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from judge.checkers import CheckResult, get_checker
 from judge.errors import CompileError, JudgeFault, LanguageUnavailable, UnsupportedSubmission
-from judge.formats import format_of
 from judge.languages import LANGUAGES, Language, Program, language_for
 from judge.languages.base import trim_message
 from judge.problem import Case, Problem
 from judge.reference import expected_output
+from judge.results import CaseResult, Prepared, PrepareFailure, SubmissionResult
 from judge.sandbox import Limits, Outcome, run_sandboxed
 from judge.scoring import score
 from judge.tasks.base import Execute
@@ -27,83 +26,17 @@ COLD_ENV = "JUDGE_COLD"
 OUTPUT_EXCERPT_CHARS = 4096  # of a sample case's output, kept for showing the difference
 
 
-
-
-@dataclass
-class CaseResult:
-    name: str
-    group: str
-    verdict: Verdict
-    cpu_time: float = 0.0
-    wall_time: float = 0.0
-    memory_kb: int = 0
-    exit_code: int | None = None
-    signal: int | None = None
-    message: str = ""
-    visibility: str = "hidden"
-    output: str = ""  # what the submission printed (or returned), whole: only when asked for (stress)
-    output_excerpt: str = ""  # a sample case's output, its first OUTPUT_EXCERPT_CHARS; "" for hidden cases
-    score: float | None = None  # a package's output validator's score.txt, for group scoring
-    machine_short_of_memory: bool = False  # IE for want of memory on the machine (see decide): run again
-
-
-@dataclass
-class SubmissionResult:
-    problem: str
-    submission: str
-    language: str
-    verdict: Verdict
-    score: float
-    max_score: float
-    cases: list[CaseResult] = field(default_factory=list)
-    compile_message: str = ""
-    partial: bool = False  # only some of the problem's cases were run: the score means little
-    explanation: Any = None  # judge/explain.py's Explanation, when `judge run` searched for a counterexample
-
-    @property
-    def passed(self) -> int:
-        return sum(case.verdict == Verdict.AC for case in self.cases)
-
-    @property
-    def total(self) -> int:
-        return len(self.cases)
-
-
 def base_limits(problem: Problem) -> Limits:
     """The problem's limits before the language adjusts them; wall time is a multiple of CPU."""
     return Limits.for_cpu(problem.time_limit, memory=problem.memory_limit, output=problem.output_limit,
                           write_files=problem.may_write_files)
 
 
-@dataclass(frozen=True)
-class Prepared:
-    """A submission ready to run: its language, the built program, and the limits it runs under."""
-
-    language: Language
-    program: Program
-    limits: Limits
-
-
-@dataclass(frozen=True)
-class PrepareFailure:
-    """A submission that cannot run: CE (it does not compile) or IE (a toolchain is missing)."""
-
-    verdict: Verdict
-    message: str
-    language: str
-
-    @property
-    def headline(self) -> str:
-        """The line of the message that says what is wrong."""
-        return key_line(self.message)
-
-
 def prepare(problem: Problem, source: Path, language_name: str | None = None) -> Prepared | PrepareFailure:
     """Choose the language and build the program, once, for every way of judging (run, stress,
     grade, the pytest plugin). A submission that cannot be built is a PrepareFailure value;
     UnknownLanguage and UnsupportedSubmission are raised: they are the caller's usage errors."""
-    problem_format = format_of(problem)
-    own_way = problem_format.prepare(problem, source)
+    own_way = problem.rules.prepare(problem, source)
     if own_way is not None:
         return own_way
     if source.is_dir():
@@ -213,7 +146,7 @@ def summarize(problem: Problem, source: Path, language: str, results: list[CaseR
               compile_message: str = "") -> SubmissionResult:
     """The submission's result from its case results: overall verdict and score."""
     verdicts = {result.name: result.verdict for result in results}
-    verdict, points = format_of(problem).aggregate(problem, results) or \
+    verdict, points = problem.rules.aggregate(problem, results) or \
         (overall_verdict([result.verdict for result in results]), score(problem, verdicts))
     return SubmissionResult(
         problem=problem.id, submission=str(source), language=language, verdict=verdict,
@@ -234,6 +167,8 @@ def run_case(problem: Problem, prepared: Prepared, case: Case, execute: Execute 
     output always."""
     result = _judge_case(problem, prepared, case, execute)
     result.output_excerpt = result.output[:OUTPUT_EXCERPT_CHARS] if case.visibility == "sample" else ""
+    if result.verdict != Verdict.AC:
+        result.hint, result.description = case.hint, case.description
     if not keep_output:
         result.output = ""
     return result
@@ -298,12 +233,6 @@ def check_output(problem: Problem, case: Case, got: str) -> CheckResult:
         return checker(got, expected, reveal=case.visibility == "sample", case=case, **problem.checker_options)
     except Exception as error:  # a broken reference or checker is the judge's fault, never the student's
         raise JudgeFault(f"checking case {case.name} failed: {type(error).__name__}: {error}") from error
-
-
-def key_line(message: str) -> str:
-    """The line of a compiler's message that says what is wrong (the first 'error' line)."""
-    lines = [line.strip() for line in message.splitlines() if line.strip()]
-    return next((line for line in lines if "error" in line.lower()), lines[0] if lines else "")[:200]
 
 
 # Where a runtime's report of an uncaught error places it in the submission: Python's innermost

@@ -8,8 +8,6 @@ complete submission is never judged again, and an incomplete one resumes where i
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import sqlite3
 import threading
 import time
@@ -18,11 +16,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from judge import __version__
+from judge.content_hash import source_hash
 from judge.errors import StoreError
-from judge.languages.base import read_source
-from judge.languages.folder import read_folder
+from judge.formats import format_of
 from judge.problem import Problem
-from judge.runner import CaseResult
+from judge.results import CaseResult
 
 DEFAULT_DB = Path(".judge") / "results.db"
 SCHEMA_VERSION = 2  # PRAGMA user_version of the stores this judge writes; raise it when SCHEMA changes
@@ -67,51 +65,10 @@ MIGRATIONS = {
 }
 
 
-def file_hash(*paths: Path) -> str:
-    """A hash of the files' contents (a directory: the names and contents of its files)."""
-    digest = hashlib.sha256()
-    for path in paths:
-        if path.is_dir():  # read as a folder submission is: no links, within its caps
-            for name, content in read_folder(path).items():
-                digest.update(name.encode() + b"\0" + content)
-        digest.update(path.read_bytes() if path.is_file() else b"")
-        digest.update(b"\0")
-    return digest.hexdigest()
-
-
-def source_hash(source: Path) -> str:
-    """A submission's hash, its file read as the languages read it (a symbolic link is refused),
-    the same as ``file_hash`` gives."""
-    if source.is_dir():  # a problem package's submission of several files
-        return file_hash(source)
-    return hashlib.sha256(read_source(source) + b"\0").hexdigest()
-
-
 def suite_hash(problem: Problem) -> str:
     """What the expected results depend on, as the problem's format says (the suite and its
     reference solver; a package's data, validators and time limit)."""
-    from judge.formats import format_of
-
     return format_of(problem).content_hash(problem)
-
-
-def current_hash(paths: tuple[Path, ...]) -> str:
-    """``file_hash`` of ``paths``, hashed once per version of those files, not once per
-    submission graded."""
-    return _hash_of_versions(paths, tuple(_version(path) for path in paths))
-
-
-@functools.lru_cache(maxsize=64)
-def _hash_of_versions(paths: tuple[Path, ...], versions: tuple) -> str:
-    return file_hash(*paths)
-
-
-def _version(path: Path) -> tuple[int, int] | None:
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return stat.st_mtime_ns, stat.st_size
 
 
 class Store:

@@ -25,7 +25,7 @@ from judge.reference import reference_answer
 from judge.verdict import Verdict
 
 if TYPE_CHECKING:
-    from judge.runner import CaseResult
+    from judge.results import CaseResult
     from judge.tasks import TaskType
 
 SHRINK_CALLS = 400  # runs spent on shrinking at most, after the first difference
@@ -96,7 +96,8 @@ def _stress(problem, source, examples, seed, time_limit, language_name, on_examp
             planned: PlannedExamples | None, deadline: float | None = None,
             admissible: Callable[[Any], bool] | None = None) -> StressResult:
     # Imported here, once the generator process is on its way: it starts that much sooner.
-    from judge.runner import PrepareFailure, executor, prepare, run_case
+    from judge.results import PrepareFailure
+    from judge.runner import executor, prepare, run_case
 
     prepared = prepare(problem, source, language_name)
     if isinstance(prepared, PrepareFailure):

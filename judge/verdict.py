@@ -5,9 +5,13 @@ from __future__ import annotations
 import signal
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from judge.checkers import CheckResult
-from judge.sandbox import Limits, Outcome
+
+if TYPE_CHECKING:
+    from judge.sandbox import Limits, Outcome
+
 
 class Verdict(str, Enum):
     """A case's or a submission's verdict. A ``str``: it compares equal to, prints as and is
@@ -46,6 +50,32 @@ FOLDER_VERDICTS = {
     "accepted": Verdict.AC, "wrong_answer": Verdict.WA, "time_limit_exceeded": Verdict.TLE,
     "memory_limit_exceeded": Verdict.MLE, "output_limit_exceeded": Verdict.OLE,
     "runtime_error": Verdict.RE, "run_time_error": Verdict.RE, "compile_error": Verdict.CE,
+}
+# problemtools' order of verdicts, worst first: a package group's verdict under its default grader.
+WORST_FIRST = (Verdict.CE, Verdict.IE, Verdict.RE, Verdict.MLE, Verdict.TLE, Verdict.OLE, Verdict.WA, Verdict.AC)
+# Every verdict a submission itself can earn (IE is the judge's).
+SUBMISSION_VERDICTS = frozenset(verdict.value for verdict in VERDICTS if verdict != Verdict.IE)
+# The ICPC problem package format's verdicts (submissions.yaml), and ours in its names (CE and IE
+# have none: no case ran, or the judge failed).
+PACKAGE_VERDICTS = ("AC", "WA", "TLE", "RTE")
+AS_PACKAGE_VERDICT = {Verdict.AC: "AC", Verdict.WA: "WA", Verdict.TLE: "TLE", Verdict.RE: "RTE", Verdict.MLE: "RTE",
+                      Verdict.OLE: "RTE"}
+# A problem package's submissions/ folder -> the verdicts a submission in it may get overall (MLE
+# and OLE count as run-time errors, as in the package format). DOMjudge's folder names
+# (compiler_error, no_output, output_limit) are its result names in lower case.
+PACKAGE_FOLDER_VERDICTS = {
+    "accepted": {"AC"}, "wrong_answer": {"WA"}, "time_limit_exceeded": {"TLE"},
+    "run_time_error": {"RE", "MLE", "OLE"}, "compile_error": {"CE"}, "compiler_error": {"CE"},
+    "no_output": {"WA"}, "output_limit": {"OLE"},
+    "rejected": {"WA", "TLE", "RE", "MLE", "OLE", "CE"}, "brute_force": {"TLE", "RE", "MLE", "OLE"},
+}
+# DOMjudge's result names (and their package-format spellings) -> this judge's verdicts. An empty
+# output is a wrong answer here: DOMjudge's NO-OUTPUT is WA.
+DOMJUDGE_RESULT_VERDICTS = {
+    "CORRECT": {"AC"}, "ACCEPTED": {"AC"}, "WRONG-ANSWER": {"WA"}, "NO-OUTPUT": {"WA"},
+    "TIMELIMIT": {"TLE"}, "TIME-LIMIT-EXCEEDED": {"TLE"}, "RUN-ERROR": {"RE", "MLE", "OLE"},
+    "RUN-TIME-ERROR": {"RE", "MLE", "OLE"}, "COMPILER-ERROR": {"CE"}, "COMPILE-ERROR": {"CE"},
+    "OUTPUT-LIMIT": {"OLE"}, "MEMORY-LIMIT": {"MLE"},
 }
 
 
@@ -141,3 +171,8 @@ def decide(outcome: Outcome, limits: Limits, check: CheckResult | None,
 def overall_verdict(verdicts: list[Verdict]) -> Verdict:
     """AC when every case is AC, else the first case's verdict that is not."""
     return next((Verdict(verdict) for verdict in verdicts if verdict != Verdict.AC), Verdict.AC)
+
+
+def worst_verdict(verdicts: list[Verdict]) -> Verdict:
+    """The worst of ``verdicts`` in problemtools' order (``WORST_FIRST``); one it does not know is worst."""
+    return min(verdicts, key=lambda item: WORST_FIRST.index(item) if item in WORST_FIRST else 0)

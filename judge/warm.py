@@ -21,9 +21,9 @@ import time
 from pathlib import Path
 from typing import ClassVar
 
-from judge.harness import SERVER_BYTECODE, SERVER_FILE
+from judge.harness import EXEC_SERVER_FILE, SERVER_BYTECODE, SERVER_FILE
 from judge.harness import case_control as protocol
-from judge.languages.base import EXEC_SERVER_FILE, Program
+from judge.program import Program, python_interpreter
 from judge.sandbox import Limits, Outcome, SandboxedServer, private_directories, run_sandboxed
 from judge.sandbox.command import running_as_root
 
@@ -200,7 +200,7 @@ class ExecPool(WarmPool):
     def server_command(self) -> list[str]:
         """The server, with the address space every case gets (the server takes it as its own
         limit: cases inherit it with the server's other limits) and the program's command."""
-        interpreter = exec_server_interpreter()
+        interpreter = python_interpreter()  # the one Python programs run with
         return [interpreter, "-I", "-S", "-B", "{prog}/" + EXEC_SERVER_FILE, str(self.limits.address_space or 0),
                 *private_dirs(), "--", *self.command]
 
@@ -209,10 +209,3 @@ class ExecPool(WarmPool):
         run cold."""
         return list(command) == self.command and dataclasses.replace(limits, cpu_time=0, wall_time=0) \
             == dataclasses.replace(self.limits, cpu_time=0, wall_time=0)
-
-
-def exec_server_interpreter() -> str:
-    """The Python that runs the exec server: the one Python programs run with."""
-    from judge.languages.python import python_interpreter  # the languages import this module
-
-    return python_interpreter()

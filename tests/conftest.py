@@ -35,9 +35,20 @@ def example_solutions(problem_id: str):
     return load_problem(problem_id, ROOT).example_solutions()
 
 
+def project_with(tmp_path: Path, problem_id: str, folders=("cases", "reference", "validators", "strategies")) -> Path:
+    """A project folder holding one shipped problem's suite and its parts, to change in a test."""
+    for folder in folders:
+        (tmp_path / folder).mkdir(exist_ok=True)
+        name = f"{problem_id}.yaml" if folder == "cases" else f"{problem_id}.py"
+        shutil.copy(ROOT / folder / name, tmp_path / folder / name)
+    return tmp_path
+
+
 def run_judge(*args: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
-    """Run the real `judge` command line in a subprocess."""
+    """Run the real `judge` command line in a subprocess, importing the judge of this checkout
+    (not whichever one is installed) from any working directory."""
     full_env = {**os.environ, **(env or {})}
+    full_env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), full_env.get("PYTHONPATH")]))
     return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True, text=True, check=False,
                           cwd=cwd or ROOT, env=full_env, timeout=timeout)
 

@@ -28,7 +28,9 @@ def test_json_has_the_documented_shape():
     assert data["problem"] == "stones" and data["language"] == "python" and data["verdict"] == "WA"
     assert data["max_score"] == 100 and data["total"] == 22 and 0 <= data["passed"] < 22
     case = data["cases"][0]
-    assert set(case) == {"name", "group", "verdict", "cpu_time", "wall_time", "memory_kb", "message"}
+    assert set(case) == {"name", "group", "verdict", "cpu_time", "wall_time", "memory_kb", "message", "hint",
+                         "description"}
+    assert data["feedback"] == "counterexamples"
     assert isinstance(case["cpu_time"], float) and case["cpu_time"] < 5
 
 

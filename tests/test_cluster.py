@@ -386,7 +386,7 @@ def test_a_local_cluster_talks_only_to_its_own_grader(tmp_path):
         assert "scheduler" in cluster.client.run_on_scheduler(lambda dask_scheduler: "scheduler")
         folder = make_class(tmp_path / "subs", {"ana/stones.c": SOLUTIONS / "stones/accepted/parity.c",
                                                 "ben/stones.py": SOLUTIONS / "stones/wrong_answer/multiple_of_four.py"})
-        report = grade_folder(folder, Store(tmp_path / "r.db"), cluster=cluster)
+        report = grade_folder(folder, Store(tmp_path / "r.db"), backend=cluster)
         verdicts = {student.student: student.results["stones"].verdict.value for student in report.students}
         assert verdicts == {"ana": "AC", "ben": "WA"}, report.issues
     finally:

@@ -10,7 +10,8 @@ from conftest import ROOT, run_judge
 from judge.catalog import load_problem
 from judge.output_diff import comparable_lines
 from judge.reference import expected_output, reference_answer
-from judge.runner import PrepareFailure, prepare, run_case
+from judge.results import PrepareFailure
+from judge.runner import prepare, run_case
 
 BUDGET = 8.0
 # A run may overshoot the budget by the build and one run to the time limit; the judging of

@@ -4,19 +4,10 @@ clear errors from the pytest plugin, honest summaries."""
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 import yaml  # noqa: F401 - imported before any in-process pytester run (see test_pytest_plugin.py)
-from conftest import ROOT, judge_json, run_judge
-
-
-def project_with(tmp_path: Path, problem_id: str, folders=("cases", "reference", "validators", "strategies")) -> Path:
-    for folder in folders:
-        (tmp_path / folder).mkdir(exist_ok=True)
-        name = f"{problem_id}.yaml" if folder == "cases" else f"{problem_id}.py"
-        shutil.copy(ROOT / folder / name, tmp_path / folder / name)
-    return tmp_path
+from conftest import ROOT, judge_json, project_with, run_judge
 
 
 def test_a_broken_suite_is_listed_as_broken_and_the_rest_still_are(tmp_path):

@@ -19,7 +19,8 @@ from judge.errors import SuiteError, UnsupportedSubmission
 from judge.formats.suite import load_suite
 from judge.languages import LANGUAGES
 from judge.problem import Case, Problem, ProblemFiles
-from judge.runner import Prepared, judge_submission, prepare, run_case
+from judge.results import Prepared
+from judge.runner import judge_submission, prepare, run_case
 from judge.signature import SignatureError, Type, check_arguments, parse_signature
 from judge.tasks import FunctionCall
 

@@ -386,6 +386,17 @@ def test_data_left_to_a_generators_yaml_is_named_with_what_to_do(package_copy):
         load_package(package)
 
 
+def test_data_left_to_testdata_tools_gen_sh_is_named_with_what_to_do(package_copy):
+    package = package_copy("echo")
+    shutil.rmtree(package / "data")
+    (package / "generators").mkdir()
+    (package / "generators/gen.sh").write_text("#!/bin/bash\n. ../../testdata_tools/gen.sh\nsample 1\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "no data/ directory" in done.stderr and "generators/gen.sh makes them with Kattis' testdata_tools" in done.stderr
+    assert "./gen.sh" in done.stderr
+
+
 def test_legacy_multi_pass_is_unsupported_and_borrowed_metadata_keys_load(package_copy):
     package = package_copy("echo")
     (package / "problem.yaml").write_text("name: Echo\nvalidation: custom multi-pass\nlimits:\n  validation_passes: 2\n")

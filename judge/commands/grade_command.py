@@ -20,6 +20,7 @@ from judge.commands.common import (
     require_isolation,
 )
 from judge.errors import UsageError
+from judge.feedback import LEVELS as FEEDBACK_LEVELS
 from judge.visible_text import visible
 
 NAME = "grade"
@@ -53,6 +54,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--late-penalty", metavar="RATE",
                         help="with --deadline: grade later work too, its score reduced by RATE per day late (10%%/day)")
     parser.add_argument("--late-until", metavar="TIME", help="with --late-penalty: no work after TIME counts")
+    parser.add_argument("--feedback", choices=FEEDBACK_LEVELS, metavar="LEVEL",
+                        help="what every format shows of hidden cases: verdict (only), hints (and messages, "
+                             "hints, descriptions), counterexamples or full (as graded; default: gradescope, "
+                             "which students read, follows each problem's feedback policy, the others show all)")
     add_problems_option(parser)
     add_cold_option(parser)
     add_cluster_arguments(parser)
@@ -91,12 +96,40 @@ def handle(args: argparse.Namespace) -> int:
         store.close()
         if cluster:
             cluster.close()
+    _withhold_feedback(report, args.feedback, getattr(output_format, "FOR_STUDENTS", False))
     _write_report(output_format, report, args.out, _render_options(args))
     if args.fail_under is not None and any(student.total < args.fail_under for student in report.students):
         below = [s.student for s in report.students if s.total < args.fail_under]
         print(visible(f"judge: below {args.fail_under:g}: {', '.join(below)}"), file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
+
+
+def _withhold_feedback(report, asked: str | None, for_students: bool) -> None:
+    """Take out of the report what the feedback level does not show of hidden cases: the level
+    asked for (the teacher's, over any problem's policy), else for a format students read each
+    problem's own policy; reports for the teacher alone keep everything."""
+    from judge.feedback import FeedbackPolicy, level_for, withhold
+
+    if asked is None and not for_students:
+        return
+    for student in report.students:
+        for problem_id, result in student.results.items():
+            problem = report.loaded.get(problem_id)
+            level = asked or level_for(problem.feedback if problem is not None else FeedbackPolicy(), None)
+            if problem is not None:
+                _attach_hints(problem, result.cases)
+            withhold(result.cases, level)
+            result.feedback = level
+
+
+def _attach_hints(problem, cases) -> None:
+    """The author's hints of the failed cases (the store keeps none: they are the problem's)."""
+    by_name = {case.name: case for case in problem.cases}
+    for result in cases:
+        case = by_name.get(result.name)
+        if case is not None and result.verdict != "AC":
+            result.hint, result.description = case.hint, case.description
 
 
 def _render_options(args: argparse.Namespace) -> dict:
@@ -129,7 +162,7 @@ def _check_options(args: argparse.Namespace) -> None:
 def _grade(args: argparse.Namespace, folder: Path, store, cluster, bar):
     from judge.grading import grade_folder
 
-    return grade_folder(folder, store, jobs=args.jobs, problems_dir=args.problems, cluster=cluster,
+    return grade_folder(folder, store, jobs=args.jobs, problems_dir=args.problems, backend=cluster,
                         on_start=bar.start if bar else None, on_done=bar.advance if bar else None)
 
 
@@ -209,6 +242,7 @@ def snapshot(submissions: Path, policy):
         yield submissions, {}
         return
     import tempfile
+
     from judge.deadlines import snapshot_class
     with tempfile.TemporaryDirectory(prefix="judge-deadline-") as scratch:
         into = Path(scratch) / submissions.resolve().name

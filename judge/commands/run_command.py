@@ -22,6 +22,7 @@ from judge.commands.common import (
     warn_if_weak,
 )
 from judge.errors import UsageError
+from judge.feedback import DEFAULT_LEVEL, LEVELS
 
 DEFAULT_BUDGET = 10.0  # seconds of wall time for `--explain`
 BUDGET_ENV = "JUDGE_EXPLAIN_SECONDS"  # another default for a machine or a CI job (0: no search)
@@ -36,7 +37,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("problem", help="problem name (see `judge list`), suite file or package folder")
     parser.add_argument("solution", help="the solution's source file (for a problem package: or a folder of files)")
     parser.add_argument("--format", choices=format_names("run"), default="table")
-    parser.add_argument("--case", action="append", metavar="NAME", help="run only this case (repeatable)")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--case", action="append", metavar="NAME", help="run only this case (repeatable)")
+    which.add_argument("--samples", action="store_true", help="run the sample cases only")
+    parser.add_argument("-x", "--fail-fast", action="store_true",
+                        help="stop at the first case that fails (the cases then run one at a time, in order)")
     parser.add_argument("--show", metavar="CASE",
                         help="run one sample case and print its input, expected and actual output in full")
     add_language_option(parser)
@@ -49,6 +54,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-record", action="store_true", help="do not record the result")
     add_cold_option(parser)
     parser.add_argument("--time-limit", type=positive_float, help="CPU seconds per case (default: the problem's)")
+    parser.add_argument("--feedback", choices=LEVELS, metavar="LEVEL",
+                        help=f"what to show of hidden cases: {', '.join(LEVELS)} (default: the problem's "
+                             f"feedback policy, else {DEFAULT_LEVEL}); it can ask for less than the policy, not more")
     explaining = parser.add_mutually_exclusive_group()
     explaining.add_argument("--explain", type=positive_float, default=None, metavar="SECONDS",
                             help="when a hidden case fails, search this long (wall time) for a small input of "
@@ -59,9 +67,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     from judge.catalog import find_problem
+    from judge.feedback import at_least, level_for
     from judge.formats import format_of
     from judge.renderers import load_format
-    from judge.runner import judge_submission
 
     problem = find_problem(args.problem, args.problems).load(args.time_limit)
     source = readable_source(args.solution, directory_allowed=format_of(problem).accepts_directory_submissions,
@@ -71,21 +79,87 @@ def handle(args: argparse.Namespace) -> int:
     else:
         args.student = os.environ.get("USER") or "me"
         warn_if_weak()
+    args.feedback = level_for(problem.feedback, args.feedback)
     if args.show:
         return _show_case(args, problem, source)
-    cases = [problem.case(name) for name in args.case] if args.case else None
-    result = judge_submission(problem, source, args.lang, cases=cases, jobs=args.jobs)
+    cases = _chosen_cases(args, problem)
+    renderer = load_format("run", args.format)
+    result = _judge_streaming(args, problem, source, cases, renderer)
+    result.feedback = args.feedback
     if args.explain is None:
         args.explain = _default_budget()
-    if not args.no_explain and args.explain > 0:
+    if not args.no_explain and args.explain > 0 and at_least(args.feedback, "counterexamples"):
         result.explanation = _explain(args, problem, source, result)
-    print(load_format("run", args.format).render(result, problem))
-    if not args.no_record and cases is None:
+    rest = renderer.render_after_rows(result, problem) if _streams_rows(renderer) else renderer.render(result, problem)
+    print(rest)
+    if not args.no_record and cases is None and not result.partial:
         from judge.store import record_run
         store = open_store(args.db)
         record_run(store, args.student or os.environ.get("USER") or "me", problem, source, result)
         store.close()
     return EXIT_OK if result.verdict == "AC" else EXIT_FAILED
+
+
+def _chosen_cases(args: argparse.Namespace, problem) -> list | None:
+    """The cases --case or --samples name; None: all of them."""
+    if args.case:
+        return [problem.case(name) for name in args.case]
+    if args.samples:
+        samples = [case for case in problem.cases if case.visibility == "sample"]
+        if not samples:
+            raise UsageError(f"{problem.id} has no sample cases; run it without --samples, or name cases with --case")
+        return samples
+    return None
+
+
+def _streams_rows(renderer) -> bool:
+    """Whether the format prints its rows as cases are decided (the table) rather than all at the end."""
+    return hasattr(renderer, "render_after_rows")
+
+
+def _judge_streaming(args: argparse.Namespace, problem, source: Path, cases: list | None, renderer):
+    """judge_submission, with each case's row printed as it is decided (judge/case_stream.py);
+    stopped by a signal, what was decided is shown before the judge ends."""
+    from judge.case_stream import CaseStream, status_stream
+    from judge.feedback import withhold
+    from judge.runner import judge_submission
+
+    planned = cases if cases is not None else problem.cases
+    names = [case.name for case in planned]
+    table = renderer.row_table(names) if _streams_rows(renderer) else None
+    stream = CaseStream(table, names, status=status_stream())
+
+    def decided(case) -> None:  # shown as the feedback level allows, from its first row on
+        withhold([case], args.feedback)
+        stream.decided(case)
+
+    try:
+        with stream:
+            result = judge_submission(problem, source, args.lang, cases=cases, jobs=args.jobs,
+                                      on_case=decided, stop_on_failure=args.fail_fast)
+            for case in result.cases:  # a compile error decides every case at once, unrun
+                if case.name not in stream.decided_results:
+                    decided(case)
+    except KeyboardInterrupt as stop:
+        _show_stopped(stream, table is not None, problem, source, stop)
+        raise
+    return result
+
+
+def _show_stopped(stream, rows_shown: bool, problem, source: Path, stop: KeyboardInterrupt) -> None:
+    """What a stopped run decided: the rows not shown yet (the table) or the partial JSON."""
+    from judge.report import cases_to_json
+
+    signal_name = stop.args[0] if stop.args else "SIGINT"
+    if rows_shown:
+        stream.flush_out_of_order()
+        print(f"\nstopped by {signal_name}: {stream.count} of {len(stream.names)} cases decided (above); "
+              f"no verdict and no score", flush=True)
+        return
+    import json
+    decided = [stream.decided_results[name] for name in stream.names if name in stream.decided_results]
+    print(json.dumps({"problem": problem.id, "submission": str(source), "stopped_by": signal_name,
+                      "partial": True, "cases": cases_to_json(decided)}, indent=2, ensure_ascii=False), flush=True)
 
 
 def _default_budget() -> float:
@@ -113,16 +187,16 @@ def _explain(args: argparse.Namespace, problem, source: Path, result):
 
 
 def _show_case(args: argparse.Namespace, problem, source: Path) -> int:
-    """`judge run --show CASE`: one sample case in full; hidden cases stay hidden."""
+    """`judge run --show CASE`: one sample case in full; a hidden one only at the "full" feedback level."""
     from judge.case_view import sample_view
     from judge.report import render_case_in_full
     from judge.runner import judge_submission
 
     case = problem.case(args.show)
-    if case.visibility != "sample":
+    if case.visibility != "sample" and args.feedback != "full":
         samples = ", ".join(c.name for c in problem.cases if c.visibility == "sample") or "none"
         raise UsageError(f"case {case.name} of {problem.id} is hidden; only sample cases can be shown "
                          f"(samples: {samples})")
     result = judge_submission(problem, source, args.lang, cases=[case], jobs=1)
-    print(render_case_in_full(result, sample_view(problem, case, result.cases[0])))
+    print(render_case_in_full(result, sample_view(problem, case, result.cases[0], reveal_hidden=True)))
     return EXIT_OK if result.verdict == "AC" else EXIT_FAILED

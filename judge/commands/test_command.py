@@ -17,8 +17,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from judge.packages import render_checks, verify_problems
+    """Each check is printed when it is made; stopped by a signal, the judge says how far it got."""
+    from judge.verification import check_line, checks_of, checks_summary
 
-    checks = verify_problems(args.names or None, problems_dir=args.problems)
-    print(render_checks(checks))
+    checks = []
+    try:
+        for check in checks_of(args.names or None, problems_dir=args.problems):
+            checks.append(check)
+            print(check_line(check), flush=True)
+    except KeyboardInterrupt as stop:
+        print(f"\nstopped by {stop.args[0] if stop.args else 'SIGINT'} after {checks_summary(checks)}; "
+              f"the checks not printed were not made", flush=True)
+        raise
+    print(f"\n{checks_summary(checks)}")
     return EXIT_OK if all(check.ok for check in checks) else EXIT_FAILED

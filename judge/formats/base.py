@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -28,6 +29,16 @@ class ProblemSource:
         """The Hypothesis strategies for `judge stress`, found without loading the problem (so
         the example generator can start first)."""
         return self.format.strategy_path(self)
+
+
+@dataclass(frozen=True)
+class Check:
+    """One of `judge test`'s checks of a problem, passed or failed, with what it found."""
+
+    problem: str
+    what: str
+    ok: bool
+    detail: str = ""
 
 
 class ProblemFormat:
@@ -58,8 +69,9 @@ class ProblemFormat:
         """The time limit as `judge list` shows it."""
         return f"{problem.time_limit:g} s"
 
-    def verify(self, problem: Problem, jobs: int | None) -> list:
-        """`judge test`'s checks of a problem of this format (``judge.packages.Check`` values)."""
+    def verify(self, problem: Problem, jobs: int | None) -> Iterable[Check | None]:
+        """`judge test`'s checks of a problem of this format, each as soon as it is made (they are
+        printed as they come; None: a check that does not apply)."""
         raise NotImplementedError
 
     def describe(self, problem: Problem) -> str:
@@ -72,14 +84,6 @@ class ProblemFormat:
         raise NotImplementedError
 
     # A submission may be a folder of files (as a package's submissions may), not only one file.
+    # How a submission is built and scored is the problem's own (``Problem.rules``, attached as
+    # the format loads it).
     accepts_directory_submissions = False
-
-    def prepare(self, problem: Problem, source: Path):
-        """Build a submission this format's own way (a ``judge.runner`` Prepared or
-        PrepareFailure); None builds it the judge's way: one source file in one of its languages."""
-        return
-
-    def aggregate(self, problem: Problem, results: list):
-        """(verdict, score) of a submission from its case results, when this format decides them
-        its own way; None: the judge's rules (judge/verdict.py, judge/scoring.py)."""
-        return

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from judge.formats.base import ProblemFormat, ProblemSource
@@ -36,7 +37,7 @@ class PackageFormat(ProblemFormat):
 
         return super().time_limit_text(problem) if time_limit_known(problem.package) else "inferred by judge test"
 
-    def verify(self, problem: Problem, jobs: int | None) -> list:
+    def verify(self, problem: Problem, jobs: int | None) -> Iterable:
         from judge.icpc.verify import verify_package
 
         return verify_package(problem, jobs)  # a broken package raises: exit 2
@@ -50,15 +51,3 @@ class PackageFormat(ProblemFormat):
         from judge.icpc.package import package_hash
 
         return package_hash(problem.package.root, problem.time_limit)  # its data, validators and limit
-
-    def prepare(self, problem: Problem, source: Path):
-        from judge.icpc.programs import prepare_submission
-
-        return prepare_submission(problem, source)
-
-    def aggregate(self, problem: Problem, results: list):
-        if not problem.package.scoring:
-            return None
-        from judge.icpc.scoring import aggregate
-
-        return aggregate(problem.package, results)

@@ -16,10 +16,12 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from judge.errors import SuiteError
+from judge.feedback import FeedbackPolicy, parse_policy
 from judge.formats.base import ProblemFormat, ProblemSource
 from judge.problem import MIB, SCORING_MODES, VISIBILITIES, Case, Problem, ProblemFiles
 from judge.signature import Signature, SignatureError, check_arguments, parse_signature, value_problem
@@ -28,10 +30,11 @@ from judge.tasks import TASK_TYPES, task_type
 
 SUITES_FOLDER = "cases"
 HEADER_KEYS = ("id", "title", "statement", "io", "limits", "checker", "points", "scoring", "groups", "signature",
-               "cases")
+               "feedback", "cases")
 LIMIT_KEYS = ("time", "memory", "output")
 CHECKER_KEYS = ("name", "options")
-CASE_KEYS = ("name", "group", "points", "visibility", "origin")
+CASE_KEYS = ("name", "group", "points", "visibility", "origin", "hint", "description")
+GROUP_KEYS = ("points", "hint", "description")  # a group's entry in `groups:`, when it is a mapping
 # Each task type's own case fields (the data, and the expected answer).
 TASK_CASE_KEYS = {"stdio": ("input", "output"), "function": ("args", "expected")}
 
@@ -60,15 +63,18 @@ class SuiteFormat(ProblemFormat):
         problem = load_suite(source.path)
         return problem if time_limit is None else dataclasses.replace(problem, time_limit=time_limit)
 
-    def verify(self, problem: Problem, jobs: int | None) -> list:
-        from judge.packages import verify_suite_problem
+    def verify(self, problem: Problem, jobs: int | None) -> Iterable:
+        # here, as below: the runner and the languages load only when a problem is judged or
+        # hashed, not for `judge list` or `judge show` (a third of their start-up time)
+        from judge.formats.suite_checks import verify_suite_problem
+
         return verify_suite_problem(problem, jobs)
 
     def describe(self, problem: Problem) -> str:
         return describe_suite_problem(problem)
 
     def content_hash(self, problem: Problem) -> str:
-        from judge.store import current_hash
+        from judge.content_hash import current_hash
 
         # The suite, its reference solver and its own checker: results change with any of them.
         return current_hash((problem.suite_path, problem.reference_path, *custom_checker_files(problem)))
@@ -171,11 +177,11 @@ class _SuiteReader:
         raw_cases = self.field(data, "cases", list, where)
         if not raw_cases:
             raise self.fail(where, "field 'cases' is empty; a suite needs at least one case")
-        cases = tuple(self.case(raw, index, io) for index, raw in enumerate(raw_cases, 1))
+        group_points, group_notes = self.groups(self.field(data, "groups", dict, where, {}))
+        cases = tuple(self.case(raw, index, io, group_notes) for index, raw in enumerate(raw_cases, 1))
         if signature:
             self.check_against(signature, cases)
         self.check_unique(cases)
-        group_points = self.field(data, "groups", dict, where, {})
         if scoring == "groups":
             self.check_groups(cases, group_points)
         return Problem(
@@ -195,6 +201,8 @@ class _SuiteReader:
             files=self.files,
             format=SuiteFormat.name,
             signature=signature,
+            feedback=parse_policy(data["feedback"], lambda message: self.fail(where, message))
+            if "feedback" in data else FeedbackPolicy(),
         )
 
     def signature(self, data: dict, io: str) -> Signature | None:
@@ -230,7 +238,25 @@ class _SuiteReader:
         raise self.fail("header", "field 'checker' must be a name (tokens, exact, float, data, "
                                   "custom) or a mapping {name: ..., options: {...}}")
 
-    def case(self, raw: Any, index: int, io: str) -> Case:
+    def groups(self, raw: dict) -> tuple[dict, dict]:
+        """`groups:`: each group's points, written as a number or as a mapping that may also give
+        the group's ``hint`` and ``description`` (shown when one of its cases fails); the points and
+        the notes ({group: {"hint": ..., "description": ...}})."""
+        points, notes = {}, {}
+        for name, spec in raw.items():
+            where = f"groups: {name}"
+            if isinstance(spec, dict):
+                self.known_keys(spec, GROUP_KEYS, where)
+                points[str(name)] = self.field(spec, "points", (int, float), where, 0)
+                notes[str(name)] = {key: self.field(spec, key, str, where, "") for key in ("hint", "description")}
+            elif isinstance(spec, (int, float)) and not isinstance(spec, bool):
+                points[str(name)] = spec
+            else:
+                raise self.fail(where, f"a group is its points (a number) or a mapping of {', '.join(GROUP_KEYS)}, "
+                                       f"got {type(spec).__name__} {spec!r:.60}")
+        return points, notes
+
+    def case(self, raw: Any, index: int, io: str, group_notes: dict) -> Case:
         where = f"case #{index}"
         if not isinstance(raw, dict):
             raise self.fail(where, f"expected a mapping with name and input, got {type(raw).__name__}")
@@ -246,6 +272,9 @@ class _SuiteReader:
         common = dict(name=str(name), group=str(self.field(raw, "group", (str, int), where, "default")),
                       points=float(self.field(raw, "points", (int, float), where, 1)),
                       visibility=visibility, origin=self.field(raw, "origin", str, where, None))
+        notes = group_notes.get(common["group"], {})  # a case's own hint or description, else its group's
+        for key in ("hint", "description"):
+            common[key] = self.field(raw, key, str, where, "") or notes.get(key, "")
         data = task_type(io).case_data(raw, lambda key, kind, default=...: self.field(raw, key, kind, where, default))
         return Case(**data, **common)
 

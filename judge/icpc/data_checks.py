@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from judge.formats.base import Check
 from judge.icpc.package import CaseFiles, Package
-from judge.packages import Check
 from judge.problem import MIB
 from judge.sandbox import run_sandboxed
 

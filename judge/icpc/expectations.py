@@ -18,29 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.languages.folder import read_folder
+from judge.verdict import DOMJUDGE_RESULT_VERDICTS, PACKAGE_FOLDER_VERDICTS, SUBMISSION_VERDICTS
 
-# Folder -> the verdicts a submission in it may get overall (MLE and OLE count as run-time errors,
-# as in the package format). DOMjudge's folder names (compiler_error, no_output, output_limit)
-# are its result names in lower case.
-FOLDER_VERDICTS = {
-    "accepted": {"AC"}, "wrong_answer": {"WA"}, "time_limit_exceeded": {"TLE"},
-    "run_time_error": {"RE", "MLE", "OLE"}, "compile_error": {"CE"}, "compiler_error": {"CE"},
-    "no_output": {"WA"}, "output_limit": {"OLE"},
-    "rejected": {"WA", "TLE", "RE", "MLE", "OLE", "CE"}, "brute_force": {"TLE", "RE", "MLE", "OLE"},
-}
 SCORED_FOLDER = "partially_accepted"
-# DOMjudge's result names (and their package-format spellings) -> this judge's verdicts. An empty
-# output is a wrong answer here: DOMjudge's NO-OUTPUT is WA.
-RESULT_VERDICTS = {
-    "CORRECT": {"AC"}, "ACCEPTED": {"AC"}, "WRONG-ANSWER": {"WA"}, "NO-OUTPUT": {"WA"},
-    "TIMELIMIT": {"TLE"}, "TIME-LIMIT-EXCEEDED": {"TLE"}, "RUN-ERROR": {"RE", "MLE", "OLE"},
-    "RUN-TIME-ERROR": {"RE", "MLE", "OLE"}, "COMPILER-ERROR": {"CE"}, "COMPILE-ERROR": {"CE"},
-    "OUTPUT-LIMIT": {"OLE"}, "MEMORY-LIMIT": {"MLE"},
-}
 MANUAL_RESULT = "CHECK-MANUALLY"
 MARKERS = {"results": re.compile(rb"@EXPECTED_RESULTS@: ", re.IGNORECASE),
            "score": re.compile(rb"@EXPECTED_SCORE@: ", re.IGNORECASE)}
-ALL_VERDICTS = frozenset({"AC", "WA", "TLE", "RE", "MLE", "OLE", "CE"})
 
 
 class ExpectationError(ValueError):
@@ -77,13 +60,13 @@ def expectation(path: Path, folder: str) -> Expectation | None:
     note = annotation(path)
     score = note.score if note else None
     if folder == SCORED_FOLDER:
-        return Expectation(ALL_VERDICTS, f"folder {folder}", partial=True, score=score)
-    allowed = FOLDER_VERDICTS.get(folder)
+        return Expectation(SUBMISSION_VERDICTS, f"folder {folder}", partial=True, score=score)
+    allowed = PACKAGE_FOLDER_VERDICTS.get(folder)
     if note is None or note.results is None:
         if allowed is None and score is None:
             return None
         origin = f"folder {folder}" if allowed is not None else f"@EXPECTED_SCORE@ in {note.file}"
-        return Expectation(frozenset(allowed or ALL_VERDICTS), origin, score=score)
+        return Expectation(frozenset(allowed or SUBMISSION_VERDICTS), origin, score=score)
     annotated = _verdicts_of(note.results, note.file)
     if allowed is None:
         return Expectation(frozenset(annotated), f"@EXPECTED_RESULTS@ in {note.file}", score=score)
@@ -134,10 +117,10 @@ def _verdicts_of(names: tuple[str, ...], where: str) -> set[str]:
         key = name.replace("_", "-")
         if key == MANUAL_RESULT:
             raise CheckedByHand(f"its @EXPECTED_RESULTS@ ({where}) asks for a check by hand")
-        if key not in RESULT_VERDICTS:
-            known = ", ".join(sorted(RESULT_VERDICTS))
+        if key not in DOMJUDGE_RESULT_VERDICTS:
+            known = ", ".join(sorted(DOMJUDGE_RESULT_VERDICTS))
             raise ExpectationError(f"@EXPECTED_RESULTS@ in {where}: unknown result {name!r}; use {known}")
-        verdicts |= RESULT_VERDICTS[key]
+        verdicts |= DOMJUDGE_RESULT_VERDICTS[key]
     if not verdicts:
         raise ExpectationError(f"@EXPECTED_RESULTS@ in {where} lists no result")
     return verdicts

@@ -18,15 +18,15 @@ from judge.icpc.exit_order import TIE, ExitReferee
 from judge.icpc.output_validator import Judgement, OutputValidator, ValidatorWorkspace
 from judge.languages import Program
 from judge.problem import Case, Problem
+from judge.results import CaseResult
+from judge.runner import decide_run, shown_error
 from judge.sandbox import Limits, Outcome, run_sandboxed
 
 SUBMISSION, VALIDATOR = "submission", "validator"
 
 
 def run_package_case(problem: Problem, prepared, case: Case, execute, validator: OutputValidator):
-    """Run one case of a package problem and decide its verdict (a runner.CaseResult)."""
-    from judge.runner import CaseResult, decide_run, shown_error
-
+    """Run one case of a package problem and decide its verdict (a CaseResult)."""
     program, language, limits = prepared.program, prepared.language, prepared.limits
     files = problem.package.cases[case.name]
     command = program.argv(limits)

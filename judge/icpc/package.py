@@ -184,6 +184,7 @@ def as_problem(package: Package, time_limit: float) -> Problem:
     if package.scoring:
         from judge.icpc.scoring import max_score as package_max_score
         max_score = package_max_score(package)
+    from judge.icpc.rules import PackageRules
     from judge.icpc.tasks import PackageBatch, PackageInteractive
 
     task = (PackageInteractive if package.interactive else PackageBatch)(package)
@@ -191,7 +192,7 @@ def as_problem(package: Package, time_limit: float) -> Problem:
         id=package.root.name, title=package.name, statement=statement_text(package.root), task=task,
         time_limit=time_limit, memory_limit=package.memory_mib * MIB, output_limit=package.output_mib * MIB,
         files=ProblemFiles(root=package.root, suite=package.root / PROBLEM_FILE), checker="package",
-        total_points=max_score, cases=cases, format="icpc", package=package,
+        total_points=max_score, cases=cases, format="icpc", package=package, rules=PackageRules(),
         may_write_files=package.allow_file_writing)
 
 
@@ -202,7 +203,17 @@ def package_cases(package: Package):
         yield Case(name=name, input=files.input_path.read_text(encoding="utf-8", errors="replace"),
                    expected=files.answer_path.read_text(encoding="utf-8", errors="replace"),
                    group=files.group, visibility="sample" if name.startswith("sample/") else "hidden",
-                   origin=str(files.input_path.relative_to(package.root)))
+                   origin=str(files.input_path.relative_to(package.root)),
+                   hint=_case_note(files, ".hint"), description=_case_note(files, ".desc"))
+
+
+def _case_note(files: CaseFiles, suffix: str) -> str:
+    """A case's ``.hint`` (for the contestant) or ``.desc`` (what the case is for) file, beside its
+    ``.in``; "" without one. A link is not followed: the file must be the package's own."""
+    path = files.input_path.with_suffix(suffix)
+    if path.is_symlink() or not path.is_file():
+        return ""
+    return path.read_text(encoding="utf-8", errors="replace").strip()
 
 
 def ordered_case_names(package: Package, group: str = "") -> list[str]:
@@ -492,13 +503,19 @@ class _DataReader:
             raise PackageError(f"{self.data / 'secret'}: no test cases; add .in/.ans pairs" + self.generator_hint())
 
     def generator_hint(self) -> str:
-        """What to do when the test data are to be made by BAPCtools' generators.yaml, which this
-        judge does not run (the package format leaves generators to the authors' tools)."""
+        """What to do when the test data are to be made by BAPCtools' generators.yaml or by
+        testdata_tools' gen.sh, which this judge does not run (the package format leaves
+        generators to the authors' tools)."""
         generators = self.root / "generators" / "generators.yaml"
-        if not generators.is_file():
-            return ""
-        return (f" ({generators.relative_to(self.root)} describes them, but this judge does not run generators: "
-                f"write the data first, e.g. with BAPCtools' `bt generate`)")
+        if generators.is_file():
+            return (f" ({generators.relative_to(self.root)} describes them, but this judge does not run generators: "
+                    f"write the data first, e.g. with BAPCtools' `bt generate`)")
+        script = self.root / "generators" / "gen.sh"
+        if script.is_file():
+            return (f" ({script.relative_to(self.root)} makes them with Kattis' testdata_tools, which this judge does "
+                    f"not run: generate the data first, `cd {self.root / 'generators'} && ./gen.sh` with "
+                    f"testdata_tools installed, then run the judge again)")
+        return ""
 
     def read_group(self, directory: Path, name: str, inherited: dict) -> None:
         own = self.own_settings(directory)

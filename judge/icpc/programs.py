@@ -20,6 +20,7 @@ from judge.errors import RefusedSubmission, UnsupportedSubmission
 from judge.languages import LANGUAGES, CompileError, Language, Program, UnknownLanguage, language_for
 from judge.languages.base import cache_key, cached_build, read_source
 from judge.languages.folder import read_folder
+from judge.runner import built
 
 HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx")
 SCRIPT_NAMES = ("build", "run")
@@ -68,10 +69,9 @@ def prepare_program(path: Path, entry: str | None = None,
 
 
 def prepare_submission(problem, source: Path):
-    """A submission to ``problem``, one file or a directory of files, built: a runner.Prepared,
-    or a PrepareFailure (CE, IE)."""
+    """A submission to ``problem``, one file or a directory of files, built: a Prepared, or a
+    PrepareFailure (CE, IE)."""
     from judge.icpc.submission_rules import entry_point
-    from judge.runner import built
 
     entry = entry_point(problem.package, source)  # an example submission's, as the package names it
     language = submission_language(source)

@@ -15,9 +15,8 @@ import math
 from collections.abc import Callable, Sequence
 
 from judge.icpc.package import V2025, Package
+from judge.verdict import Verdict, overall_verdict, worst_verdict
 
-# problemtools' order of verdicts, worst first (ours mapped onto its names).
-WORST_FIRST = ("CE", "IE", "RE", "MLE", "TLE", "OLE", "WA", "AC")
 SCORE_AGGREGATORS: dict[str, Callable[[Sequence[float]], float]] = {
     "sum": sum, "avg": lambda scores: sum(scores) / len(scores), "min": min, "max": max}
 DEFAULT_MAX_SCORE = 100.0
@@ -46,8 +45,6 @@ def _range(settings: dict) -> tuple[float, float]:
 def aggregate(package: Package, results) -> tuple[str, float]:
     """(verdict, score) of a submission from its case results (runner.CaseResult; cases not run
     are left out, as a break leaves them)."""
-    from judge.verdict import Verdict, overall_verdict
-
     by_name = {result.name: result for result in results}
     if package.version == V2025:
         return overall_verdict([result.verdict for result in results]), round(_group_score_2025(package, "secret", by_name), 6)
@@ -98,9 +95,9 @@ def _grade(children: list[tuple[str, float]], flags: list[str]) -> tuple[str, fl
     if ("accept_if_any_accepted" in flags and "AC" in verdicts) or mode == "always_accept":
         verdict = "AC"
     elif mode == "first_error":
-        verdict = next((item for item in verdicts if item != "AC"), "AC")
+        verdict = overall_verdict(verdicts)
     else:
-        verdict = min(verdicts, key=lambda item: WORST_FIRST.index(item) if item in WORST_FIRST else 0)
+        verdict = worst_verdict(verdicts)
     return verdict, float(aggregate_scores(scores))
 
 

@@ -20,11 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from judge.icpc.package import Package, PackageError, read_yaml
+from judge.verdict import AS_PACKAGE_VERDICT, PACKAGE_VERDICTS
 
 RULES_FILE = "submissions/submissions.yaml"
-FORMAT_VERDICTS = ("AC", "WA", "TLE", "RTE")
-# This judge's verdicts in the format's names (CE and IE have none: no case ran, or the judge failed).
-AS_FORMAT_VERDICT = {"AC": "AC", "WA": "WA", "TLE": "TLE", "RE": "RTE", "MLE": "RTE", "OLE": "RTE"}
 DEFAULT_RULES = {
     "accepted": {"permitted": ["AC"]},
     "rejected": {"required": ["RTE", "TLE", "WA"]},
@@ -103,7 +101,7 @@ def entry_point(package: Package, source: Path) -> str | None:
 def check_rules(rules: list[Rule], result) -> list[str]:
     """What the judged submission (a runner.SubmissionResult over every case) fails of
     ``rules``: one sentence each, empty when it meets them all."""
-    verdicts = {case.name: AS_FORMAT_VERDICT.get(case.verdict, case.verdict) for case in result.cases}
+    verdicts = {case.name: AS_PACKAGE_VERDICT.get(case.verdict, case.verdict) for case in result.cases}
     messages = {case.name: case.message for case in result.cases}
     failures = []
     for rule in rules:
@@ -154,8 +152,8 @@ def _verdicts(settings: dict, key: str, origin: str, path: Path) -> frozenset[st
     if key not in settings:
         return None
     values = settings[key]
-    if not isinstance(values, list) or not all(value in FORMAT_VERDICTS for value in values):
-        raise PackageError(f"{path}: {origin}: {key} must be a list of {', '.join(FORMAT_VERDICTS)}, got {values!r:.60}")
+    if not isinstance(values, list) or not all(value in PACKAGE_VERDICTS for value in values):
+        raise PackageError(f"{path}: {origin}: {key} must be a list of {', '.join(PACKAGE_VERDICTS)}, got {values!r:.60}")
     return frozenset(values)
 
 

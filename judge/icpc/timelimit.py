@@ -14,6 +14,7 @@ from judge.icpc.package import PackageError, package_hash
 from judge.languages import Language
 from judge.languages.base import cache_root
 from judge.problem import Problem
+from judge.runner import judge_submission
 from judge.sandbox import Limits
 
 CAP_SECONDS = 20.0  # CPU seconds an accepted submission may take while the limit is unknown
@@ -54,7 +55,6 @@ def slowest_accepted(problem: Problem) -> float:
     (a Java or JavaScript run's time is taken back through its language's allowance)."""
     from judge.icpc.programs import submission_language, unsupported_reason
     from judge.icpc.verify import submissions
-    from judge.runner import judge_submission
 
     capped = dataclasses.replace(problem, time_limit=CAP_SECONDS)
     times = []

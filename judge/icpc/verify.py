@@ -9,26 +9,26 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from judge.formats.base import Check
+from judge.icpc.data_checks import VALID_EXIT, check_example_outputs, check_invalid_inputs, run_input_validator
 from judge.icpc.expectations import (
-    FOLDER_VERDICTS,
     SCORED_FOLDER,
     CheckedByHand,
     Expectation,
     ExpectationError,
     expectation,
 )
-from judge.icpc.data_checks import VALID_EXIT, check_example_outputs, check_invalid_inputs, run_input_validator
 from judge.icpc.package import CaseFiles, Package, PackageError
 from judge.icpc.programs import prepare_program, unsupported_reason
 from judge.icpc.submission_rules import Rule, check_rules, load_rules, rules_for
 from judge.languages import CompileError, LanguageUnavailable, UnknownLanguage
-from judge.packages import Check
-from judge.problem import MIB, Problem
-from judge.sandbox import run_sandboxed
-from judge.verdict import signal_name
+from judge.problem import Problem
+from judge.runner import judge_submission
+from judge.verdict import PACKAGE_FOLDER_VERDICTS, signal_name
 
 UNSUPPORTED_VALIDATORS = {".ctd": "checktestdata", ".viva": "VIVA"}
 
@@ -41,30 +41,45 @@ def submissions(package: Package) -> list[tuple[Path, str]]:
     if not root.is_dir():
         return []
     folders = [path.name for path in root.iterdir() if path.is_dir() and not path.name.startswith(".")]
-    known = [*FOLDER_VERDICTS, SCORED_FOLDER]
+    known = [*PACKAGE_FOLDER_VERDICTS, SCORED_FOLDER]
     folders.sort(key=lambda name: (known.index(name), "") if name in known else (len(known), name))
     return [(path, folder) for folder in folders
             for path in sorted((root / folder).iterdir()) if not path.name.startswith(".")]
 
 
-def verify_package(problem: Problem, jobs: int | None = None) -> list[Check]:
-    """Every check of one package (loaded with its time limit); PackageError for a package that
-    is broken rather than wrong (a validator that does not build or breaks its protocol)."""
+def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]:
+    """Every check of one package (loaded with its time limit), each as soon as it is made;
+    PackageError for a package that is broken rather than wrong (a validator that does not build
+    or breaks its protocol)."""
     package: Package = problem.package
     name = problem.id
     timing = package.timing
-    checks = [Check(name, "package loads", True, f"{len(problem.cases)} cases, format {package.version}, "
-                                                  f"{', '.join(sorted(package.types))}"),
-              Check(name, "time limit", True, f"{problem.time_limit:g} s ({timing.source})"),
-              check_samples(package)]
-    checks += check_input_validators(package)
+    yield Check(name, "package loads", True, f"{len(problem.cases)} cases, format {package.version}, "
+                                             f"{', '.join(sorted(package.types))}")
+    yield Check(name, "time limit", True, f"{problem.time_limit:g} s ({timing.source})")
+    yield check_samples(package)
+    yield from check_input_validators(package)
     if package.output_validator is not None:
         validator = problem.task.validator
         validator.program()  # PackageError when it does not build
-        checks.append(Check(name, "output validator", True, f"{validator.name} builds"))
+        yield Check(name, "output validator", True, f"{validator.name} builds")
     if not package.interactive:
-        checks += check_example_outputs(package, problem.task.validator)
+        yield from check_example_outputs(package, problem.task.validator)
     runnable = []
+    for outcome in _submission_rules(package, name):
+        if isinstance(outcome, Check):
+            yield outcome
+        else:
+            runnable.append(outcome)
+    with ThreadPoolExecutor(max_workers=jobs or max(1, len(os.sched_getaffinity(0)))) as pool:
+        yield from pool.map(lambda job: check_submission(problem, *job), runnable)  # in order, as each ends
+    if not any(folder == "accepted" for _, folder, _ in runnable):
+        yield Check(name, "accepted submission", False, "no accepted submission in a supported language")
+
+
+def _submission_rules(package: Package, name: str) -> Iterator[Check | tuple]:
+    """For each example submission: the check that settles it without running it (skipped, or a
+    broken annotation), else (path, folder, what it must get) to judge it by."""
     rules_file = load_rules(package)
     for path, folder in submissions(package):
         what = f"submission {folder}/{path.name}"
@@ -75,23 +90,18 @@ def verify_package(problem: Problem, jobs: int | None = None) -> list[Check]:
             try:
                 rule = expectation(path, folder)
             except ExpectationError as error:
-                checks.append(Check(name, what, False, str(error)))
+                yield Check(name, what, False, str(error))
                 continue
             except CheckedByHand as request:
-                checks.append(Check(name, what, True, f"skipped: {request}"))
+                yield Check(name, what, True, f"skipped: {request}")
                 continue
             if rule is None:
                 reason = (f"folder {folder!r} names no verdict and the source has no @EXPECTED_RESULTS@ "
                           f"line; move it to accepted, wrong_answer, time_limit_exceeded, run_time_error, ...")
         if reason:
-            checks.append(Check(name, what, True, f"skipped: {reason}"))
+            yield Check(name, what, True, f"skipped: {reason}")
         else:
-            runnable.append((path, folder, rule))
-    with ThreadPoolExecutor(max_workers=jobs or max(1, len(os.sched_getaffinity(0)))) as pool:
-        checks += list(pool.map(lambda job: check_submission(problem, *job), runnable))
-    if not any(folder == "accepted" for _, folder, _ in runnable):
-        checks.append(Check(name, "accepted submission", False, "no accepted submission in a supported language"))
-    return checks
+            yield path, folder, rule
 
 
 def check_samples(package: Package) -> Check:
@@ -165,8 +175,6 @@ def _input_arguments(files: CaseFiles, validator: Path) -> tuple[str, ...]:
 def check_submission(problem: Problem, path: Path, folder: str, rule: Expectation | list[Rule]) -> Check:
     """Judge one example submission and compare with what its folder (or annotation, or
     submissions.yaml) promises."""
-    from judge.runner import judge_submission
-
     package = problem.package
     per_case = isinstance(rule, list)  # submissions.yaml's rules look at every case
     # An example may be a link to another one of the package (load_package saw it stays inside);
@@ -206,7 +214,6 @@ def margin_warning(problem: Problem, path: Path, rule: Expectation, result) -> s
 
     from judge.icpc.programs import submission_language
     from judge.icpc.timelimit import base_seconds
-    from judge.runner import judge_submission
 
     timing, limit = problem.package.timing, problem.time_limit
     if rule.verdicts == {"AC"} and result.verdict == "AC" and result.cases and timing.source != "inferred":

@@ -13,11 +13,13 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 from judge.errors import CompileError, LanguageUnavailable, UnknownLanguage
-from judge.languages.base import Language, Program
+from judge.languages.base import Language
 from judge.languages.compiled import C, Cpp
 from judge.languages.java import Java
 from judge.languages.javascript import JavaScript
 from judge.languages.python import Python
+from judge.program import Program
+from judge.sandbox.runtime import expose_language_paths
 from judge.signature import Signature
 
 ENTRY_POINT_GROUP = "judge.languages"
@@ -70,6 +72,9 @@ def runtime_paths() -> tuple[str, ...]:
 def _executables(tools: tuple[str, ...]) -> list[str]:
     found = [shutil.which(tool) for tool in tools]
     return [path for tool in found if tool for path in (tool, os.path.realpath(tool))]
+
+
+expose_language_paths(runtime_paths)  # what the sandbox's views show of the host
 
 
 def declarations(signature: Signature) -> dict[str, str]:

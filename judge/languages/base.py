@@ -8,45 +8,29 @@ import os
 import re
 import shutil
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from judge.errors import CompileError, LanguageUnavailable
+from judge.harness import EXEC_SERVER_FILE, HARNESS_DIR
 from judge.languages.build_cache import CacheUnusable, cache_key, cache_root, cached_entry  # noqa: F401 (the languages import these from here)
+from judge.program import Program
 from judge.sandbox import WORK_DIR_INSIDE, Limits, run_sandboxed
+from judge.warm import ExecPool
 
 if TYPE_CHECKING:
     from judge.languages.functions import FunctionStyle
     from judge.signature import Signature
 
-HARNESS_DIR = Path(__file__).resolve().parent.parent / "harness"
 # The output limit is also the compiler's file-size limit: a program with a precomputed table
 # legitimately builds files of many megabytes.
 COMPILE_LIMITS = Limits(cpu_time=30, wall_time=60, memory=2048 << 20, output=256 << 20,
                         processes=512, limit_address_space=False)
 COMPILER_MESSAGE_LINES = 25
-EXEC_SERVER_FILE = "exec_server.py"
 COMPILER_MESSAGE_LINE_CHARS = 300
 COMPILER_MESSAGE_CHARS = 4096
 
 
-
-
-@dataclass(frozen=True)
-class Program:
-    """A prepared submission: a read-only directory of files and the command that runs it.
-
-    ``command`` may use ``{prog}`` for that directory as the program sees it.
-    """
-
-    language: str
-    directory: Path
-    command: tuple[str, ...]
-
-    def argv(self, limits: Limits) -> list[str]:
-        """The command line under ``limits`` (runtimes that cap their own heap take it as a flag)."""
-        return [part.replace("{memory_mb}", str(limits.memory >> 20)) for part in self.command]
 
 
 class Language:
@@ -119,7 +103,6 @@ class Language:
         judge/warm.py), or None: every case starts afresh."""
         if not self.exec_server:
             return None
-        from judge.warm import ExecPool  # the pools build on the languages
         return ExecPool(program, style, limits)
 
 

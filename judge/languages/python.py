@@ -5,8 +5,6 @@ from __future__ import annotations
 import functools
 import io
 import os
-import shutil
-import sys
 import tokenize
 from pathlib import Path
 
@@ -22,17 +20,10 @@ from judge.languages.base import (
     server_support_files,
 )
 from judge.languages.functions.python import PythonFunction
+from judge.program import python_interpreter
 from judge.sandbox import Limits
 from judge.signature import Signature
-
-
-def python_interpreter() -> str:
-    """$JUDGE_PYTHON, else the system python3 (fast start), else the judge's own interpreter."""
-    chosen = os.environ.get("JUDGE_PYTHON") or ("/usr/bin/python3" if os.path.exists("/usr/bin/python3")
-                                                 else sys.executable)
-    # The file itself, not a link to it: the sandbox shows the interpreter, not a virtual
-    # environment's bin directory (whose site-packages, with -I -S, it does not use anyway).
-    return os.path.realpath(shutil.which(chosen) or chosen)
+from judge.warm import WarmPool
 
 
 @functools.cache
@@ -68,7 +59,6 @@ class Python(Language):
         return interpreter_paths(python_interpreter())
 
     def warm_pool(self, program: Program, style: str, limits: Limits):
-        from judge.warm import WarmPool
         return WarmPool(program, style, limits)
 
     def prepare(self, source: Path, style: str, signature: Signature | None = None) -> Program:

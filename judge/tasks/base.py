@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from judge.languages import Language
     from judge.problem import Case, Problem
-    from judge.runner import CaseResult, Prepared
+    from judge.results import CaseResult, Prepared
     from judge.sandbox import Limits, Outcome
 
 # How a prepared program is run once: (command, stdin, limits, program directory) -> Outcome.

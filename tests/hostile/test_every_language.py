@@ -22,7 +22,8 @@ import pytest
 
 from judge.catalog import load_problem
 from judge.problem import Case
-from judge.runner import CaseResult, Prepared, prepare, run_case
+from judge.results import CaseResult, Prepared
+from judge.runner import prepare, run_case
 from judge.sandbox import probe_tier, run_sandboxed
 from judge.sandbox.slots import FIRST_SLOT_UID, SLOT_COUNT
 

@@ -18,7 +18,8 @@ import pytest
 from judge import warm
 from judge.catalog import load_problem
 from judge.harness.proc_usage import descendants
-from judge.runner import Prepared, judge_submission, prepare
+from judge.results import Prepared
+from judge.runner import judge_submission, prepare
 
 HERE = Path(__file__).resolve().parent
 STONES = load_problem("stones")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from judge.languages.base import HARNESS_DIR
+from judge.harness import HARNESS_DIR
 from judge.signature import Signature
 
 HEADLINES = {

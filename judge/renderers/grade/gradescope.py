@@ -11,6 +11,7 @@ from judge.grade_report import weak_sandbox_note
 from judge.grading import ClassReport, Skipped, StudentReport
 
 DEFAULT_OUT = Path("gradescope")
+FOR_STUDENTS = True  # students read it: each problem's feedback policy applies (judge/feedback.py)
 
 
 def write(report: ClassReport, out: Path) -> list[Path]:
@@ -31,14 +32,22 @@ def write(report: ClassReport, out: Path) -> list[Path]:
 
 def _result_lines(result) -> list[str]:
     """A problem's output: a compile error's message once; otherwise a line per case (a hidden
-    case's verdict only)."""
+    case's verdict, and its message, hint and description as far as the feedback level shows
+    them: judge grade has taken out what it does not)."""
     if result.verdict == "CE":
         message = result.compile_message or next((case.message for case in result.cases if case.message), "")
         return [f"CE: the submission did not compile ({result.language}); no case was run", message]
     lines = [f"{result.verdict}: {result.passed}/{result.total} cases passed ({result.language})"]
-    lines += [f"{case.name}: {case.verdict}" + (f" - {case.message}" if case.verdict != "AC" and case.visibility == "sample" else "")
-              for case in result.cases]
+    lines += [f"{case.name}: {case.verdict}" + "".join(f" - {note}" for note in _notes(case)) for case in result.cases]
     return lines
+
+
+def _notes(case) -> list[str]:
+    """What a failed case's line says besides its verdict."""
+    if case.verdict == "AC":
+        return []
+    hint = " - ".join(filter(None, [case.description, case.hint]))
+    return [note for note in (case.message, f"hint: {hint}" if hint else "") if note]
 
 
 def gradescope_results(student: StudentReport, max_scores: dict[str, float],

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 
 from judge.grade_report import weak_sandbox_note
 from judge.grading import ClassReport, Skipped
-from judge.runner import SubmissionResult
+from judge.results import SubmissionResult
 from judge.visible_text import visible
 
 COUNTS = ("tests", "failures", "errors", "skipped")

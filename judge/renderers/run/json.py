@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from judge.problem import Problem
-from judge.runner import SubmissionResult
+from judge.results import SubmissionResult
 
 
 def render(result: SubmissionResult, problem: Problem) -> str:

@@ -1,14 +1,26 @@
 """The per-case table for a terminal, with each failed sample case's input, expected and actual
-output around the first difference (see judge/report.py)."""
+output around the first difference (see judge/report.py). Its rows are printed as the cases are
+decided (``row_table``), then what follows them (``render_after_rows``)."""
 
 from __future__ import annotations
 
+from judge.case_view import sample_views
 from judge.problem import Problem
-from judge.runner import SubmissionResult
+from judge.report import CaseTable, render_after_table, render_table
+from judge.results import SubmissionResult
+from judge.terminal import terminal_width
 
 
 def render(result: SubmissionResult, problem: Problem) -> str:
-    from judge.case_view import sample_views
-    from judge.report import render_table
+    views = sample_views(problem, result.cases, reveal_hidden=result.feedback == "full")
+    return render_table(result, views, show_hint=True)
 
-    return render_table(result, sample_views(problem, result.cases), show_hint=True)
+
+def row_table(names: list[str]) -> CaseTable:
+    """The table the rows of the cases ``names`` are printed in, one at a time."""
+    return CaseTable(names, terminal_width())
+
+
+def render_after_rows(result: SubmissionResult, problem: Problem) -> str:
+    views = sample_views(problem, result.cases, reveal_hidden=result.feedback == "full")
+    return render_after_table(result, views, show_hint=True)

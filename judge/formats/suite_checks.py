@@ -1,64 +1,35 @@
-"""`judge test`: verify problems the way problem setters expect.
-
-For each problem: it loads; the validator accepts every case and rejects its own
-INVALID_EXAMPLES; the stress strategies generate only inputs the validator accepts; the reference
-reproduces every stored expected output; and every example solution gets exactly the verdict its
-folder names.
-"""
+"""`judge test`'s checks of a problem written as a suite: it loads; the validator accepts every
+case and rejects its own INVALID_EXAMPLES; the stress strategies generate only inputs the
+validator accepts; the reference reproduces every stored expected output; and every example
+solution gets exactly the verdict its folder names."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 
-from judge.catalog import catalog
 from judge.checkers import get_checker
 from judge.errors import SuiteError
+from judge.formats.base import Check
 from judge.problem import Problem
 from judge.reference import reference_answer, strategy_module_at, validator_module
-from judge.visible_text import visible
+from judge.runner import judge_submission
 from judge.verdict import Verdict
 
 STRATEGY_EXAMPLES = 50  # inputs drawn from a problem's strategies and shown to its validator
 
 
-@dataclass(frozen=True)
-class Check:
-    problem: str
-    what: str
-    ok: bool
-    detail: str = ""
-
-
-def verify_problems(names: list[str] | None = None, jobs: int | None = None,
-                    problems_dir: Path | None = None) -> list[Check]:
-    """All checks for the named problems (default: every problem in force; SuiteError when there
-    is none, so that a run that tests nothing never passes)."""
-    found = catalog(problems_dir)
-    sources = [found.find(name) for name in names] if names else list(found.require_some().values())
-    checks: list[Check] = []
-    for source in sources:
-        try:
-            problem = source.load()
-        except SuiteError as error:
-            if not source.format.reports_broken_problems:
-                raise  # a format whose broken problem is an error naming the file: exit 2
-            checks.append(Check(source.id, "loads", False, str(error)))
-            continue
-        checks += source.format.verify(problem, jobs)
-    return [check for check in checks if check is not None]
-
-
-def verify_suite_problem(problem: Problem, jobs: int | None = None) -> list[Check]:
+def verify_suite_problem(problem: Problem, jobs: int | None = None) -> Iterator[Check | None]:
     """The checks of a problem written as a suite: validator, strategies, reference, and every
-    example solution (judged in parallel)."""
-    checks = [Check(problem.id, "loads", True, f"{len(problem.cases)} cases"),
-              check_validator(problem), check_strategies(problem), check_reference(problem)]
+    example solution (judged in parallel), each as soon as it is made."""
+    yield Check(problem.id, "loads", True, f"{len(problem.cases)} cases")
+    yield check_validator(problem)
+    yield check_strategies(problem)
+    yield check_reference(problem)
     with ThreadPoolExecutor(max_workers=jobs or _default_jobs()) as pool:
-        checks += list(pool.map(lambda job: check_solution(problem, *job), problem.example_solutions()))
-    return checks
+        yield from pool.map(lambda job: check_solution(problem, *job), problem.example_solutions())
 
 
 def _default_jobs() -> int:
@@ -94,7 +65,7 @@ def check_strategies(problem: Problem) -> Check | None:
     if not path.is_file():
         return Check(problem.id, "strategies", False, f"{path.parent.name}/{path.name} is missing: `judge stress` "
                                                       f"needs it (inputs() returning a Hypothesis strategy)")
-    from judge.hypothesis_search import search
+    from judge.hypothesis_search import search  # here: it loads Hypothesis, which only this check needs
 
     rejected: list[str] = []
 
@@ -135,23 +106,9 @@ def check_reference(problem: Problem) -> Check:
 
 
 def check_solution(problem: Problem, path: Path, expected: Verdict) -> Check:
-    from judge.runner import judge_submission
-
     result = judge_submission(problem, path, stop_on_failure=True)
     relative = path.relative_to(problem.files.solutions.parent) if problem.files.solutions else path
     failing = next((case for case in result.cases if case.verdict != Verdict.AC), None)
     detail = f"got {result.verdict}" + (f" on {failing.name}: {failing.message}" if failing else "")
     return Check(problem.id, f"solution {relative}", result.verdict == expected,
                  detail if result.verdict == expected else f"expected {expected}, {detail}")
-
-
-def render_checks(checks: list[Check]) -> str:
-    """The checks as a table; details are never cut (they are what a problem setter reads)."""
-    from tabulate import tabulate
-
-    # A detail quotes validators and example submissions: their control characters are shown, not obeyed.
-    rows = [[visible(check.problem), visible(check.what), "ok" if check.ok else "FAIL", visible(check.detail)]
-            for check in checks]
-    failed = sum(not check.ok for check in checks)
-    table = tabulate(rows, headers=["problem", "check", "result", "detail"], disable_numparse=True)
-    return f"{table}\n\n{len(checks) - failed} passed, {failed} failed"
