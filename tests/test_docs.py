@@ -37,6 +37,7 @@ FENCE = re.compile(r"^```(?P<language>[\w-]*)(?P<info>[^\n]*)\n(?P<body>.*?)^```
 TITLE = re.compile(r'title="(?P<path>[^"]+)"')
 LINKED = ("solutions", "examples", "tests/packages")  # what the pages' commands may name, as a checkout has it
 COMMAND_SECONDS = 60
+READERS_UNSET = ("COLUMNS", "JUDGE_PROBLEMS", "JUDGE_EXPLAIN_SECONDS")
 
 
 def blocks(document: Document):
@@ -118,7 +119,9 @@ def page_folder():
     bin_folder.mkdir()
     (bin_folder / "judge").write_text(f'#!/bin/sh\nexec "{sys.executable}" -m judge "$@"\n')
     (bin_folder / "judge").chmod(0o755)
-    env = {key: value for key, value in os.environ.items() if key not in ("COLUMNS", "JUDGE_PROBLEMS")}
+    # A reader's environment: none of the suite's own settings (conftest turns the counterexample
+    # search off for speed; the pages show it on, as a reader gets it).
+    env = {key: value for key, value in os.environ.items() if key not in READERS_UNSET}
     env.update(PATH=f"{bin_folder}:{env['PATH']}", PYTHONPATH=str(ROOT))
     yield folder, env
     shutil.rmtree(folder, ignore_errors=True)
