@@ -8,7 +8,8 @@ examples of three kinds, told apart by how the block is opened:
   together) must be the lines shown under it. A line that is ``...`` stands for any number of
   lines, ``...`` inside a line for any text, so timings and paths can be elided.
 - a block with ``title="PATH"`` (Material's file-name caption) is a file: it is written to PATH
-  in the page's folder, so that the commands after it use exactly the file the page shows.
+  in the page's folder, so that the commands after it use exactly the file the page shows (a
+  ``.yaml`` or ``.yml`` file must also be valid YAML, whether or not a command reads it).
 - any other ```` ```yaml ```` block must be valid YAML. Blocks of other languages (``sh``,
   ``text``, ``python`` without a title) are shown, not run: a cluster or a CI workflow.
 
@@ -55,15 +56,17 @@ def blocks(document: Document):
 
 def write_file(example) -> None:
     path, body = example.parsed
+    if path.endswith((".yaml", ".yml")):
+        parse_yaml(example, body)  # a file no command reads (a CI workflow) is still checked
     target = Path(example.namespace["folder"]) / path
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(body)
     target.chmod(0o755 if body.startswith("#!") else 0o644)
 
 
-def parse_yaml(example) -> None:
+def parse_yaml(example, text: str | None = None) -> None:
     try:
-        yaml.safe_load(example.parsed)
+        yaml.safe_load(example.parsed if text is None else text)
     except yaml.YAMLError as error:
         raise AssertionError(f"line {example.line}: not valid YAML: {error}") from None
 
