@@ -179,3 +179,14 @@ def test_the_generated_commands_reference_names_every_option():
         for action in command._actions:
             for option in action.option_strings:
                 assert option == "-h" or option == "--help" or f"`{option}" in page, (name, option)
+
+
+def test_the_architecture_page_names_every_module_of_the_import_layers():
+    import tomllib
+    contract = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"][0]
+    page = (ROOT / "docs" / "explanation" / "architecture.md").read_text()
+    layers = page[page.index("## The import layers"):]
+    for layer in contract["layers"]:
+        for module in re.split(r"[:|]", layer):
+            name = module.strip()
+            assert f"`{name}`" in layers or f"`{name}/`" in layers, f"{name} is in pyproject.toml's layers, not on the page"
