@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
+from pathlib import Path
 
 MARKER = "<!-- judge:commands -->"
+CHECKOUT = Path(__file__).resolve().parents[2]  # docs/hooks/ -> the repository holding these docs
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
@@ -21,6 +24,9 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
 
 def commands_markdown() -> str:
     """Markdown for every `judge` command: a section each, in the order `judge --help` lists them."""
+    # The parser of the checkout the docs are built from, whichever judge (if any) is installed.
+    if str(CHECKOUT) not in sys.path:
+        sys.path.insert(0, str(CHECKOUT))
     from judge.cli import build_parser
 
     parser = build_parser()
