@@ -163,6 +163,7 @@ def test_every_commands_help_ends_with_its_docs_page():
         done = subprocess.run([sys.executable, "-m", "judge", command, "--help"], cwd=ROOT, capture_output=True,
                               text=True, check=False)
         assert done.stdout.rstrip().endswith(f"docs: {command_page(command)}"), done.stdout
+    assert (ROOT / command_page().split("#")[0]).is_file(), "the help links to a page that is not in docs/"
 
 
 def test_the_generated_commands_reference_names_every_option():
