@@ -12,6 +12,7 @@ import sys
 
 from judge.commands import command_modules
 from judge.commands.common import EXIT_FAILED, EXIT_USAGE
+from judge.docs_links import command_page
 from judge.errors import JudgeError
 from judge.visible_text import visible
 
@@ -61,11 +62,13 @@ def _stop_on_signals():
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="judge", description="Judge solutions to programming problems "
-                                     "against their case suites, safely and quickly.")
+                                     "against their case suites, safely and quickly.",
+                                     epilog=f"docs: {command_page()}")
     parser.add_argument("--version", action="version", version=f"judge {_version()}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
     for module in command_modules():
-        command = commands.add_parser(module.NAME, help=module.HELP, description=_first_paragraph(module.__doc__))
+        command = commands.add_parser(module.NAME, help=module.HELP, description=_first_paragraph(module.__doc__),
+                                      epilog=f"docs: {command_page(module.NAME)}")
         module.add_arguments(command)
         command.set_defaults(handler=module.handle)
     return parser
