@@ -30,6 +30,8 @@ WINDOW = GUARANTEE_TOKENS - NOISE_TOKENS + 1
 LARGEST_SOURCE = 512 * 1024
 DEFAULT_THRESHOLD = 0.5
 EXAMPLE_SHARE = 0.8  # of a submission found in one of the judge's own solutions: it is a copy of that
+# ... and shared passages this long at least: a two-line program is like every other one that solves it so.
+EXAMPLE_TOKENS = 2 * GUARANTEE_TOKENS
 EXAMPLE_PREFIX = "(the judge's own "  # the name of a pair's side that is the problem's reference or example solution
 
 
@@ -121,8 +123,8 @@ def example_copies(problem_id: str, sources: list[Source], examples: list[Source
     """Each submission compared with each of the judge's own solutions in its language (its
     reference, its example solutions): the passages ignored between students are what a copy of
     one of those is made of, so a submission that is one would otherwise show nothing. Only a
-    submission mostly made of one (EXAMPLE_SHARE of it) is paired with it: short programs of one
-    language share their idioms (reading input, printing) with any other."""
+    submission mostly made of one (EXAMPLE_SHARE of it, EXAMPLE_TOKENS at least) is paired with
+    it: short programs of one language share their idioms (reading input, printing) with any other."""
     from copydetect import CodeFingerprint, compare_files
 
     pairs = []
@@ -136,7 +138,7 @@ def example_copies(problem_id: str, sources: list[Source], examples: list[Source
                 _fingerprint(CodeFingerprint, source, ()), example_print)
             pair = Pair(problem_id, source, example, float(a_share), float(b_share), int(tokens),
                         _spans(a_slices), _spans(b_slices))
-            if pair.a_share >= EXAMPLE_SHARE:
+            if pair.a_share >= EXAMPLE_SHARE and pair.tokens >= EXAMPLE_TOKENS:
                 pairs.append(pair)
     return pairs
 

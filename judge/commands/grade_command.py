@@ -94,7 +94,8 @@ def handle(args: argparse.Namespace) -> int:
             if args.preview:
                 return _preview(args, folder, store, cluster, bar)
             report = _grade(args, folder, store, cluster, bar)
-            _explain_failures(args, report, store, getattr(output_format, "FOR_STUDENTS", False), cluster)
+            if getattr(output_format, "SHOWS_COUNTEREXAMPLES", False):
+                _explain_failures(args, report, store, getattr(output_format, "FOR_STUDENTS", False), cluster)
             if args.similarity:
                 report.similarity = _similarity(args, folder)
         if policy is not None:

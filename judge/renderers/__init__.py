@@ -5,7 +5,9 @@ command line offers what is here, found without importing it (so `judge --help` 
 Kinds: ``grade`` (a class report) and ``run`` (one submission's result). A ``grade`` format
 module defines ``render(report) -> str`` (the text of the report, printed or written to
 ``--out``), or, when it writes several files, ``write(report, out: Path) -> list[Path]`` with
-``DEFAULT_OUT``, the folder used without ``--out``. A ``run`` format module defines
+``DEFAULT_OUT``, the folder used without ``--out``; ``FOR_STUDENTS = True`` when students read it
+(each problem's feedback policy applies) and ``SHOWS_COUNTEREXAMPLES = True`` when it shows the
+counterexamples of hidden failures (only then does `judge grade` search). A ``run`` format module defines
 ``render(result, problem) -> str``.
 """
 

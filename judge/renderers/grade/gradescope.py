@@ -15,6 +15,7 @@ from judge.report import explanation_text, failed_case_text
 DEFAULT_OUT = Path("gradescope")
 EXPLANATION_WIDTH = 160  # characters a line of a counterexample's input or output is cut to
 FOR_STUDENTS = True  # students read it: each problem's feedback policy applies (judge/feedback.py)
+SHOWS_COUNTEREXAMPLES = True  # judge grade searches for them (judge/explain.py) only for formats that show them
 
 
 def write(report: ClassReport, out: Path) -> list[Path]:

@@ -7,6 +7,8 @@ import json
 from judge.grade_report import CaseRate, case_rates, group_rates
 from judge.grading import ClassReport, StudentReport
 
+SHOWS_COUNTEREXAMPLES = True  # judge grade searches for them (judge/explain.py) only for formats that show them
+
 
 def to_json(report: ClassReport) -> dict:
     """Students with rank, total and per-problem score and verdict (or, for a problem they sent
