@@ -131,7 +131,7 @@ class SuiteFile(pytest.File):
 
         try:
             if self.path.name == PACKAGE_FILE:  # the folder is the problem
-                from judge.icpc.package import load_package
+                from judge.icpc.loading import load_package
                 self.problem = load_package(self.path.parent)
             else:
                 self.problem = load_suite(self.path)

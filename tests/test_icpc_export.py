@@ -5,7 +5,7 @@ from __future__ import annotations
 from conftest import run_judge
 
 from judge.catalog import load_problem
-from judge.icpc.package import load_package
+from judge.icpc.loading import load_package
 
 
 def test_exported_problem_reads_back_with_the_same_cases_and_answers(tmp_path):

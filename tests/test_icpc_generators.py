@@ -14,7 +14,8 @@ from conftest import ROOT, run_judge
 
 from judge.errors import SuiteError
 from judge.icpc.generators import read_plan, seed_of
-from judge.icpc.package import PackageError, load_package
+from judge.icpc.loading import load_package
+from judge.icpc.package import PackageError
 
 PACKAGE = ROOT / "tests" / "packages" / "generated_sum"
 NAMES = ["sample/1", "sample/2", "secret/handmade", "secret/nested/3-pair", "secret/nested/4-pair",

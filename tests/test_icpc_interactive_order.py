@@ -19,7 +19,7 @@ import pytest
 from conftest import ROOT
 
 from judge.icpc.exit_order import TIE, ExitReferee
-from judge.icpc.package import load_package
+from judge.icpc.loading import load_package
 from judge.runner import prepare, run_case
 
 PACKAGES = ROOT / "tests" / "packages"

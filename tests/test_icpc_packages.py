@@ -13,7 +13,8 @@ import pytest
 import yaml  # noqa: F401 - loaded before pytester runs (see test_pytest_plugin.py)
 from conftest import ROOT, run_judge
 
-from judge.icpc.package import PackageError, load_package
+from judge.icpc.loading import load_package
+from judge.icpc.package import PackageError
 
 PACKAGES = ROOT / "tests" / "packages"
 

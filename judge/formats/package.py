@@ -28,12 +28,12 @@ class PackageFormat(ProblemFormat):
         return ProblemSource(path.resolve().name, path, self) if is_package_dir(path) else None
 
     def load(self, source: ProblemSource, time_limit: float | None = None, run_programs: bool = True) -> Problem:
-        from judge.icpc.package import load_package
+        from judge.icpc.loading import load_package
 
         return load_package(source.path, time_limit=time_limit, infer=run_programs)
 
     def time_limit_text(self, problem: Problem) -> str:
-        from judge.icpc.package import time_limit_known
+        from judge.icpc.loading import time_limit_known
 
         return super().time_limit_text(problem) if time_limit_known(problem.package) else "inferred by judge test"
 

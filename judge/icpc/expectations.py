@@ -16,9 +16,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from judge.languages.folder import read_folder
 from judge.verdict import DOMJUDGE_RESULT_VERDICTS, PACKAGE_FOLDER_VERDICTS, SUBMISSION_VERDICTS
+
+if TYPE_CHECKING:
+    from judge.icpc.package import Package
 
 SCORED_FOLDER = "partially_accepted"
 MANUAL_RESULT = "CHECK-MANUALLY"
@@ -124,3 +128,17 @@ def _verdicts_of(names: tuple[str, ...], where: str) -> set[str]:
     if not verdicts:
         raise ExpectationError(f"@EXPECTED_RESULTS@ in {where} lists no result")
     return verdicts
+
+
+def submissions(package: Package) -> list[tuple[Path, str]]:
+    """(program, folder) for every example submission (a file or a directory) in a folder of
+    ``submissions/``, those whose folder names a verdict first (in the order the package format
+    lists them), then the others (DOMjudge's ``mixed/``, whose sources say what they expect)."""
+    root = package.root / "submissions"
+    if not root.is_dir():
+        return []
+    folders = [path.name for path in root.iterdir() if path.is_dir() and not path.name.startswith(".")]
+    known = [*PACKAGE_FOLDER_VERDICTS, SCORED_FOLDER]
+    folders.sort(key=lambda name: (known.index(name), "") if name in known else (len(known), name))
+    return [(path, folder) for folder in folders
+            for path in sorted((root / folder).iterdir()) if not path.name.startswith(".")]

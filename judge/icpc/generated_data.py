@@ -60,8 +60,8 @@ def generated_data(package: Package, run: bool = True) -> GeneratedData | None:
 def default_solution(package: Package) -> str | None:
     """The first accepted submission this judge runs, as a path from the package root, for
     generators.yaml without a ``solution``."""
+    from judge.icpc.expectations import submissions
     from judge.icpc.programs import unsupported_reason
-    from judge.icpc.verify import submissions
 
     for path, folder in submissions(package):
         if folder == "accepted" and unsupported_reason(path) is None:

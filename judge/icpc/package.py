@@ -15,7 +15,7 @@ from typing import Any
 
 from judge.errors import SuiteError
 from judge.icpc import PROBLEM_FILE
-from judge.problem import MIB, Case, Problem, ProblemFiles
+from judge.problem import MIB, Case
 from judge.sandbox.limits import Limits
 
 LEGACY, V2023, V2025 = "legacy", "2023-07-draft", "2025-09"
@@ -159,57 +159,15 @@ class Package:
 
 # ---------------------------------------------------------------------------------------------
 
-def load_package(root: Path, time_limit: float | None = None, infer: bool = True) -> Problem:
-    """Load the package at ``root``. ``time_limit`` (seconds) overrides the package's; without
-    either, the limit is inferred from the accepted submissions (once, cached), or with
-    ``infer`` False taken from that cache only: a package loaded so, whose limit has not been
-    inferred yet, is for showing, not judging (``time_limit_known`` says which)."""
+def read_package(root: Path, generated: Path | None = None) -> Package:
+    """The package at ``root`` as read from its files (``generated``: the folder its generated
+    data were made in, see judge/icpc/generated_data.py), before anything of it is run."""
     root = root.resolve()
     check_symlinks(root)
     metadata = read_yaml(root / PROBLEM_FILE) or {}
     if not isinstance(metadata, dict):
         raise PackageError(f"{root / PROBLEM_FILE}: expected a mapping of keys (name, type, limits, ...)")
-    package = _Reader(root, metadata).package()
-    if package.data_pending:
-        from judge.icpc.generated_data import generated_data
-
-        generated = generated_data(package, run=infer)  # the generators need the package's validators
-        if generated is not None:
-            package = _Reader(root, metadata).package(generated)
-    problem = as_problem(package, time_limit or package.timing.time_limit or 1.0)
-    if time_limit is None and package.timing.time_limit is None:
-        from judge.icpc.timelimit import cached_time_limit, inferred_time_limit
-
-        limit = inferred_time_limit(problem) if infer else cached_time_limit(package)
-        if limit is not None:
-            problem = as_problem(package, limit)
-    return problem
-
-
-def time_limit_known(package: Package) -> bool:
-    """Whether the package's time limit is given, or was inferred earlier (and cached)."""
-    from judge.icpc.timelimit import cached_time_limit
-
-    return package.timing.time_limit is not None or cached_time_limit(package) is not None
-
-
-def as_problem(package: Package, time_limit: float) -> Problem:
-    """The package as the ``Problem`` every command judges, with a time limit of ``time_limit``."""
-    cases = tuple(package_cases(package))
-    max_score = 100.0
-    if package.scoring:
-        from judge.icpc.scoring import max_score as package_max_score
-        max_score = package_max_score(package)
-    from judge.icpc.rules import PackageRules
-    from judge.icpc.tasks import PackageBatch, PackageInteractive
-
-    task = (PackageInteractive if package.interactive else PackageBatch)(package)
-    return Problem(
-        id=package.root.name, title=package.name, statement=statement_text(package.root), task=task,
-        time_limit=time_limit, memory_limit=package.memory_mib * MIB, output_limit=package.output_mib * MIB,
-        files=ProblemFiles(root=package.root, suite=package.root / PROBLEM_FILE), checker="package",
-        total_points=max_score, cases=cases, format="icpc", package=package, rules=PackageRules(),
-        may_write_files=package.allow_file_writing)
+    return _Reader(root, metadata).package(generated)
 
 
 def package_cases(package: Package):

@@ -3,7 +3,7 @@ samples (``.in``/``.ans`` pairs, and ``.interaction`` transcripts of interactive
 
 from __future__ import annotations
 
-from judge.icpc.package import time_limit_known
+from judge.icpc.loading import time_limit_known
 from judge.problem import Problem
 
 TIME_SOURCES = {

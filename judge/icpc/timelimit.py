@@ -54,8 +54,8 @@ def _cache_path(package):
 def slowest_accepted(problem: Problem) -> float:
     """The slowest case of any accepted submission, in CPU seconds of the problem's own limit
     (a Java or JavaScript run's time is taken back through its language's allowance)."""
+    from judge.icpc.expectations import submissions
     from judge.icpc.programs import submission_language, unsupported_reason
-    from judge.icpc.verify import submissions
 
     capped = dataclasses.replace(problem, time_limit=CAP_SECONDS)
     times = []

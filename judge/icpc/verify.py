@@ -16,11 +16,11 @@ from pathlib import Path
 from judge.formats.base import Check
 from judge.icpc.data_checks import VALID_EXIT, check_example_outputs, check_invalid_inputs, run_input_validator
 from judge.icpc.expectations import (
-    SCORED_FOLDER,
     CheckedByHand,
     Expectation,
     ExpectationError,
     expectation,
+    submissions,
 )
 from judge.icpc.package import CaseFiles, Package, PackageError
 from judge.icpc.programs import prepare_program, unsupported_reason
@@ -28,23 +28,9 @@ from judge.icpc.submission_rules import Rule, check_rules, load_rules, rules_for
 from judge.languages import CompileError, LanguageUnavailable, UnknownLanguage
 from judge.problem import Problem
 from judge.runner import judge_submission
-from judge.verdict import PACKAGE_FOLDER_VERDICTS, signal_name
+from judge.verdict import signal_name
 
 UNSUPPORTED_VALIDATORS = {".ctd": "checktestdata", ".viva": "VIVA"}
-
-
-def submissions(package: Package) -> list[tuple[Path, str]]:
-    """(program, folder) for every example submission (a file or a directory) in a folder of
-    ``submissions/``, those whose folder names a verdict first (in the order the package format
-    lists them), then the others (DOMjudge's ``mixed/``, whose sources say what they expect)."""
-    root = package.root / "submissions"
-    if not root.is_dir():
-        return []
-    folders = [path.name for path in root.iterdir() if path.is_dir() and not path.name.startswith(".")]
-    known = [*PACKAGE_FOLDER_VERDICTS, SCORED_FOLDER]
-    folders.sort(key=lambda name: (known.index(name), "") if name in known else (len(known), name))
-    return [(path, folder) for folder in folders
-            for path in sorted((root / folder).iterdir()) if not path.name.startswith(".")]
 
 
 def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]:
