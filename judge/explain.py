@@ -163,8 +163,11 @@ def _why_not_search(problem: Problem, result: SubmissionResult, failures: list) 
             return f"the submission did not run ({result.verdict}): there is nothing to search for"
         return "no hidden case failed: the failed sample cases show their input"
     if problem.files.strategies is None:
-        kind = "the problem package" if problem.package is not None else "the problem"
-        return (f"{kind} {problem.id} has no input generator (Hypothesis strategies), so no input of the "
+        if problem.package is not None:
+            return (f"the problem package {problem.id} has no input generator the search can use (it draws "
+                    f"inputs from a problem's Hypothesis strategies; a package's generators.yaml makes its test "
+                    f"data only), so no input of the judge's own can be searched for")
+        return (f"the problem {problem.id} has no input generator (Hypothesis strategies), so no input of the "
                 f"judge's own can be searched for")
     if problem.files.reference is None:
         return f"{problem.id} has no reference solver to compare with, so no counterexample can be searched for"
