@@ -88,6 +88,8 @@ def explain(problem: Problem, source: Path, result: SubmissionResult, budget: fl
     which ``source`` fails, if it failed a hidden case."""
     failures = hidden_failures(result)
     reason = _why_not_search(problem, result, failures)
+    if not reason and problem.package is not None:
+        return _explain_package(problem, source, budget, language_name, failures)
     if reason:
         return Explanation(note=reason, case_field=problem.task.case_field, hidden_failed=bool(failures))
     started = time.monotonic()
@@ -162,16 +164,43 @@ def _why_not_search(problem: Problem, result: SubmissionResult, failures: list) 
         if result.verdict in (Verdict.CE, Verdict.IE):
             return f"the submission did not run ({result.verdict}): there is nothing to search for"
         return "no hidden case failed: the failed sample cases show their input"
+    if problem.package is not None:
+        return ""  # its own generators, if it has any (judge/icpc/package_search.py)
     if problem.files.strategies is None:
-        if problem.package is not None:
-            return (f"the problem package {problem.id} has no input generator the search can use (it draws "
-                    f"inputs from a problem's Hypothesis strategies; a package's generators.yaml makes its test "
-                    f"data only), so no input of the judge's own can be searched for")
         return (f"the problem {problem.id} has no input generator (Hypothesis strategies), so no input of the "
                 f"judge's own can be searched for")
     if problem.files.reference is None:
         return f"{problem.id} has no reference solver to compare with, so no counterexample can be searched for"
     return ""
+
+
+def _explain_package(problem: Problem, source: Path, budget: float, language_name: str | None,
+                     failures: list) -> Explanation:
+    """A package's search, with its seeded generators (see judge/icpc/package_search.py)."""
+    from judge.icpc.package_search import search
+    from judge.results import PrepareFailure
+    from judge.runner import prepare, run_case
+
+    started = time.monotonic()
+    explanation = Explanation(hidden_failed=True, case_field="input")
+    prepared = prepare(problem, source, language_name)
+    if isinstance(prepared, PrepareFailure):
+        explanation.note = f"no search: the submission does not build ({prepared.headline})"
+        return explanation
+    hidden = {_same_input_key(case.input) for case in problem.cases if case.visibility != "sample"}
+    found = search(problem, prepared, started + budget, lambda text: _same_input_key(text) in hidden, run_case)
+    explanation.seconds, explanation.rejected_hidden = time.monotonic() - started, found.rejected_hidden
+    if found.result is None:
+        explanation.note = found.note
+        if "budget" in found.note and all(case.verdict == Verdict.TLE for case in failures):
+            explanation.note += "; the failures were TLE only, which small inputs may not show"
+        return explanation
+    from judge.stress import Counterexample
+
+    explanation.counterexample = Counterexample(input=found.input, expected=found.answer, got=found.result.output,
+                                                verdict=Verdict(found.result.verdict).value, message=found.result.message)
+    explanation.input_text, explanation.expected_text = found.input, found.answer
+    return explanation
 
 
 def _none_found(budget: float, tried: int, failures: list) -> str:

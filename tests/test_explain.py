@@ -2,6 +2,7 @@
 case's, which reproduces, found within the budget, with nothing of the hidden cases shown."""
 
 import json
+import shutil
 import time
 
 import pytest
@@ -96,7 +97,7 @@ def test_a_hidden_input_is_never_the_counterexample(tmp_path):
     assert "passed over: they are hidden cases' inputs" in table
 
 
-def test_no_counterexample_says_why():
+def test_no_counterexample_says_why(tmp_path):
     accepted = run_judge("run", "stones", "solutions/stones/accepted/game_dp.py", "--format", "json", "--no-record",
                          "--explain", str(BUDGET))
     assert json.loads(accepted.stdout)["counterexample"] is None
@@ -106,7 +107,13 @@ def test_no_counterexample_says_why():
                      "--explain", str(BUDGET))
     result = json.loads(done.stdout)
     assert result["counterexample"] is None
-    assert "has no input generator" in result["counterexample_note"]
+    assert "is interactive" in result["counterexample_note"]
+    addition = tmp_path / "addition"
+    shutil.copytree(ROOT / "tests/packages/addition", addition)
+    (tmp_path / "off_by_one.py").write_text("print(sum(map(int, input().split())) + 1)\n")
+    done = run_judge("run", str(addition), str(tmp_path / "off_by_one.py"), "--format", "json", "--no-record",
+                     "--explain", str(BUDGET))
+    assert "has no input generator (no generators/generators.yaml)" in json.loads(done.stdout)["counterexample_note"]
     skipped = run_judge("run", "stones", "solutions/stones/wrong_answer/multiple_of_four.py", "--no-explain",
                         "--format", "json", "--no-record")
     assert "counterexample" not in json.loads(skipped.stdout)

@@ -4,6 +4,7 @@ cache), through `judge test`, `judge run` and `judge generate`."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
@@ -200,3 +201,17 @@ def test_an_input_that_does_not_match_its_pattern_is_an_error(cache, package):
     write_generators(package, text.replace('in: "-5 5"', 'in: "-5 5"\n        match: {ans: "^1"}\n'))
     with pytest.raises(PackageError, match=r"secret/spelled \(hard-coded in\): its .ans does not match '\^1'"):
         load_package(package)
+
+
+def test_a_hidden_failure_gets_a_counterexample_from_the_packages_own_generators():
+    # The search makes fresh cases with the seeded generators, with seeds of the judge's own.
+    package = PACKAGE
+    wrong = package / "submissions" / "wrong_answer" / "difference.py"
+    done = run_judge("run", str(package), str(wrong), "--format", "json", "--no-record", "--explain", "30")
+    result = json.loads(done.stdout)
+    example = result["counterexample"]
+    assert example is not None, result["counterexample_note"]
+    hidden = {case.input.strip() for case in load_package(package).cases if case.visibility != "sample"}
+    assert example["input"].strip() not in hidden
+    a, b = map(int, example["input"].split())
+    assert int(example["expected"]) == a + b and int(example["got"]) == a - b and example["verdict"] == "WA"

@@ -89,7 +89,7 @@ def make_entry(package: Package, plan: Plan, entry: Path) -> None:
     entry.parent.mkdir(parents=True, exist_ok=True)
     building = Path(tempfile.mkdtemp(prefix=f"{entry.name}.", dir=entry.parent))
     try:
-        made = _Maker(package, plan, building / "data").make()
+        made = CaseMaker(package, plan, building / "data").make()
         (building / "notes.json").write_text(json.dumps({"warnings": plan.warnings, "cases": made}))
         os.chmod(building, 0o755)
         try:
@@ -101,7 +101,7 @@ def make_entry(package: Package, plan: Plan, entry: Path) -> None:
         shutil.rmtree(building, ignore_errors=True)
 
 
-class _Maker:
+class CaseMaker:
     """Builds each program once and makes the plan's cases one by one into ``target``."""
 
     def __init__(self, package: Package, plan: Plan, target: Path) -> None:
