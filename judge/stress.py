@@ -53,6 +53,7 @@ class StressResult:
     found: bool
     counterexample: Counterexample | None = None
     first_failure: Any = None  # the failing input before shrinking
+    shrunk: bool = True  # whether the counterexample was shrunk (a package's generators' cases are not)
 
     def to_json(self, task: TaskType) -> dict:
         data: dict[str, Any] = {"problem": self.problem, "submission": self.submission,
@@ -80,6 +81,8 @@ def stress(problem: Problem, source: Path, examples: int = 100, seed: int = 0,
     process if the caller started it already (for these ``examples`` and ``seed``); it is
     closed when the search is over.
     """
+    if problem.package is not None:
+        return _stress_package(problem, source, examples, seed, time_limit, language_name, on_example, deadline)
     # Started first, so that it generates while the submission compiles, and before any
     # judging thread exists (the generator is a forked process).
     if planned is None and jobs > 1:
@@ -90,6 +93,32 @@ def stress(problem: Problem, source: Path, examples: int = 100, seed: int = 0,
     finally:
         if planned:
             planned.close()
+
+
+def _stress_package(problem, source, examples, seed, time_limit, language_name, on_example, deadline) -> StressResult:
+    """A problem package's stress test: fresh cases from its own seeded generators (see
+    judge/icpc/package_search.py; no shrinking), judged against its solution's answers."""
+    from judge.icpc.package_search import search
+    from judge.results import PrepareFailure
+    from judge.runner import prepare, run_case
+
+    prepared = prepare(problem, source, language_name)
+    if isinstance(prepared, PrepareFailure):
+        return StressResult(problem.id, str(source), 0, True,
+                            Counterexample(None, None, "", prepared.verdict, prepared.message))
+    if time_limit:
+        limits = dataclasses.replace(prepared.limits, cpu_time=time_limit, wall_time=prepared.limits.wall_for(time_limit))
+        prepared = dataclasses.replace(prepared, limits=limits)
+    found = search(problem, prepared, deadline or float("inf"), lambda text: False, run_case, examples=examples,
+                   salt=f"judge-stress-{seed}", on_tried=on_example)
+    if found.result is None:
+        if found.tried == 0:
+            raise StressError(found.note)
+        return StressResult(problem.id, str(source), found.tried, False)
+    result = found.result
+    return StressResult(problem.id, str(source), found.tried, True,
+                        Counterexample(found.input, found.answer, result.output, Verdict(result.verdict).value,
+                                       result.message), shrunk=False)
 
 
 def _stress(problem, source, examples, seed, time_limit, language_name, on_example, jobs,

@@ -215,3 +215,18 @@ def test_a_hidden_failure_gets_a_counterexample_from_the_packages_own_generators
     assert example["input"].strip() not in hidden
     a, b = map(int, example["input"].split())
     assert int(example["expected"]) == a + b and int(example["got"]) == a - b and example["verdict"] == "WA"
+
+
+def test_stress_on_a_package_uses_its_seeded_generators():
+    wrong = run_judge("stress", str(PACKAGE), str(PACKAGE / "submissions/wrong_answer/difference.py"), "--format", "json")
+    assert wrong.returncode == 1, wrong.stderr
+    example = json.loads(wrong.stdout)["counterexample"]
+    a, b = map(int, example["input"].split())
+    assert int(example["expected"]) == a + b and int(example["got"]) == a - b
+    again = run_judge("stress", str(PACKAGE), str(PACKAGE / "submissions/wrong_answer/difference.py"), "--format", "json")
+    assert json.loads(again.stdout)["counterexample"]["input"] == example["input"]  # the same seed, the same input
+    right = run_judge("stress", str(PACKAGE), str(PACKAGE / "submissions/accepted/sum.py"), "--examples", "6",
+                      "--format", "json")
+    assert right.returncode == 0 and json.loads(right.stdout)["examples_run"] == 6
+    saving = run_judge("stress", str(PACKAGE), str(PACKAGE / "submissions/wrong_answer/difference.py"), "--save")
+    assert saving.returncode == 2 and "is a problem package" in saving.stderr

@@ -288,7 +288,7 @@ def test_grade_against_a_folder_of_packages(tmp_path):
 
 def test_stress_on_a_package_says_what_is_missing():
     done = run_judge("stress", str(PACKAGES / "addition"), str(PACKAGES / "addition/submissions/accepted/add.py"))
-    assert done.returncode == 2 and "no input strategies" in done.stderr
+    assert done.returncode == 2 and "has no input generator (no generators/generators.yaml)" in done.stderr
 
 
 def test_pytest_plugin_collects_a_package(pytester):

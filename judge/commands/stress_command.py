@@ -16,6 +16,7 @@ from judge.commands.common import (
     positive_int,
     readable_source,
 )
+from judge.errors import UsageError
 from judge.visible_text import visible
 
 NAME = "stress"
@@ -23,7 +24,8 @@ HELP = "search for a small input on which a solution fails"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("problem", help="problem name (see `judge list`) or suite file")
+    parser.add_argument("problem", help="problem name (see `judge list`), suite file or package folder (its "
+                                        "seeded generators make the inputs)")
     parser.add_argument("solution", help="the solution's source file")
     parser.add_argument("--examples", type=positive_int, default=200, help="inputs to try (default 200)")
     parser.add_argument("--seed", type=int, default=0, help="random seed; the same seed gives the same run")
@@ -55,6 +57,10 @@ def handle(args: argparse.Namespace) -> int:
 
 def _stress_and_report(args: argparse.Namespace, problem, planned) -> int:
     from judge.stress import save_counterexample, stress
+
+    if args.save and problem.package is not None:
+        raise UsageError(f"--save appends the counterexample to a suite's YAML; {problem.id} is a problem package: "
+                         f"add the case to its data/ (or generators/generators.yaml) by hand")
 
     solution = readable_source(args.solution)
     show_progress = args.format == "table" and sys.stderr.isatty()
@@ -93,7 +99,9 @@ def _stress_text(result, task, saved: str | None, asked: int) -> str:
     example = result.counterexample
     if example.input is None:
         return f"{example.verdict} before any example could run:\n{example.message}"
-    lines = [f"{example.verdict} after {result.examples_run} examples; smallest failing input found:", "",
+    found = ("smallest failing input found" if result.shrunk else
+             "failing input found (made by the package's generators, not shrunk)")
+    lines = [f"{example.verdict} after {result.examples_run} examples; {found}:", "",
              f"{task.value_label}:", task.show_value(example.input), "",
              "expected:", task.show_answer(example.expected), "", "got:", example.got.rstrip("\n") or "(nothing)", "",
              f"{example.verdict}: {example.message}"]

@@ -43,9 +43,12 @@ def seeded_cases(package: Package) -> list[PlannedCase]:
 
 
 def search(problem: Problem, prepared: Prepared, deadline: float, is_hidden_input: Callable[[str], bool],
-           run_case: Callable[[Problem, Prepared, Case], CaseResult]) -> Found:
+           run_case: Callable[[Problem, Prepared, Case], CaseResult], examples: int | None = None,
+           salt: str = "judge-search", on_tried: Callable[[int], None] | None = None) -> Found:
     """Fresh cases from the package's seeded generators, judged with ``run_case`` until one
-    fails or ``deadline`` (time.monotonic()) passes; an input ``is_hidden_input`` is skipped."""
+    fails, ``deadline`` (time.monotonic()) passes or ``examples`` were judged; an input
+    ``is_hidden_input`` is skipped. ``salt`` chooses the seeds (the same salt, the same cases);
+    ``on_tried`` is told the count after each case judged."""
     package = problem.package
     if package.interactive:
         return Found(note=f"the problem package {problem.id} is interactive: its generators make the "
@@ -59,24 +62,29 @@ def search(problem: Problem, prepared: Prepared, deadline: float, is_hidden_inpu
                           f"no input but its own: no input of the judge's own can be searched for")
     scratch = Path(tempfile.mkdtemp(prefix="judge-search-"))
     try:
-        return _search(problem, prepared, deadline, is_hidden_input, run_case, candidates, scratch)
+        return _search(problem, prepared, deadline, is_hidden_input, run_case, candidates, scratch,
+                       examples, salt, on_tried)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _search(problem, prepared, deadline, is_hidden_input, run_case, candidates, scratch) -> Found:
+def _search(problem, prepared, deadline, is_hidden_input, run_case, candidates, scratch, examples, salt,
+            on_tried) -> Found:
     package = problem.package
     plan = read_plan(package.root, default_solution(package))
     maker = CaseMaker(package, plan, scratch / "made")
     found = Found()
     attempt = 0
-    while time.monotonic() < deadline:
+    def more() -> bool:
+        return time.monotonic() < deadline and (examples is None or found.tried < examples)
+
+    while more():
         attempt += 1
         for planned in candidates:
-            if time.monotonic() >= deadline:
+            if not more():
                 break
             # Seeds of the judge's own: never those generators.yaml gives its own cases.
-            seed = seed_of(planned.command.text, f"judge-search-{attempt}", 1)
+            seed = seed_of(planned.command.text, f"{salt}-{attempt}", 1)
             try:
                 files = maker.case_files(dataclasses.replace(planned, seed=seed))
             except PackageError as error:  # the package's own fault: the run's result stands
@@ -89,10 +97,14 @@ def _search(problem, prepared, deadline, is_hidden_input, run_case, candidates, 
                 continue
             found.tried += 1
             result = _judge_fresh(problem, prepared, planned, files, scratch / f"case-{found.tried}", run_case)
+            if on_tried is not None:
+                on_tried(found.tried)
             if result.verdict != "AC":
                 found.input, found.answer, found.result = text, answer, result
                 return found
-    found.note = f"none found before the budget was spent ({found.tried} fresh inputs from {GENERATORS_FILE} tried)"
+    found.note = (f"none found before the budget was spent ({found.tried} fresh inputs from {GENERATORS_FILE} tried)"
+                  if examples is None or found.tried < examples else
+                  f"none found in {found.tried} fresh inputs from {GENERATORS_FILE}")
     return found
 
 
