@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
+from judge.docs_links import see
 from judge.errors import UsageError
 from judge.grading import ClassReport, Skipped, is_ignored, rank_students
 
@@ -76,7 +77,7 @@ def parse_time(text: str, option: str) -> float:
         moment = datetime.fromisoformat(text)
     except ValueError:
         raise UsageError(f"{option} {text!r} is not a time: write it as 2026-12-01T23:59 or "
-                         f"2026-12-01T23:59+01:00") from None
+                         f"2026-12-01T23:59+01:00 {see('how-to/deadlines.md')}") from None
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
         moment = moment.replace(hour=23, minute=59, second=59)
     if moment.tzinfo is None:

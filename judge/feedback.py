@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
+from judge.docs_links import see
 from judge.errors import UsageError
 
 LEVELS = ("verdict", "hints", "counterexamples", "full")
@@ -37,21 +38,24 @@ class FeedbackPolicy:
 def parse_policy(spec, fail) -> FeedbackPolicy:
     """A suite's ``feedback:`` field: a level's name, or {level: full, full_after: YYYY-MM-DD};
     ``fail(message)`` makes the error naming the suite."""
+    def fail_here(message: str):
+        return fail(f"{message} {see('how-to/feedback-and-hints.md')}")
+
     if isinstance(spec, str):
         spec = {"level": spec}
     if not isinstance(spec, dict):
-        raise fail(f"field 'feedback' must be one of {', '.join(LEVELS)}, or a mapping of {', '.join(POLICY_KEYS)}")
+        raise fail_here(f"field 'feedback' must be one of {', '.join(LEVELS)}, or a mapping of {', '.join(POLICY_KEYS)}")
     unknown = sorted(set(map(str, spec)) - set(POLICY_KEYS))
     if unknown:
-        raise fail(f"feedback: unknown field {unknown[0]!r}; known fields: {', '.join(POLICY_KEYS)}")
+        raise fail_here(f"feedback: unknown field {unknown[0]!r}; known fields: {', '.join(POLICY_KEYS)}")
     level = spec.get("level", DEFAULT_LEVEL)
     if level not in LEVELS:
-        raise fail(f"feedback: level must be one of {', '.join(LEVELS)}, got {level!r}")
+        raise fail_here(f"feedback: level must be one of {', '.join(LEVELS)}, got {level!r}")
     after = spec.get("full_after")
     if after is not None:
         if level != "full":
-            raise fail("feedback: full_after is the day hidden cases are shown from; it needs level: full")
-        after = _date(after, fail)
+            raise fail_here("feedback: full_after is the day hidden cases are shown from; it needs level: full")
+        after = _date(after, fail_here)
     return FeedbackPolicy(level, after)
 
 

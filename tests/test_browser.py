@@ -1,7 +1,7 @@
 """The HTML class report and the live scoreboard in a real headless browser (Debian's chromium
 and chromium-driver, driven by Selenium): they load without console errors, sort, open, draw the
 expected histogram, show a submission's markup as text, and follow a `judge grade` as it runs.
-Screenshots of both pages are saved under tests/artifacts/."""
+Screenshots of both pages are saved under docs/screenshots/, where the docs show them."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import pytest
 from conftest import ROOT, make_class, run_judge
 
 CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
-ARTIFACTS = ROOT / "tests" / "artifacts"
+SCREENSHOTS = ROOT / "docs" / "screenshots"  # the pages' pictures, drawn anew by every run of these tests
 SOLUTIONS = ROOT / "solutions"
 MARKUP = "<script>alert(1)</script>"
 
@@ -133,9 +133,10 @@ def test_a_students_details_open_with_the_sample_difference(browser, report):
     assert [figure.find_element("tag name", "mark").text for figure in figures[1:]] == ["SK", "CY"]
     # Hidden cases show their verdict and message only: one output panel, for the one sample.
     assert len(details.find_elements("css selector", ".sample")) == 1
-    ARTIFACTS.mkdir(exist_ok=True)
-    browser.save_screenshot(str(ARTIFACTS / "report.png"))
-    print(f"screenshot: {ARTIFACTS / 'report.png'}")
+    # The docs show what the code draws: their screenshots are these.
+    SCREENSHOTS.mkdir(exist_ok=True)
+    browser.save_screenshot(str(SCREENSHOTS / "class-report.png"))
+    print(f"screenshot: {SCREENSHOTS / 'class-report.png'}")
 
 
 def test_the_histogram_has_a_bar_per_tenth_sized_by_the_data(browser, report):
@@ -242,9 +243,9 @@ def test_the_live_scoreboard_follows_a_running_grade(browser, tmp_path):
         assert final["ben"][2] == "77.27"
         assert browser.execute_script("return window.loadedOnce === true;"), "the page was reloaded"
         assert severe_console_entries(browser) == []
-        ARTIFACTS.mkdir(exist_ok=True)
-        browser.save_screenshot(str(ARTIFACTS / "scoreboard.png"))
-        print(f"screenshot: {ARTIFACTS / 'scoreboard.png'}")
+        SCREENSHOTS.mkdir(exist_ok=True)
+        browser.save_screenshot(str(SCREENSHOTS / "scoreboard.png"))
+        print(f"screenshot: {SCREENSHOTS / 'scoreboard.png'}")
     finally:
         if grade is not None and grade.poll() is None:
             grade.kill()

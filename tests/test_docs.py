@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT
+from conftest import ROOT, run_judge
 from sybil import Document, Region
 
 PAGES = sorted((ROOT / "docs").rglob("*.md")) + [ROOT / "README.md"]
@@ -191,3 +191,20 @@ def test_the_architecture_page_names_every_module_of_the_import_layers():
         for module in re.split(r"[:|]", layer):
             name = module.strip()
             assert f"`{name}`" in layers or f"`{name}/`" in layers, f"{name} is in pyproject.toml's layers, not on the page"
+
+
+def test_every_how_to_page_an_error_names_exists():
+    named = set()
+    for source in (ROOT / "judge").rglob("*.py"):
+        named.update(re.findall(r"""see\(['"]([^'"]+)['"]\)""", source.read_text(encoding="utf-8")))
+    assert len(named) >= 4, named
+    assert not [path for path in named if not (ROOT / "docs" / path).is_file()], named
+
+
+def test_an_error_with_a_how_to_page_names_it(tmp_path):
+    suite = tmp_path / "cases" / "aplusb.yaml"
+    suite.parent.mkdir()
+    suite.write_text("id: aplusb\ntitle: A + B\nio: stdio\nfeedback: everything\n"
+                     "cases:\n  - {name: one, input: \"1 2\\n\", output: \"3\\n\"}\n")
+    done = run_judge("show", "aplusb", "--problems", str(tmp_path))
+    assert done.returncode == 2 and "(see docs/how-to/feedback-and-hints.md)" in done.stderr, done.stderr

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from judge.docs_links import see
 from judge.errors import SuiteError
 from judge.feedback import FeedbackPolicy, parse_policy
 from judge.formats.base import ProblemFormat, ProblemSource
@@ -233,10 +234,10 @@ class _SuiteReader:
             self.known_keys(spec, CHECKER_KEYS, "checker")
             options = spec.get("options", {})
             if not isinstance(options, dict):
-                raise self.fail("checker", "field 'options' must be a mapping")
+                raise self.fail("checker", f"field 'options' must be a mapping {see('how-to/checkers.md')}")
             return spec["name"], options
         raise self.fail("header", "field 'checker' must be a name (tokens, exact, float, data, "
-                                  "custom) or a mapping {name: ..., options: {...}}")
+                                  f"custom) or a mapping {{name: ..., options: {{...}}}} {see('how-to/checkers.md')}")
 
     def groups(self, raw: dict) -> tuple[dict, dict]:
         """`groups:`: each group's points, written as a number or as a mapping that may also give

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from judge.docs_links import see
 from judge.icpc.package import PackageError, read_yaml
 
 GENERATORS_FILE = Path("generators") / "generators.yaml"
@@ -44,7 +45,11 @@ MAX_COUNT = 100
 
 
 class GeneratorsError(PackageError):
-    """generators.yaml describes something this judge cannot make; the message names the entry."""
+    """generators.yaml describes something this judge cannot make; the message names the entry,
+    and the how-to page that says what the judge reads of generators.yaml."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(f"{message} {see('how-to/generated-data.md')}")
 
 
 @dataclass(frozen=True)
