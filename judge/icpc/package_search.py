@@ -85,8 +85,8 @@ def _search(problem, prepared, deadline, is_hidden_input, run_case, candidates, 
                 break
             # Seeds of the judge's own: never those generators.yaml gives its own cases.
             seed = seed_of(planned.command.text, f"{salt}-{attempt}", 1)
-            try:
-                files = maker.case_files(dataclasses.replace(planned, seed=seed))
+            try:  # without its `match:`, which describes the case generators.yaml makes, not this one
+                files = maker.case_files(dataclasses.replace(planned, seed=seed, match={}))
             except PackageError as error:  # the package's own fault: the run's result stands
                 found.note = f"the search stopped: {error}"
                 return found
