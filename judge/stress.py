@@ -95,12 +95,11 @@ def stress(problem: Problem, source: Path, examples: int = 100, seed: int = 0,
             planned.close()
 
 
-def _stress_package(problem, source, examples, seed, time_limit, language_name, on_example, deadline) -> StressResult:
-    """A problem package's stress test: fresh cases from its own seeded generators (see
-    judge/icpc/package_search.py; no shrinking), judged against its solution's answers."""
-    from judge.icpc.package_search import search
+def _prepared(problem: Problem, source: Path, language_name: str | None, time_limit: float | None):
+    """The submission built, with ``time_limit`` (CPU seconds) over the problem's if given; or,
+    when it does not build, the StressResult that says so."""
     from judge.results import PrepareFailure
-    from judge.runner import prepare, run_case
+    from judge.runner import prepare
 
     prepared = prepare(problem, source, language_name)
     if isinstance(prepared, PrepareFailure):
@@ -109,6 +108,18 @@ def _stress_package(problem, source, examples, seed, time_limit, language_name, 
     if time_limit:
         limits = dataclasses.replace(prepared.limits, cpu_time=time_limit, wall_time=prepared.limits.wall_for(time_limit))
         prepared = dataclasses.replace(prepared, limits=limits)
+    return prepared
+
+
+def _stress_package(problem, source, examples, seed, time_limit, language_name, on_example, deadline) -> StressResult:
+    """A problem package's stress test: fresh cases from its own seeded generators (see
+    judge/icpc/package_search.py; no shrinking), judged against its solution's answers."""
+    from judge.icpc.package_search import search
+    from judge.runner import run_case
+
+    prepared = _prepared(problem, source, language_name, time_limit)
+    if isinstance(prepared, StressResult):
+        return prepared
     found = search(problem, prepared, deadline or float("inf"), lambda text: False, run_case, examples=examples,
                    salt=f"judge-stress-{seed}", on_tried=on_example)
     if found.result is None:
@@ -125,16 +136,11 @@ def _stress(problem, source, examples, seed, time_limit, language_name, on_examp
             planned: PlannedExamples | None, deadline: float | None = None,
             admissible: Callable[[Any], bool] | None = None) -> StressResult:
     # Imported here, once the generator process is on its way: it starts that much sooner.
-    from judge.results import PrepareFailure
-    from judge.runner import executor, prepare, run_case
+    from judge.runner import executor, run_case
 
-    prepared = prepare(problem, source, language_name)
-    if isinstance(prepared, PrepareFailure):
-        return StressResult(problem.id, str(source), 0, True,
-                            Counterexample(None, None, "", prepared.verdict, prepared.message))
-    if time_limit:
-        limits = dataclasses.replace(prepared.limits, cpu_time=time_limit, wall_time=prepared.limits.wall_for(time_limit))
-        prepared = dataclasses.replace(prepared, limits=limits)
+    prepared = _prepared(problem, source, language_name, time_limit)
+    if isinstance(prepared, StressResult):
+        return prepared
     with executor(prepared.language, prepared.program, problem.io, prepared.limits, workers=jobs) as execute:
         search = _Search(lambda value: run_case(problem, prepared, problem.task.make_case(value, "stress"),
                                                 execute), on_example, deadline, admissible)

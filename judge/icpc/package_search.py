@@ -16,8 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from judge.icpc.generated_data import CaseMaker, default_solution
-from judge.icpc.generators import GENERATORS_FILE, SEED, PlannedCase, read_plan, seed_of
-from judge.icpc.package import CaseFiles, Package, PackageError
+from judge.icpc.generators import GENERATORS_FILE, SEED, Plan, PlannedCase, read_plan, seed_of
+from judge.icpc.package import CaseFiles, PackageError
 from judge.problem import Case, Problem
 from judge.results import CaseResult, Prepared
 
@@ -35,9 +35,8 @@ class Found:
     rejected_hidden: int = 0
 
 
-def seeded_cases(package: Package) -> list[PlannedCase]:
+def seeded_cases(plan: Plan) -> list[PlannedCase]:
     """The secret cases of generators.yaml that a seeded command makes (answered ones only)."""
-    plan = read_plan(package.root, default_solution(package))
     return [case for case in plan.cases if case.command is not None and SEED.search(case.command.text)
             and case.answered and case.name.startswith("secret/")]
 
@@ -56,23 +55,22 @@ def search(problem: Problem, prepared: Prepared, deadline: float, is_hidden_inpu
     if not (package.root / GENERATORS_FILE).is_file():
         return Found(note=f"the problem package {problem.id} has no input generator (no {GENERATORS_FILE}), "
                           f"so no input of the judge's own can be searched for")
-    candidates = seeded_cases(package)
+    plan = read_plan(package.root, default_solution(package))
+    candidates = seeded_cases(plan)
     if not candidates:
         return Found(note=f"no input generator of {problem.id}'s {GENERATORS_FILE} takes a {{seed}}, so it makes "
                           f"no input but its own: no input of the judge's own can be searched for")
     scratch = Path(tempfile.mkdtemp(prefix="judge-search-"))
     try:
-        return _search(problem, prepared, deadline, is_hidden_input, run_case, candidates, scratch,
+        return _search(problem, prepared, deadline, is_hidden_input, run_case, plan, candidates, scratch,
                        examples, salt, on_tried)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _search(problem, prepared, deadline, is_hidden_input, run_case, candidates, scratch, examples, salt,
+def _search(problem, prepared, deadline, is_hidden_input, run_case, plan, candidates, scratch, examples, salt,
             on_tried) -> Found:
-    package = problem.package
-    plan = read_plan(package.root, default_solution(package))
-    maker = CaseMaker(package, plan, scratch / "made")
+    maker = CaseMaker(problem.package, plan, scratch / "made")
     found = Found()
     attempt = 0
     def more() -> bool:
