@@ -23,12 +23,11 @@ import time
 try:
     import ipc_objects  # next to this file in the program directory (the server registered it)
     import proc_usage
+    import process_watch
 except ImportError:  # the judge, importing the protocol
-    from judge.harness import ipc_objects, proc_usage
+    from judge.harness import ipc_objects, proc_usage, process_watch
 
-POLL = 0.05
-CPU_GRACE = 0.05  # measured CPU may pass the limit by this much before the case is stopped
-STDERR_KEEP = 64 * 1024
+cpu_rlimit = process_watch.cpu_rlimit
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
 SIGKILL = 9  # not from the signal module, which would bring enum and functools into every Python case
@@ -190,13 +189,6 @@ class Case:
             ipc_objects.clear_keyrings()
 
 
-def cpu_rlimit(cpu):
-    """RLIMIT_CPU (soft, hard) for a CPU limit of ``cpu`` seconds: a backstop past the limit,
-    which the server enforces on the whole process tree."""
-    cpu_seconds = int(cpu) + 2
-    return cpu_seconds, cpu_seconds + 1
-
-
 def limit_case(cpu, output, address_space, open_files):
     """In the case's child: its own limits, as a cold run's prlimit sets them (the process count,
     the stack and core dumps are the server's, inherited)."""
@@ -210,77 +202,25 @@ def limit_case(cpu, output, address_space, open_files):
 
 def watch(child, parent, stderr_fd, started, request, memory_mounts=(), own_files=()):
     """Wait for the child, keeping its stderr; stop it at the CPU, memory or wall limit.
-    Returns (the stderr kept, why it was stopped or None, peak CPU seconds, peak resident KiB)
-    as read from /proc for every process below ``parent`` (the server or zygote that started the
-    child, all of whose children are the case's: the child, its descendants, and the siblings it
-    made itself with clone's CLONE_PARENT), with what the files in ``memory_mounts`` (tmpfs
-    mount points), the shared memory segments of the server's uid and the memory files the
-    processes hold open (but ``own_files``, the server's: the case's stdin and stdout) hold."""
-    import select  # the server's own: a Python case never needs it
+    Returns (the stderr kept, why it was stopped or None, peak CPU seconds, peak KiB) as read
+    from /proc for every process below ``parent`` (the server or zygote that started the child,
+    all of whose children are the case's: the child, its descendants, and the siblings it made
+    itself with clone's CLONE_PARENT), with what the files in ``memory_mounts`` (tmpfs mount
+    points), the shared memory segments of the server's uid and the memory files the processes
+    hold open (but ``own_files``, the server's: the case's stdin and stdout) hold."""
 
-    pidfd = os.pidfd_open(child)
-    poller = select.poll()
-    poller.register(pidfd, select.POLLIN)
-    poller.register(stderr_fd, select.POLLIN)
-    stderr, cpu, memory_kb, stopped = StderrKept(), 0.0, 0, None
-    ceiling_kb = request["memory"] // 1024
-    try:
-        while True:
-            now = time.monotonic()
-            remaining = started + request["wall"] - now
-            if now - started >= POLL:  # most runs are over sooner: no need to read /proc for them
-                processes = proc_usage.descendants(parent)
-                tree_cpu, tree_kb = proc_usage.usage(processes)
-                tree_kb += proc_usage.memory_files_kb(processes, own_files)
-                tree_kb += sum(proc_usage.tmpfs_kb(point) for point in memory_mounts)
-                # Shared memory segments the case made (and detached) are memory too.
-                tree_kb += ipc_objects.shared_memory_kb(os.getuid())
-                cpu, memory_kb = max(cpu, tree_cpu), max(memory_kb, tree_kb)
-            if remaining <= 0:
-                stopped = "wall"
-            elif cpu > request["cpu"] + CPU_GRACE:
-                stopped = "cpu"
-            elif memory_kb > ceiling_kb:
-                stopped = "memory"
-            if stopped:
-                break
-            events = dict(poller.poll(min(remaining, POLL) * 1000))
-            if stderr_fd in events and not stderr.take(stderr_fd):
-                # End of file: nothing holds the pipe any more (in the Python server, a case
-                # killed the zygote, which holds it for every case). Polling it again would
-                # report that at once, forever.
-                poller.unregister(stderr_fd)
-            if pidfd in events:
-                break
-    finally:
-        os.close(pidfd)
-    return stderr, stopped, cpu, memory_kb
+    def read():
+        processes = proc_usage.descendants(parent)
+        cpu, resident_kb = proc_usage.usage(processes)
+        return cpu, {"resident": resident_kb,
+                     "memory files": proc_usage.memory_files_kb(processes, own_files),
+                     "in-memory files": sum(proc_usage.tmpfs_kb(point) for point in memory_mounts),
+                     # Shared memory segments the case made (and detached) are memory too.
+                     "shared memory": ipc_objects.shared_memory_kb(os.getuid())}
 
-
-class StderrKept:
-    """The first STDERR_KEEP bytes of a case's stderr, and how many more there were."""
-
-    def __init__(self):
-        self.kept, self.dropped = bytearray(), 0
-
-    def take(self, fd):
-        """Read what the (non-blocking) pipe holds now; False once it is at end of file."""
-        while True:
-            try:
-                chunk = os.read(fd, 65536)
-            except BlockingIOError:
-                return True
-            if not chunk:
-                return False
-            room = max(STDERR_KEEP - len(self.kept), 0)
-            self.kept += chunk[:room]
-            self.dropped += max(0, len(chunk) - room)
-
-    def text(self):
-        text = bytes(self.kept)
-        if self.dropped:
-            text += f"\n[... {self.dropped} more bytes of stderr not kept]".encode()
-        return text
+    seen = process_watch.watch(child, stderr_fd, started + request["wall"], request["cpu"],
+                               request["memory"] // 1024, read, first_reading=process_watch.POLL)
+    return seen.stderr, seen.stopped, seen.cpu, seen.memory_kb
 
 
 def kill(child):

@@ -371,6 +371,7 @@ def exit_status(code):
 if __name__ == "__main__":
     load_sibling("proc_usage")  # case_control imports them
     load_sibling("ipc_objects")
+    load_sibling("process_watch")
     guard = load_sibling("signal_guard")
     control = load_sibling("case_control")
     start = load_sibling("start")

@@ -120,7 +120,7 @@ def _version_line(name: str, toolchain: tuple[str, ...], hint: str) -> str:
 
 def server_support_files() -> dict[str, bytes]:
     """The modules every warm server (Python's, the exec server) imports from its own directory."""
-    names = ("case_control.py", "proc_usage.py", "ipc_objects.py", "signal_guard.py")
+    names = ("case_control.py", "process_watch.py", "proc_usage.py", "ipc_objects.py", "signal_guard.py")
     return {name: (HARNESS_DIR / name).read_bytes() for name in names}
 
 

@@ -5,13 +5,13 @@
 
 from __future__ import annotations
 
-import math
 import os
 from pathlib import Path
 
+from judge.harness.process_watch import cpu_rlimit
 from judge.sandbox.limits import Limits
 from judge.sandbox.new_root import new_root_script
-from judge.sandbox.runtime import PIPE_IN, PIPE_OUT, SCRATCH_BYTES
+from judge.sandbox.runtime import PIPE_IN, PIPE_OUT
 from judge.sandbox.view import EMPTY_BYTES, Mount, ordered, runtime_mounts, scratch_mounts
 
 PROGRAM_DIR_INSIDE = "/prog"
@@ -118,8 +118,8 @@ def pipe_prefix() -> list[str]:
 def limit_prefix(limits: Limits) -> list[str]:
     """prlimit with the per-process backstops of ``limits``."""
     # A PID-namespace init ignores SIGXCPU, so the hard limit (SIGKILL) is the backstop that counts.
-    cpu_seconds = math.ceil(limits.cpu_time) + 1
-    args = ["/usr/bin/prlimit", f"--cpu={cpu_seconds}:{cpu_seconds}", "--core=0",
+    soft, hard = cpu_rlimit(limits.cpu_time)
+    args = ["/usr/bin/prlimit", f"--cpu={soft}:{hard}", "--core=0",
             f"--fsize={limits.output}", f"--nofile={limits.open_files}",
             f"--nproc={limits.processes}", f"--stack={limits.stack or 'unlimited'}"]
     if limits.address_space is not None:

@@ -5,11 +5,9 @@ from __future__ import annotations
 import fcntl
 import os
 import resource
-import select
 import signal
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from judge.harness.proc_usage import (
@@ -21,6 +19,7 @@ from judge.harness.proc_usage import (
     tmpfs_used_kb,
     usage,
 )
+from judge.harness.process_watch import STDERR_KEEP, Watch, watch
 from judge.sandbox.command import running_as_root
 from judge.sandbox.ipc_namespace import run_shared_memory_kb
 from judge.sandbox.limits import Limits, Outcome
@@ -29,10 +28,6 @@ from judge.sandbox.scratch import hand_over
 from judge.sandbox.slots import Claim, kill_group, spawned_pids
 from judge.sandbox.spawn import RunSpec, spawn
 from judge.sandbox.tiers import sandbox_tier
-
-STDERR_KEEP = 64 * 1024
-POLL = 0.05  # seconds between checks of a running program's CPU time and memory
-CPU_GRACE = 0.05  # measured CPU may pass the limit by this much before the run is stopped
 
 
 def run_sandboxed(command: list[str], *, stdin: bytes, limits: Limits,
@@ -100,7 +95,8 @@ def _run(spec: RunSpec, scratch: Path, stdin: bytes, stdio: tuple[int, int] | No
         path.chmod(0o600)
         if running_as_root():
             os.chown(path, spec.uid, spec.uid)
-    stderr_read, stderr_write = os.pipe2(os.O_CLOEXEC)
+    stderr_read, stderr_write = os.pipe2(os.O_CLOEXEC | os.O_NONBLOCK)
+    os.set_blocking(stderr_write, True)  # the program's end: its writes wait for the judge
     actions = [
         (os.POSIX_SPAWN_OPEN, 0, str(stdin_path), os.O_RDONLY, 0),
         (os.POSIX_SPAWN_OPEN, 1, str(stdout_path), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
@@ -122,26 +118,29 @@ def _run(spec: RunSpec, scratch: Path, stdin: bytes, stdio: tuple[int, int] | No
     try:
         if on_start is not None:
             _hand_pidfd(pid, on_start)
-        watch = _wait_draining(pid, spec.uid, stderr_read, started + spec.limits.wall_time, spec.limits)
-        if watch.stopped:
+        seen = watch(pid, stderr_read, started + spec.limits.wall_time, spec.limits.cpu_time,
+                     spec.limits.memory_ceiling // 1024, lambda: _memory_reading(pid, spec.uid))
+        if seen.stopped:
             kill_group(pid)
         _, status, rusage = os.wait4(pid, 0)
         ended_at = time.monotonic()
+        wall = ended_at - started
+        usage_left = _reap_what_outlived(spec.uid)
+        seen.stderr.take(stderr_read, most=STDERR_KEEP // 65536 + 1)  # the rest, once its writers are gone
     finally:
         spawned_pids.discard(pid)
         os.close(stderr_read)
-    wall = time.monotonic() - started
     # The spawned process starts as a copy of the judge, and the kernel records the judge's peak
     # memory as its own: only a peak above the judge's (read after the run, as the judge may have
     # grown meanwhile) belongs to the program. A run stopped by force was never reaped by its
     # parent, so rusage misses it: the readings from /proc are the better measure then.
     judge_peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    outlived_cpu, outlived_peak_kb = _reap_what_outlived(spec.uid)
+    outlived_cpu, outlived_peak_kb = usage_left
     peak_kb = max(rusage.ru_maxrss if rusage.ru_maxrss > judge_peak_kb else 0, outlived_peak_kb)
-    if peak_kb >= watch.memory_kb:  # the kernel's peak of a process, not the watcher's reading
-        watch.memory_kb, watch.memory_parts = peak_kb, None
-    watch.cpu = max(rusage.ru_utime + rusage.ru_stime + outlived_cpu, watch.cpu)
-    outcome = _outcome(status, watch, wall, stdout_path, spec)
+    if peak_kb >= seen.memory_kb:  # the kernel's peak of a process, not the watcher's reading
+        seen.memory_kb, seen.memory_parts = peak_kb, None
+    seen.cpu = max(rusage.ru_utime + rusage.ru_stime + outlived_cpu, seen.cpu)
+    outcome = _outcome(status, seen, wall, stdout_path, spec)
     outcome.ended_at = ended_at
     return outcome
 
@@ -198,17 +197,6 @@ def _reap_what_outlived(uid: int) -> tuple[float, int]:
     return cpu, peak_kb
 
 
-@dataclass
-class _Watch:
-    """What the judge saw of a run while it was going: the peaks, and why it was stopped."""
-
-    stderr: bytes = b""
-    stopped: str | None = None  # "wall", "cpu", "memory" or None (it ended by itself)
-    cpu: float = 0.0
-    memory_kb: int = 0
-    memory_parts: dict[str, int] | None = None  # what the peak reading was made of, in KiB
-
-
 def _run_processes(pid: int, uid: int) -> list[int]:
     """Every process of a run: its tree (every thread's children) and, as root, everything
     running under the run's slot uid (orphans re-parented out of the tree, setsid daemons)."""
@@ -216,11 +204,6 @@ def _run_processes(pid: int, uid: int) -> list[int]:
     if running_as_root():
         pids.update(processes_of_uid(uid))
     return sorted(pids)
-
-
-def _has_ended(pidfd: int) -> bool:
-    """Whether the process of ``pidfd`` has exited (without waiting)."""
-    return bool(select.select([pidfd], [], [], 0)[0])
 
 
 def _memory_reading(pid: int, uid: int) -> tuple[float, dict[str, int]]:
@@ -238,82 +221,7 @@ def _memory_reading(pid: int, uid: int) -> tuple[float, dict[str, int]]:
                  "memory files": memory_files_kb(processes)}
 
 
-def _wait_draining(pid: int, uid: int, stderr_fd: int, deadline: float, limits: Limits) -> _Watch:
-    """Wait for ``pid`` to exit while reading its stderr (keeping the first STDERR_KEEP bytes).
-
-    Every POLL seconds the CPU time and resident memory of every process of the run are read,
-    and the run is stopped as soon as either passes its limit (RLIMIT_CPU and RLIMIT_AS are per
-    process and only backstops).
-    """
-    pidfd = os.pidfd_open(pid)
-    kept = bytearray()
-    dropped = 0
-    watch = _Watch()
-    memory_ceiling_kb = limits.memory_ceiling // 1024
-    try:
-        poller = select.poll()
-        poller.register(pidfd, select.POLLIN)
-        poller.register(stderr_fd, select.POLLIN)
-        while watch.stopped is None:
-            remaining = deadline - time.monotonic()
-            cpu, parts = _memory_reading(pid, uid)
-            memory_kb = sum(parts.values())
-            if memory_kb > memory_ceiling_kb:
-                # Read again before stopping the run: one reading taken while the run's processes
-                # were changing (forking, entering namespaces) must not decide alone. Memory over
-                # the limit is still there a moment later, unless the run has ended meanwhile (a
-                # short peak: then the first reading stands).
-                cpu, again = _memory_reading(pid, uid)
-                if sum(again.values()) < memory_kb and not _has_ended(pidfd):
-                    parts, memory_kb = again, sum(again.values())
-            watch.cpu = max(watch.cpu, cpu)
-            if memory_kb > watch.memory_kb:
-                watch.memory_kb, watch.memory_parts = memory_kb, parts
-            if remaining <= 0:
-                watch.stopped = "wall"
-            elif watch.cpu > limits.cpu_time + CPU_GRACE:
-                watch.stopped = "cpu"
-            elif watch.memory_kb > memory_ceiling_kb:
-                watch.stopped = "memory"
-            else:
-                events = poller.poll(min(remaining, POLL) * 1000)
-                if any(fd == pidfd for fd, _ in events):
-                    kept += _drain_available(stderr_fd, STDERR_KEEP - len(kept))
-                    break
-                for fd, _event in events:
-                    chunk = os.read(stderr_fd, 65536)
-                    if not chunk:
-                        poller.unregister(stderr_fd)
-                        continue
-                    room = STDERR_KEEP - len(kept)
-                    kept += chunk[:room]
-                    dropped += max(0, len(chunk) - room)
-    finally:
-        os.close(pidfd)
-    watch.stderr = _stderr_text(kept, dropped)
-    return watch
-
-
-def _drain_available(fd: int, room: int) -> bytes:
-    """What is left in the pipe once the program exited (without blocking on a leftover writer)."""
-    os.set_blocking(fd, False)
-    data = bytearray()
-    try:
-        while len(data) < room:
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                break
-            data += chunk
-    except BlockingIOError:
-        pass
-    return bytes(data[:max(room, 0)])
-
-
-def _stderr_text(kept: bytearray, dropped: int) -> bytes:
-    return bytes(kept) + (f"\n[... {dropped} more bytes of stderr not kept]".encode() if dropped else b"")
-
-
-def _outcome(status: int, watch: _Watch, wall: float, stdout_path: Path, spec: RunSpec) -> Outcome:
+def _outcome(status: int, watch: Watch, wall: float, stdout_path: Path, spec: RunSpec) -> Outcome:
     stdout = stdout_path.read_bytes() if stdout_path.exists() else b""
     exit_code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
     killed_by = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
@@ -328,7 +236,7 @@ def _outcome(status: int, watch: _Watch, wall: float, stdout_path: Path, spec: R
         wall_time=wall,
         memory_kb=watch.memory_kb,
         stdout=stdout[: spec.limits.output],
-        stderr=watch.stderr,
+        stderr=watch.stderr.text(),
         wall_timed_out=watch.stopped == "wall",
         output_exceeded=len(stdout) >= spec.limits.output,
         memory_parts=watch.memory_parts,
