@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from judge.output_diff import Difference, first_difference
 from judge.problem import Case, Problem
 from judge.results import CaseResult
+from judge.vocabulary import Visibility
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,7 @@ def sample_view(problem: Problem, case: Case, result: CaseResult | None,
     """The visible parts of ``case`` and of ``result`` (CaseResult.output, or in grading its
     output_excerpt, which the judge keeps for sample cases); None for a hidden case, unless
     ``reveal_hidden`` (the "full" feedback level of judge/feedback.py)."""
-    if case.visibility != "sample" and not reveal_hidden:
+    if case.visibility != Visibility.SAMPLE and not reveal_hidden:
         return None
     from judge.reference import expected_output
 

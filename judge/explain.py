@@ -15,6 +15,7 @@ from judge.planned_examples import example_key
 from judge.problem import Problem
 from judge.results import SubmissionResult
 from judge.verdict import Verdict
+from judge.vocabulary import Visibility
 
 if TYPE_CHECKING:  # annotations only: `judge run` imports this module, and grading is slow to import
     from judge.grading import ClassReport
@@ -79,7 +80,7 @@ class Explanation:
 
 def hidden_failures(result: SubmissionResult) -> list:
     """The cases the submission failed that it may not see, in a way a counterexample explains."""
-    return [case for case in result.cases if case.visibility != "sample" and case.verdict in EXPLAINED]
+    return [case for case in result.cases if case.visibility != Visibility.SAMPLE and case.verdict in EXPLAINED]
 
 
 def explain(problem: Problem, source: Path, result: SubmissionResult, budget: float,
@@ -187,7 +188,7 @@ def _explain_package(problem: Problem, source: Path, budget: float, language_nam
     if isinstance(prepared, PrepareFailure):
         explanation.note = f"no search: the submission does not build ({prepared.headline})"
         return explanation
-    hidden = {_same_input_key(case.input) for case in problem.cases if case.visibility != "sample"}
+    hidden = {_same_input_key(case.input) for case in problem.cases if case.visibility != Visibility.SAMPLE}
     found = search(problem, prepared, started + budget, lambda text: _same_input_key(text) in hidden, run_case)
     explanation.seconds, explanation.rejected_hidden = time.monotonic() - started, found.rejected_hidden
     if found.result is None:
@@ -226,7 +227,7 @@ class _Admissible:
         from judge.reference import validator_module
 
         task = problem.task
-        self.hidden_keys = {_same_input_key(task.value(case)) for case in problem.cases if case.visibility != "sample"}
+        self.hidden_keys = {_same_input_key(task.value(case)) for case in problem.cases if case.visibility != Visibility.SAMPLE}
         self.validator = validator_module(problem) if problem.files.validator is not None else None
         self.rejected: set[str] = set()
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from judge.docs_links import see
 from judge.errors import UsageError
+from judge.vocabulary import Visibility
 
 LEVELS = ("verdict", "hints", "counterexamples", "full")
 DEFAULT_LEVEL = "counterexamples"
@@ -93,5 +94,5 @@ def withhold(cases, level: str) -> None:
     if at_least(level, "hints"):
         return
     for case in cases:
-        if case.visibility != "sample":
+        if case.visibility != Visibility.SAMPLE:
             case.message = case.hint = case.description = ""

@@ -9,18 +9,18 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from judge.feedback import FeedbackPolicy
 from judge.errors import SuiteError
+from judge.feedback import FeedbackPolicy
+from judge.vocabulary import TaskStyle, Visibility
 
 if TYPE_CHECKING:
     from judge.signature import Signature
     from judge.tasks import TaskType
     from judge.verdict import Verdict
 
-Visibility = Literal["sample", "hidden"]
-VISIBILITIES = ("sample", "hidden")
+VISIBILITIES = Visibility.names()
 SCORING_MODES = ("cases", "groups")
 MIB = 1024 * 1024
 
@@ -37,7 +37,7 @@ class Case:
     expected: Any = None  # str for stdio, any JSON value for function problems; None = ask the reference
     group: str = "default"
     points: float = 1.0
-    visibility: Visibility = "hidden"
+    visibility: Visibility = Visibility.HIDDEN
     origin: str | None = None
     hint: str = ""  # the author's, shown to the student when the case fails
     description: str = ""  # what the case is for, shown with the hint
@@ -106,7 +106,7 @@ class Problem:
     feedback: FeedbackPolicy = FeedbackPolicy()  # what students are shown of hidden cases (judge/feedback.py)
 
     @property
-    def io(self) -> str:
+    def io(self) -> TaskStyle:
         """The task type's name, as suites and JSON reports write it ("stdio", "function")."""
         return self.task.name
 

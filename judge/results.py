@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from judge.verdict import Verdict
+from judge.vocabulary import Visibility
 
 if TYPE_CHECKING:
     from judge.languages import Language
@@ -26,7 +27,7 @@ class CaseResult:
     exit_code: int | None = None
     signal: int | None = None
     message: str = ""
-    visibility: str = "hidden"
+    visibility: Visibility = Visibility.HIDDEN
     output: str = ""  # what the submission printed (or returned), whole: only when asked for (stress)
     output_excerpt: str = ""  # a sample case's output, its first judge.runner.OUTPUT_EXCERPT_CHARS; "" for hidden cases
     score: float | None = None  # a package's output validator's score.txt, for group scoring

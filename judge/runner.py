@@ -21,6 +21,7 @@ from judge.sandbox import Limits, Outcome, run_sandboxed
 from judge.scoring import score
 from judge.tasks.base import Execute
 from judge.verdict import Decision, Verdict, decide, overall_verdict
+from judge.vocabulary import Visibility
 
 COLD_ENV = "JUDGE_COLD"
 OUTPUT_EXCERPT_CHARS = 4096  # of a sample case's output, kept for showing the difference
@@ -166,7 +167,7 @@ def run_case(problem: Problem, prepared: Prepared, case: Case, execute: Execute 
     The result keeps the whole output only with ``keep_output``; an excerpt of a sample case's
     output always."""
     result = _judge_case(problem, prepared, case, execute)
-    result.output_excerpt = result.output[:OUTPUT_EXCERPT_CHARS] if case.visibility == "sample" else ""
+    result.output_excerpt = result.output[:OUTPUT_EXCERPT_CHARS] if case.visibility == Visibility.SAMPLE else ""
     if result.verdict != Verdict.AC:
         result.hint, result.description = case.hint, case.description
     if not keep_output:
@@ -230,7 +231,7 @@ def check_output(problem: Problem, case: Case, got: str) -> CheckResult:
     try:
         expected: Any = expected_output(problem, case)
         checker = get_checker(problem.checker, problem.checker_options, problem.project_root)
-        return checker(got, expected, reveal=case.visibility == "sample", case=case, **problem.checker_options)
+        return checker(got, expected, reveal=case.visibility == Visibility.SAMPLE, case=case, **problem.checker_options)
     except Exception as error:  # a broken reference or checker is the judge's fault, never the student's
         raise JudgeFault(f"checking case {case.name} failed: {type(error).__name__}: {error}") from error
 
@@ -252,7 +253,7 @@ def shown_error(stderr: bytes, visibility: str) -> str:
     """What of a program's stderr a case's message may carry: a sample case's error line
     (``error_line``); of a hidden case only the exception's class, never its message or any
     other text, since a program can print its input there."""
-    if visibility == "sample":
+    if visibility == Visibility.SAMPLE:
         return error_line(stderr)
     return exception_class(stderr)
 

@@ -23,6 +23,7 @@ from judge.planned_examples import PlannedExamples, example_key, generation_fail
 from judge.problem import Problem
 from judge.reference import reference_answer
 from judge.verdict import Verdict
+from judge.vocabulary import Visibility
 
 if TYPE_CHECKING:
     from judge.results import CaseResult
@@ -283,7 +284,7 @@ def save_counterexample(problem: Problem, result: StressResult, seed: int) -> st
     if same is not None:
         return f"the suite already has this input as case {same.name}; not saved again"
     name = f"stress-{sha256(example_key(value).encode()).hexdigest()[:10]}"
-    fields: dict[str, Any] = {"name": name, "group": "stress", "visibility": "hidden",
+    fields: dict[str, Any] = {"name": name, "group": "stress", "visibility": Visibility.HIDDEN.value,
                               "origin": f"found by judge stress (seed {seed}) against {Path(result.submission).name}"}
     fields[problem.task.case_field] = value
     append_case(problem, fields)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from judge.commands.common import EXIT_FAILED, EXIT_OK
+from judge.vocabulary import SandboxTier
 
 NAME = "doctor"
 HELP = "check the languages' toolchains and the sandbox, and show the compile cache"
@@ -57,6 +58,6 @@ def _view_of(tier: str, hides: bool) -> str:
     """What a submission sees of this machine in an available tier."""
     if hides:
         return "available: a submission sees only the languages' runtimes, its program and its scratch directories"
-    cannot = "builds no file-system view" if tier == "none" else "cannot build its allow-list view here"
+    cannot = "builds no file-system view" if tier == SandboxTier.NONE else "cannot build its allow-list view here"
     return (f"available, but {cannot}: a submission sees this machine's files "
             "(grading refuses it unless --allow-weak-sandbox)")

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from judge.problem import Problem, SuiteError
 from judge.reference import expected_output
+from judge.vocabulary import TaskStyle, Visibility
 
 SUBMISSION_FOLDERS = {"accepted": "accepted", "wrong_answer": "wrong_answer",
                       "time_limit_exceeded": "time_limit_exceeded", "runtime_error": "run_time_error",
@@ -60,7 +61,7 @@ def export_problem(problem: Problem, target: Path) -> list[str]:
     what does not carry over exactly."""
     if problem.package is not None:
         raise SuiteError(f"{problem.id} is already a problem package ({problem.root})")
-    if problem.io != "stdio":
+    if problem.io != TaskStyle.STDIO:
         raise SuiteError(f"{problem.id} is graded by calling a function; the package format has only "
                          f"standard input and output, so it cannot be exported")
     if target.exists() and any(target.iterdir()):
@@ -99,7 +100,7 @@ def _write_problem_yaml(problem: Problem, target: Path, custom: bool) -> None:
 def _write_data(problem: Problem, target: Path, flags: list[str]) -> None:
     width = len(str(len(problem.cases)))
     for index, case in enumerate(problem.cases, 1):
-        folder = target / "data" / ("sample" if case.visibility == "sample" else "secret")
+        folder = target / "data" / ("sample" if case.visibility == Visibility.SAMPLE else "secret")
         folder.mkdir(parents=True, exist_ok=True)
         stem = f"{index:0{width}d}-{_safe(case.name)}"
         (folder / f"{stem}.in").write_text(case.input or "", encoding="utf-8")

@@ -20,6 +20,7 @@ from judge.icpc.generators import GENERATORS_FILE, SEED, Plan, PlannedCase, read
 from judge.icpc.package import CaseFiles, PackageError
 from judge.problem import Case, Problem
 from judge.results import CaseResult, Prepared
+from judge.vocabulary import Visibility
 
 
 @dataclasses.dataclass
@@ -124,5 +125,5 @@ def _judge_fresh(problem: Problem, prepared: Prepared, planned: PlannedCase, fil
     fresh = dataclasses.replace(problem, package=extended, task=type(problem.task)(extended))
     case = Case(name=name, input=(folder / "case.in").read_text(encoding="utf-8", errors="replace"),
                 expected=(folder / "case.ans").read_text(encoding="utf-8", errors="replace"),
-                group=planned.directory, visibility="hidden")
+                group=planned.directory, visibility=Visibility.HIDDEN)
     return run_case(fresh, prepared, case)

@@ -21,6 +21,7 @@ from judge.languages import LANGUAGES, CompileError, Language, Program, UnknownL
 from judge.languages.base import cache_key, cached_build, read_source
 from judge.languages.folder import read_folder
 from judge.runner import built
+from judge.vocabulary import TaskStyle
 
 HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx")
 SCRIPT_NAMES = ("build", "run")
@@ -58,7 +59,7 @@ def prepare_program(path: Path, entry: str | None = None,
     are followed (see read_folder); never a submission's."""
     if path.is_file():
         language = language_for(path)
-        return language, language.prepare(path, "stdio")
+        return language, language.prepare(path, TaskStyle.STDIO)
     files = read_folder(path, follow_file_links)
     if any(name in files for name in SCRIPT_NAMES):
         return None, _script_program(files)
@@ -242,7 +243,7 @@ def _python(language: Language, files: dict[str, bytes], path: Path, chosen: str
     if entry == "solution.py":
         raise CompileError(f"{path.name}: rename solution.py (the judge runs its launcher under that name)")
     launcher = PYTHON_LAUNCHER.format(entry=entry).encode()
-    return language.prepare_sources(files, launcher, "solution.py", "stdio")  # type: ignore[attr-defined]
+    return language.prepare_sources(files, launcher, "solution.py", TaskStyle.STDIO)  # type: ignore[attr-defined]
 
 
 def _javascript(language: Language, files: dict[str, bytes], path: Path, chosen: str | None) -> Program:

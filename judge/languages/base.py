@@ -16,6 +16,7 @@ from judge.harness import EXEC_SERVER_FILE, HARNESS_DIR
 from judge.languages.build_cache import CacheUnusable, cache_key, cache_root, cached_entry  # noqa: F401 (the languages import these from here)
 from judge.program import Program
 from judge.sandbox import WORK_DIR_INSIDE, Limits, run_sandboxed
+from judge.vocabulary import TaskStyle
 from judge.warm import ExecPool
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ class Language:
     # What the ICPC problem package format calls it (its language table), first the current code:
     # a package's include/<code>/ files go with its submissions. Empty: its name.
     package_codes: tuple[str, ...] = ()
-    styles: tuple[str, ...] = ("stdio",)  # the task types (by name) it can be judged in
+    styles: tuple[TaskStyle, ...] = (TaskStyle.STDIO,)  # the task types (by name) it can be judged in
     # How it declares and calls a function-style problem's function (judge/languages/functions/).
     function_style: FunctionStyle | None = None
     memory_markers: tuple[bytes, ...] = ()  # what the runtime prints when it runs out of memory

@@ -12,7 +12,7 @@ from judge.languages.base import Language, Program, cache_key, cached_build, exe
 from judge.languages.functions.c import CFunction
 from judge.languages.functions.cpp import CppFunction
 from judge.signature import Signature
-
+from judge.vocabulary import TaskStyle
 
 # Defined as Codeforces and Baekjoon define it: contest templates read `input.txt` and write
 # `output.txt` unless it is set (`#ifndef ONLINE_JUDGE freopen(...)`), and would print nothing here.
@@ -23,7 +23,7 @@ class CompiledLanguage(Language):
     compiler = ""
     source_name = ""
     flags: tuple[str, ...] = ()
-    styles = ("stdio", "function")
+    styles = (TaskStyle.STDIO, TaskStyle.FUNCTION)
     memory_markers = (b"std::bad_alloc",)
     function_style: CFunction | CppFunction
     exec_server = True
@@ -40,7 +40,7 @@ class CompiledLanguage(Language):
     def prepare(self, source: Path, style: str, signature: Signature | None = None) -> Program:
         self.version()
         code = read_source(source)
-        if style == "function":
+        if style == TaskStyle.FUNCTION:
             directory = build_function_call(self, self.function_style, code, signature)
             return Program(self.name, directory, ("{prog}/program",))
         command = self.compile_command()

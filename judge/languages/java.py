@@ -31,6 +31,7 @@ from judge.errors import CompileError
 from judge.languages.base import Language, Program, cache_key, cached_build, exec_server_files, read_source
 from judge.languages.functions.java import CLASS_NAME, HARNESS_CLASS, JavaFunction
 from judge.signature import Signature
+from judge.vocabulary import TaskStyle
 
 JVM_ALLOWANCE = 160 << 20
 PACKAGE_LINE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
@@ -58,7 +59,7 @@ class Java(Language):
     limit_address_space = False
     min_processes = 256
     exec_server = True
-    styles = ("stdio", "function")
+    styles = (TaskStyle.STDIO, TaskStyle.FUNCTION)
     function_style = JavaFunction()
     self_test_file = "Sum.java"
     self_test_source = ("import java.util.Scanner;\npublic class Sum { public static void main(String[] a) {"
@@ -80,7 +81,7 @@ class Java(Language):
         except UnicodeDecodeError:
             raise CompileError(f"{source.name} is not UTF-8 text; save it as UTF-8") from None
         text = PACKAGE_LINE.sub("", text, count=1)  # a stray package line would hide the class
-        if style == "function":
+        if style == TaskStyle.FUNCTION:
             return self._prepare_function_call(text, signature)
         public_class, main_class = find_classes(text)
         directory = self._compile({f"{public_class or main_class}.java": text.encode()})

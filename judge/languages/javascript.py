@@ -20,6 +20,7 @@ from judge.languages.base import (
 )
 from judge.languages.functions.javascript import JavaScriptFunction
 from judge.signature import Signature
+from judge.vocabulary import TaskStyle
 
 NODE_ALLOWANCE = 96 << 20
 NODE_COMMAND = ("node", "--max-old-space-size={memory_mb}", "--stack-size=32000")
@@ -28,7 +29,7 @@ NODE_COMMAND = ("node", "--max-old-space-size={memory_mb}", "--stack-size=32000"
 class JavaScript(Language):
     name = "javascript"
     extensions = (".js", ".mjs", ".cjs")
-    styles = ("stdio", "function")
+    styles = (TaskStyle.STDIO, TaskStyle.FUNCTION)
     function_style = JavaScriptFunction()  # today's harness calls solution(*args), typed or not
     toolchain = ("node",)
     memory_markers = (b"JavaScript heap out of memory", b"Allocation failed")
@@ -47,7 +48,7 @@ class JavaScript(Language):
         name = "solution" + (source.suffix.lower() if source.suffix.lower() in self.extensions else ".js")
         files = {name: read_source(source)}
         command = list(NODE_COMMAND)
-        if style == "function":
+        if style == TaskStyle.FUNCTION:
             files["harness.js"] = (HARNESS_DIR / "function_call.js").read_bytes()
             command += ["{prog}/harness.js", "{prog}/" + name]
         else:

@@ -23,6 +23,7 @@ from judge.languages.functions.python import PythonFunction
 from judge.program import python_interpreter
 from judge.sandbox import Limits
 from judge.signature import Signature
+from judge.vocabulary import TaskStyle
 from judge.warm import WarmPool
 
 
@@ -41,7 +42,7 @@ class Python(Language):
     name = "python"
     package_codes = ("python3", "python")
     extensions = (".py", ".py3")  # .py3: what DOMjudge and BAPCtools call Python 3
-    styles = ("stdio", "function")
+    styles = (TaskStyle.STDIO, TaskStyle.FUNCTION)
     function_style = PythonFunction()  # today's harness calls solution(*args), typed or not
     memory_markers = (b"MemoryError",)
     apt_packages = ("python3",)
@@ -63,7 +64,7 @@ class Python(Language):
 
     def prepare(self, source: Path, style: str, signature: Signature | None = None) -> Program:
         code = read_source(source)
-        if style == "function" and signature is not None:
+        if style == TaskStyle.FUNCTION and signature is not None:
             _check_syntax(code, source.name)
             kind = self.function_style.interface_problem(code, signature)
             if kind:
@@ -93,7 +94,7 @@ class Python(Language):
         # interpreter would, with the exit() and quit() that -S leaves out.
         start = START_BYTECODE if START_BYTECODE in files else START_FILE
         command = [interpreter, "-I", "-S", "-B", "{prog}/" + start]
-        if style == "function":
+        if style == TaskStyle.FUNCTION:
             files["harness.py"] = (HARNESS_DIR / "function_call.py").read_bytes()
             command += ["{prog}/harness.py", "{prog}/" + entry]
         else:

@@ -8,6 +8,7 @@ from pathlib import Path
 from judge.errors import CompileError, LanguageUnavailable
 from judge.languages.base import Language
 from judge.sandbox import Limits, run_sandboxed
+from judge.vocabulary import TaskStyle
 
 SELF_TEST_INPUT, SELF_TEST_OUTPUT = b"20 22\n", "42"
 SELF_TEST_LIMITS = Limits(cpu_time=5.0, wall_time=20.0, memory=256 << 20, output=1 << 20)
@@ -22,7 +23,7 @@ def self_test(language: Language) -> str | None:
         source = Path(folder) / language.self_test_file
         source.write_text(language.self_test_source, encoding="utf-8")
         try:
-            program = language.prepare(source, "stdio")
+            program = language.prepare(source, TaskStyle.STDIO)
         except (CompileError, LanguageUnavailable) as error:
             return f"its test program did not build: {error}"
     limits = language.limits(SELF_TEST_LIMITS)

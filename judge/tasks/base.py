@@ -7,6 +7,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from judge.vocabulary import Visibility
+
 if TYPE_CHECKING:
     from judge.languages import Language
     from judge.problem import Case, Problem
@@ -36,7 +38,7 @@ class TaskType:
         """A case's data as the reference solver, the validator and stress testing see it."""
         raise NotImplementedError
 
-    def make_case(self, value: Any, name: str, visibility: str = "sample") -> Case:
+    def make_case(self, value: Any, name: str, visibility: Visibility = Visibility.SAMPLE) -> Case:
         """A case made from a value of the kind ``value`` returns (stress testing makes these)."""
         raise NotImplementedError
 

@@ -7,10 +7,11 @@ from typing import Any
 
 from judge.problem import Case
 from judge.tasks.base import TaskType
+from judge.vocabulary import TaskStyle, Visibility
 
 
 class Batch(TaskType):
-    name = "stdio"
+    name = TaskStyle.STDIO
     case_field = "input"
     default_checker = "tokens"
     value_label = "input"
@@ -21,7 +22,7 @@ class Batch(TaskType):
     def value(self, case: Case) -> str:
         return case.input or ""
 
-    def make_case(self, value: Any, name: str, visibility: str = "sample") -> Case:
+    def make_case(self, value: Any, name: str, visibility: Visibility = Visibility.SAMPLE) -> Case:
         return Case(name=name, input=value, visibility=visibility)
 
     def reference_answer(self, reference: ModuleType, value: Any) -> Any:

@@ -11,10 +11,11 @@ from typing import Any
 
 from judge.problem import Case
 from judge.tasks.base import TaskType
+from judge.vocabulary import TaskStyle, Visibility
 
 
 class FunctionCall(TaskType):
-    name = "function"
+    name = TaskStyle.FUNCTION
     case_field = "args"
     default_checker = "data"
     value_label = "arguments"
@@ -36,7 +37,7 @@ class FunctionCall(TaskType):
     def value(self, case: Case) -> list:
         return list(case.args or ())
 
-    def make_case(self, value: Any, name: str, visibility: str = "sample") -> Case:
+    def make_case(self, value: Any, name: str, visibility: Visibility = Visibility.SAMPLE) -> Case:
         return Case(name=name, args=tuple(value), visibility=visibility)
 
     def reference_answer(self, reference: ModuleType, value: Any) -> Any:
