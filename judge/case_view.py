@@ -8,7 +8,9 @@ from dataclasses import dataclass
 
 from judge.output_diff import Difference, first_difference
 from judge.problem import Case, Problem
+from judge.reference import expected_output
 from judge.results import CaseResult
+from judge.verdict import Verdict
 from judge.vocabulary import Visibility
 
 
@@ -29,14 +31,13 @@ def sample_view(problem: Problem, case: Case, result: CaseResult | None,
     ``reveal_hidden`` (the "full" feedback level of judge/feedback.py)."""
     if case.visibility != Visibility.SAMPLE and not reveal_hidden:
         return None
-    from judge.reference import expected_output
 
     task = problem.task
     shown_input = task.show_value(task.value(case))
     expected_text = task.answer_text(expected_output(problem, case))
     kept = (result.output or result.output_excerpt) if result is not None else ""  # grading keeps the excerpt
     got = kept or None
-    difference = first_difference(expected_text, got) if got is not None and result.verdict == "WA" else None
+    difference = first_difference(expected_text, got) if got is not None and result.verdict == Verdict.WA else None
     return SampleView(case.name, shown_input, expected_text, got, difference, task.value_label or "input")
 
 

@@ -10,10 +10,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from judge.errors import StressError, SuiteError
+from judge.icpc.package_search import search
 from judge.output_diff import comparable_lines
 from judge.planned_examples import example_key
 from judge.problem import Problem
-from judge.results import SubmissionResult
+from judge.reference import validator_module
+from judge.results import PrepareFailure, SubmissionResult
+from judge.runner import prepare, run_case
+from judge.stress import Counterexample, stress
 from judge.verdict import Verdict
 from judge.vocabulary import Visibility
 
@@ -63,8 +68,6 @@ class Explanation:
 
     @classmethod
     def from_record(cls, record: dict) -> Explanation:
-        from judge.stress import Counterexample
-
         found = record.get("counterexample")
         example = None
         if found is not None:
@@ -94,8 +97,6 @@ def explain(problem: Problem, source: Path, result: SubmissionResult, budget: fl
     if reason:
         return Explanation(note=reason, case_field=problem.task.case_field, hidden_failed=bool(failures))
     started = time.monotonic()
-    from judge.errors import StressError, SuiteError
-    from judge.stress import stress
 
     try:
         admissible = _Admissible(problem)
@@ -178,10 +179,6 @@ def _why_not_search(problem: Problem, result: SubmissionResult, failures: list) 
 def _explain_package(problem: Problem, source: Path, budget: float, language_name: str | None,
                      failures: list) -> Explanation:
     """A package's search, with its seeded generators (see judge/icpc/package_search.py)."""
-    from judge.icpc.package_search import search
-    from judge.results import PrepareFailure
-    from judge.runner import prepare, run_case
-
     started = time.monotonic()
     explanation = Explanation(hidden_failed=True, case_field="input")
     prepared = prepare(problem, source, language_name)
@@ -196,7 +193,6 @@ def _explain_package(problem: Problem, source: Path, budget: float, language_nam
         if "budget" in found.note and all(case.verdict == Verdict.TLE for case in failures):
             explanation.note += "; the failures were TLE only, which small inputs may not show"
         return explanation
-    from judge.stress import Counterexample
 
     explanation.counterexample = Counterexample(input=found.input, expected=found.answer, got=found.result.output,
                                                 verdict=Verdict(found.result.verdict).value, message=found.result.message)
@@ -224,8 +220,6 @@ class _Admissible:
     (those are counted, for the output to say so)."""
 
     def __init__(self, problem: Problem) -> None:
-        from judge.reference import validator_module
-
         task = problem.task
         self.hidden_keys = {_same_input_key(task.value(case)) for case in problem.cases if case.visibility != Visibility.SAMPLE}
         self.validator = validator_module(problem) if problem.files.validator is not None else None

@@ -11,6 +11,7 @@ from judge.grading import ClassReport
 from judge.results import SubmissionResult
 from judge.scoreboard import Scoreboard, Standing
 from judge.terminal import fitted_table
+from judge.verdict import Verdict
 
 
 def weak_sandbox_note(report: ClassReport) -> str:
@@ -57,7 +58,7 @@ def case_rates(report: ClassReport, problem: str) -> list[CaseRate]:
         for case in result.cases:
             key = (case.name, case.group)
             judged[key] = judged.get(key, 0) + 1
-            passed[key] = passed.get(key, 0) + (case.verdict == "AC")
+            passed[key] = passed.get(key, 0) + (case.verdict == Verdict.AC)
     rates = [CaseRate(name, group, passed[name, group], count) for (name, group), count in judged.items()]
     return sorted(rates, key=lambda rate: (rate.rate, rate.group, rate.name))
 
@@ -68,7 +69,7 @@ def group_rates(report: ClassReport, problem: str) -> list[CaseRate]:
     for result in _judged_results(report, problem):
         groups: dict[str, bool] = {}
         for case in result.cases:
-            groups[case.group] = groups.get(case.group, True) and case.verdict == "AC"
+            groups[case.group] = groups.get(case.group, True) and case.verdict == Verdict.AC
         for group, all_passed in groups.items():
             outcomes.setdefault(group, []).append(all_passed)
     rates = [CaseRate(group, group, sum(values), len(values)) for group, values in outcomes.items()]
@@ -78,7 +79,7 @@ def group_rates(report: ClassReport, problem: str) -> list[CaseRate]:
 def _judged_results(report: ClassReport, problem: str) -> list[SubmissionResult]:
     """The class's results on ``problem`` that were judged case by case (not compile errors)."""
     results = [student.results[problem] for student in report.students if problem in student.results]
-    return [result for result in results if result.verdict != "CE"]
+    return [result for result in results if result.verdict != Verdict.CE]
 
 
 def scoreboard_cell(standing: Standing, problem: str) -> str:

@@ -15,6 +15,7 @@ from judge.grading import ClassReport
 from judge.html_page import asset, csp_hash, environment
 from judge.output_diff import comparable_lines
 from judge.problem import Problem
+from judge.renderers.similarity.html import segments
 from judge.results import SubmissionResult
 from judge.verdict import VERDICT_NAMES, VERDICTS
 
@@ -94,7 +95,6 @@ def similar_pairs(report: ClassReport) -> list[dict]:
     """The similarity section's pairs, each program cut into shared and unshared passages."""
     if report.similarity is None:
         return []
-    from judge.renderers.similarity.html import segments
     return [{"pair": pair, "a": segments(pair.a.text, pair.a_spans), "b": segments(pair.b.text, pair.b_spans)}
             for pair in report.similarity.pairs]
 

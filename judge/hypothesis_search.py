@@ -33,6 +33,7 @@ def search(strategy, predicate: Callable[[Any], bool], examples: int, seed: int,
 
 
 def _settings(examples: int, shrink: bool):
+    # Hypothesis takes most of a second to import: only for a stress search, not at `judge` start-up.
     from hypothesis import HealthCheck, Phase, settings
 
     phases = [Phase.generate, Phase.shrink] if shrink else [Phase.generate]
@@ -41,6 +42,7 @@ def _settings(examples: int, shrink: bool):
 
 
 def _find_search(strategy, predicate, settings, seed: int) -> tuple[bool, Any]:
+    # Hypothesis takes most of a second to import: only for a stress search, not at `judge` start-up.
     from hypothesis import find
     from hypothesis.errors import NoSuchExample
 
@@ -55,6 +57,7 @@ class _Holds(Exception):
 
 
 def _engine_search(strategy, predicate, settings, seed: int) -> tuple[bool, Any]:
+    # Hypothesis takes most of a second to import: only for a stress search, not at `judge` start-up.
     from hypothesis.control import BuildContext
     from hypothesis.errors import UnsatisfiedAssumption
     from hypothesis.internal.conjecture.data import ConjectureData
@@ -99,6 +102,7 @@ def _engine_works() -> bool:
     """Whether driving the engine directly works with the installed Hypothesis: a search whose
     answer is known (the smallest n >= 7, through .map) must find it, and a search with nothing
     to find must try every one of a few inputs, once each."""
+    # Hypothesis takes most of a second to import: only for a stress search, not at `judge` start-up.
     from hypothesis import strategies as st
 
     seen: list[str] = []
@@ -118,6 +122,7 @@ def _engine_works() -> bool:
 def _keep_hypothesis_files_out_of_the_project() -> None:
     """No example database is used, but Hypothesis also caches constants it finds in loaded code;
     that goes to a temporary directory, not ``.hypothesis/`` in the user's working directory."""
+    # Hypothesis takes most of a second to import: only for a stress search, not at `judge` start-up.
     from hypothesis.configuration import set_hypothesis_home_dir
 
     set_hypothesis_home_dir(str(Path(tempfile.gettempdir()) / f"judge-hypothesis-{os.geteuid()}"))

@@ -18,9 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from judge.errors import StressError, SuiteError
+from judge.hypothesis_search import search
 from judge.reference import strategy_module_at
-
-
 
 
 class PlannedExamples:
@@ -56,8 +55,6 @@ class PlannedExamples:
 
 def _plan_examples(path: Path, examples: int, seed: int, send) -> None:
     """In the generator process: send each new example Hypothesis generates, then "done"."""
-    from judge.hypothesis_search import search
-
     seen: set[str] = set()
 
     def record(value: Any) -> bool:

@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 from judge.errors import SuiteError
 from judge.feedback import FeedbackPolicy
+from judge.verdict import Verdict
 from judge.vocabulary import TaskStyle, Visibility
 
 if TYPE_CHECKING:
     from judge.signature import Signature
     from judge.tasks import TaskType
-    from judge.verdict import Verdict
 
 VISIBILITIES = Visibility.names()
 SCORING_MODES = ("cases", "groups")
@@ -132,8 +132,6 @@ class Problem:
 
     def example_solutions(self) -> list[tuple[Path, Verdict]]:
         """(file, the verdict its folder promises) for every example solution, sorted."""
-        from judge.verdict import Verdict
-
         folder = self.files.solutions
         if folder is None or not folder.is_dir():
             return []

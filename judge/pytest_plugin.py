@@ -11,6 +11,11 @@ item reports the verdict and the first difference, not a traceback of the judge.
 A suite file is prepared once, in its ``setup`` (compiling the solution, starting a warm pool),
 and torn down after its last item; a compile error fails every case, with the compiler's message
 shown once.
+
+pytest loads this plugin (an entry point) in every session of an environment the judge is
+installed in, whether a test uses it or not: the judge proper (its catalog, loaders, runner and
+sandbox) is imported inside the hooks that judge something, never as the plugin loads. Only the
+judge's vocabulary (errors, results, feedback) is imported here.
 """
 
 from __future__ import annotations
@@ -20,6 +25,11 @@ from pathlib import Path
 
 import pytest
 
+from judge.errors import JudgeError, SuiteError
+from judge.feedback import level_for, withhold
+from judge.results import PrepareFailure
+from judge.suggestions import listing, nearest
+from judge.verdict import Verdict
 from judge.visible_text import visible
 
 SUITE_SUFFIXES = (".yaml", ".yml")
@@ -80,7 +90,6 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector):
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     """--solution that judged nothing is a mistake: say which, and how to name the suite."""
-    from judge.suggestions import listing, nearest
 
     solutions = _solutions(session.config)
     if not solutions:
@@ -101,8 +110,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 def _where_suites_are(problem: str | None) -> str:
+    # The judge proper, only once a test judges: see the module's docstring.
     from judge.catalog import catalog
-    from judge.errors import SuiteError
 
     try:
         sources = catalog().sources()
@@ -126,11 +135,12 @@ class SuiteFile(pytest.File):
         self.compile_message_shown = False
 
     def collect(self):
-        from judge.errors import SuiteError
+        # The judge proper, only once a test judges: see the module's docstring.
         from judge.formats.suite import load_suite
 
         try:
             if self.path.name == PACKAGE_FILE:  # the folder is the problem
+                # The judge proper, only once a test judges: see the module's docstring.
                 from judge.icpc.loading import load_package
                 self.problem = load_package(self.path.parent)
             else:
@@ -142,9 +152,8 @@ class SuiteFile(pytest.File):
 
     def setup(self) -> None:
         """Build the solution once for the whole file (and start its warm pool)."""
-        from judge.errors import JudgeError
+        # The judge proper, only once a test judges: see the module's docstring.
         from judge.languages.base import own_file
-        from judge.results import PrepareFailure
         from judge.runner import executor, prepare
 
         try:
@@ -187,8 +196,7 @@ class CaseItem(pytest.Item):
         self.case = case
 
     def runtest(self) -> None:
-        from judge.feedback import level_for, withhold
-        from judge.results import PrepareFailure
+        # The judge proper, only once a test judges: see the module's docstring.
         from judge.runner import run_case
 
         suite: SuiteFile = self.parent
@@ -196,7 +204,7 @@ class CaseItem(pytest.Item):
             raise JudgeFailure(suite.prepared.verdict, self._failure_message(suite))
         result = run_case(suite.problem, suite.prepared, self.case, suite.execute)
         self.user_properties.append(("verdict", str(result.verdict)))
-        if result.verdict != "AC":
+        if result.verdict != Verdict.AC:
             withhold([result], level_for(suite.problem.feedback, None))
             notes = " - ".join(filter(None, [result.description, result.hint]))
             raise JudgeFailure(result.verdict, result.message + (f" (hint: {notes})" if notes else ""))

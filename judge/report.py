@@ -9,6 +9,7 @@ from judge.case_view import SampleView
 from judge.output_diff import excerpt, first_difference
 from judge.runner import CaseResult, SubmissionResult
 from judge.terminal import NARROWEST, cut, terminal_width
+from judge.verdict import Verdict
 from judge.visible_text import visible
 
 
@@ -63,7 +64,7 @@ def render_after_table(result: SubmissionResult, samples: dict[str, SampleView] 
         parts.append("\ncompiler says:\n" + visible(result.compile_message))
     for case in result.cases:
         view = (samples or {}).get(case.name)
-        if view is not None and case.verdict not in ("AC", "CE", "IE"):
+        if view is not None and case.verdict not in (Verdict.AC, Verdict.CE, Verdict.IE):
             parts.append("\n" + failed_case_text(case, view, width, show_hint))
     hints = _hints(result.cases, width)
     if hints:
@@ -109,7 +110,7 @@ class CaseTable:
 
 def _row_message(case: CaseResult) -> str:
     # A compiler's message is the same for every case: printed once, under the table.
-    return "see the compiler message below" if case.verdict == "CE" else case.message
+    return "see the compiler message below" if case.verdict == Verdict.CE else case.message
 
 
 def _hints(cases: list[CaseResult], width: int) -> str:
@@ -144,7 +145,7 @@ def explanation_text(explanation: Any, width: int) -> str:
     example = explanation.counterexample
     if example is None:
         return "\n".join([cut(f"no counterexample for the hidden failures: {explanation.note}", width)] + lines)
-    difference = first_difference(explanation.expected_text, example.got) if example.verdict == "WA" else None
+    difference = first_difference(explanation.expected_text, example.got) if example.verdict == Verdict.WA else None
     lines.insert(0, cut(f"counterexample (an input of the judge's own, not a hidden case; found in "
                         f"{explanation.seconds:.1f} s): {example.verdict} - {example.message}", width))
     lines.append(f"{explanation.input_label}:")

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from judge.scoring import rank
+from judge.verdict import Verdict
 
 PENALTY_MINUTES = 20
 MODES = ("ioi", "icpc")
@@ -63,7 +64,7 @@ def icpc_standings(history: list[dict]) -> tuple[list[str], list[Standing]]:
         standing = standings.setdefault(student, Standing(student))
         rejected = 0
         for row in rows:
-            if row["verdict"] == "AC":
+            if row["verdict"] == Verdict.AC:
                 minutes = int((row["submitted_at"] - start) // 60)
                 standing.total += 1
                 standing.penalty += minutes + PENALTY_MINUTES * rejected

@@ -21,6 +21,10 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from judge.html_page import asset, csp_hash, environment
+from judge.scoreboard_app import ScoreboardApp, url_host
+from judge.scoreboard_feed import StandingsFeed
+
 HEADER_SECONDS = 10
 KEEP_ALIVE_SECONDS = 5
 CONNECTION_LIMIT = 2000
@@ -68,9 +72,6 @@ class HeaderDeadlineProtocol(H11Protocol):
 def serve(db: Path, mode: str, host: str, port: int, freeze_at: float | None) -> None:
     """Serve the live scoreboard until Ctrl-C (or SIGTERM); says where on stderr. An address that
     cannot be listened on raises OSError before anything is served."""
-    from judge.scoreboard_app import ScoreboardApp, url_host
-    from judge.scoreboard_feed import StandingsFeed
-
     listener = _listen(host, port)
     _allow_open_files(CONNECTION_LIMIT + 100)
     app = ScoreboardApp(StandingsFeed(db, mode, freeze_at), _page(mode, freeze_at).encode("utf-8"), host,
@@ -123,8 +124,6 @@ def _log_errors_only() -> None:
 
 
 def _page(mode: str, freeze_at: float | None) -> str:
-    from judge.html_page import asset, csp_hash, environment
-
     script = asset("scoreboard.js")
     return environment().get_template("scoreboard.html.j2").render(
         mode=mode, freeze_at=freeze_at, script=script, script_hash=csp_hash(script), style=asset("report.css"))

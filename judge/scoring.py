@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from judge.problem import Problem
+from judge.verdict import Verdict
 
 
 def score(problem: Problem, verdicts: dict[str, str]) -> float:
@@ -13,7 +14,7 @@ def score(problem: Problem, verdicts: dict[str, str]) -> float:
     if problem.scoring == "groups":
         return round(_group_score(problem, verdicts), 2)
     weight = sum(case.points for case in problem.cases)
-    earned = sum(case.points for case in problem.cases if verdicts.get(case.name) == "AC")
+    earned = sum(case.points for case in problem.cases if verdicts.get(case.name) == Verdict.AC)
     return round(problem.total_points * earned / weight, 2) if weight else 0.0
 
 
@@ -22,7 +23,7 @@ def _group_score(problem: Problem, verdicts: dict[str, str]) -> float:
     earned = 0.0
     for group, points in problem.group_points.items():
         members = [case for case in problem.cases if case.group == group]
-        if members and all(verdicts.get(case.name) == "AC" for case in members):
+        if members and all(verdicts.get(case.name) == Verdict.AC for case in members):
             earned += points
     return problem.total_points * earned / total if total else 0.0
 

@@ -125,7 +125,7 @@ def example_copies(problem_id: str, sources: list[Source], examples: list[Source
     one of those is made of, so a submission that is one would otherwise show nothing. Only a
     submission mostly made of one (EXAMPLE_SHARE of it, EXAMPLE_TOKENS at least) is paired with
     it: short programs of one language share their idioms (reading input, printing) with any other."""
-    from copydetect import CodeFingerprint, compare_files
+    from copydetect import CodeFingerprint, compare_files  # numpy and pygments: only for this command
 
     pairs = []
     for example in examples:

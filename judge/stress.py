@@ -15,13 +15,20 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from hashlib import sha256
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from judge.catalog import BUILTIN_FOLDER
 from judge.errors import StressError
+from judge.formats.suite import append_case
+from judge.hypothesis_search import search as hypothesis_search
+from judge.icpc.package_search import search as package_search
 from judge.planned_examples import PlannedExamples, example_key, generation_failed, strategy_inputs
 from judge.problem import Problem
-from judge.reference import reference_answer
+from judge.reference import reference_answer, validator_module
+from judge.results import PrepareFailure
+from judge.runner import executor, prepare, run_case
 from judge.verdict import Verdict
 from judge.vocabulary import Visibility
 
@@ -99,9 +106,6 @@ def stress(problem: Problem, source: Path, examples: int = 100, seed: int = 0,
 def _prepared(problem: Problem, source: Path, language_name: str | None, time_limit: float | None):
     """The submission built, with ``time_limit`` (CPU seconds) over the problem's if given; or,
     when it does not build, the StressResult that says so."""
-    from judge.results import PrepareFailure
-    from judge.runner import prepare
-
     prepared = prepare(problem, source, language_name)
     if isinstance(prepared, PrepareFailure):
         return StressResult(problem.id, str(source), 0, True,
@@ -115,13 +119,10 @@ def _prepared(problem: Problem, source: Path, language_name: str | None, time_li
 def _stress_package(problem, source, examples, seed, time_limit, language_name, on_example, deadline) -> StressResult:
     """A problem package's stress test: fresh cases from its own seeded generators (see
     judge/icpc/package_search.py; no shrinking), judged against its solution's answers."""
-    from judge.icpc.package_search import search
-    from judge.runner import run_case
-
     prepared = _prepared(problem, source, language_name, time_limit)
     if isinstance(prepared, StressResult):
         return prepared
-    found = search(problem, prepared, deadline or float("inf"), lambda text: False, run_case, examples=examples,
+    found = package_search(problem, prepared, deadline or float("inf"), lambda text: False, run_case, examples=examples,
                    salt=f"judge-stress-{seed}", on_tried=on_example)
     if found.result is None:
         if found.tried == 0:
@@ -136,9 +137,6 @@ def _stress_package(problem, source, examples, seed, time_limit, language_name, 
 def _stress(problem, source, examples, seed, time_limit, language_name, on_example, jobs,
             planned: PlannedExamples | None, deadline: float | None = None,
             admissible: Callable[[Any], bool] | None = None) -> StressResult:
-    # Imported here, once the generator process is on its way: it starts that much sooner.
-    from judge.runner import executor, run_case
-
     prepared = _prepared(problem, source, language_name, time_limit)
     if isinstance(prepared, StressResult):
         return prepared
@@ -161,8 +159,6 @@ def _stress(problem, source, examples, seed, time_limit, language_name, on_examp
 
 def _search_and_shrink(problem: Problem, examples: int, seed: int, search: _Search) -> Any:
     """Hypothesis' search for a failing input, shrunk; None if there is none."""
-    from judge.hypothesis_search import search as hypothesis_search
-
     path = strategy_file(problem)
     strategy = strategy_inputs(path)
     try:
@@ -264,12 +260,6 @@ def save_counterexample(problem: Problem, result: StressResult, seed: int) -> st
     """Append the counterexample to the problem's suite as a hidden case; return a sentence
     saying what was done. An input the validator rejects is never saved (StressError), and one
     the suite already has is not saved twice."""
-    from hashlib import sha256
-
-    from judge.catalog import BUILTIN_FOLDER
-    from judge.formats.suite import append_case
-    from judge.reference import validator_module
-
     value = result.counterexample.input
     if BUILTIN_FOLDER in problem.project_root.parts:
         raise StressError(f"not saved: {problem.id} is a built-in problem of the installed judge; copy its files "

@@ -69,6 +69,16 @@ PACKAGE_FOLDER_VERDICTS = {
     "no_output": {"WA"}, "output_limit": {"OLE"},
     "rejected": {"WA", "TLE", "RE", "MLE", "OLE", "CE"}, "brute_force": {"TLE", "RE", "MLE", "OLE"},
 }
+# The 2025-09 format's default submissions.yaml: what a submission in each folder must get, in the
+# format's verdict names (its cases' verdicts permitted, and at least one of those required).
+PACKAGE_FOLDER_RULES = {
+    "accepted": {"permitted": ["AC"]},
+    "rejected": {"required": ["RTE", "TLE", "WA"]},
+    "wrong_answer": {"permitted": ["AC", "WA"], "required": ["WA"]},
+    "time_limit_exceeded": {"permitted": ["AC", "TLE"], "required": ["TLE"]},
+    "run_time_error": {"permitted": ["AC", "RTE"], "required": ["RTE"]},
+    "brute_force": {"permitted": ["AC", "RTE", "TLE"], "required": ["RTE", "TLE"]},
+}
 # DOMjudge's result names (and their package-format spellings) -> this judge's verdicts. An empty
 # output is a wrong answer here: DOMjudge's NO-OUTPUT is WA.
 DOMJUDGE_RESULT_VERDICTS = {

@@ -11,6 +11,7 @@ from judge.formats.base import Check
 from judge.icpc.package import CaseFiles, Package
 from judge.problem import MIB
 from judge.sandbox import run_sandboxed
+from judge.verdict import Verdict
 
 VALID_EXIT = 42
 
@@ -51,7 +52,7 @@ def check_example_outputs(package: Package, validator) -> list[Check]:
     """Each ``.out`` of ``data/invalid_output`` is rejected and each of ``data/valid_output``
     accepted by the output validator (``validator``: the package's, or its default one)."""
     checks = []
-    for folder, wanted in (("invalid_output", "WA"), ("valid_output", "AC")):
+    for folder, wanted in (("invalid_output", Verdict.WA), ("valid_output", Verdict.AC)):
         outputs = [path for path in _files(package, folder, ".in")
                    if path.with_suffix(".out").is_file() and path.with_suffix(".ans").is_file()]
         if not outputs:
@@ -65,7 +66,7 @@ def check_example_outputs(package: Package, validator) -> list[Check]:
                 failed = f"{_name(package, path)}: got {judgement.verdict}, expected {wanted}" + (
                     f" ({judgement.message})" if judgement.message else "")
                 break
-        verb = "rejects" if wanted == "WA" else "accepts"
+        verb = "rejects" if wanted == Verdict.WA else "accepts"
         checks.append(Check(package.root.name, what, failed is None,
                             failed or f"{verb} all {len(outputs)} outputs"))
     return checks

@@ -11,9 +11,12 @@ compile stay behind: the format has no folder for them).
 
 from __future__ import annotations
 
+import json
 import shutil
 import uuid
 from pathlib import Path
+
+import yaml
 
 from judge.problem import Problem, SuiteError
 from judge.reference import expected_output
@@ -82,8 +85,6 @@ def export_problem(problem: Problem, target: Path) -> list[str]:
 
 
 def _write_problem_yaml(problem: Problem, target: Path, custom: bool) -> None:
-    import yaml
-
     metadata = {
         "problem_format_version": "2023-07-draft",
         "name": problem.title,
@@ -126,8 +127,6 @@ def _write_checker(problem: Problem, target: Path, notes: list[str]) -> list[str
         return ["case_sensitive", "float_absolute_tolerance", str(options.get("abs_tol", 1e-6)),
                 "float_relative_tolerance", str(options.get("rel_tol", 1e-6))]
     if problem.checker == "custom":
-        import json
-
         file_part, _, function = str(options.get("function", "")).partition(":")
         source = problem.project_root / file_part
         validator = target / "output_validator"

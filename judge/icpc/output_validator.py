@@ -18,6 +18,7 @@ from pathlib import Path
 
 from judge.icpc import default_validator
 from judge.icpc.package import CaseFiles, Package, PackageError
+from judge.icpc.programs import prepare_program
 from judge.languages import CompileError, LanguageUnavailable, Program, UnknownLanguage
 from judge.sandbox import Limits, Outcome, run_sandboxed
 from judge.verdict import signal_name
@@ -105,8 +106,6 @@ class OutputValidator:
 
     def program(self) -> Program:
         """The built validator; PackageError (naming it) when it does not build."""
-        from judge.icpc.programs import prepare_program
-
         assert self.path is not None
         with self._lock:
             if self._program is None:

@@ -20,6 +20,7 @@ from judge.icpc.generators import GENERATORS_FILE, SEED, Plan, PlannedCase, read
 from judge.icpc.package import CaseFiles, PackageError
 from judge.problem import Case, Problem
 from judge.results import CaseResult, Prepared
+from judge.verdict import Verdict
 from judge.vocabulary import Visibility
 
 
@@ -98,7 +99,7 @@ def _search(problem, prepared, deadline, is_hidden_input, run_case, plan, candid
             result = _judge_fresh(problem, prepared, planned, files, scratch / f"case-{found.tried}", run_case)
             if on_tried is not None:
                 on_tried(found.tried)
-            if result.verdict != "AC":
+            if result.verdict != Verdict.AC:
                 found.input, found.answer, found.result = text, answer, result
                 return found
     found.note = (f"none found before the budget was spent ({found.tried} fresh inputs from {GENERATORS_FILE} tried)"

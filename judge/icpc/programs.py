@@ -17,9 +17,12 @@ import tempfile
 from pathlib import Path
 
 from judge.errors import RefusedSubmission, UnsupportedSubmission
+from judge.icpc.submission_rules import entry_point
 from judge.languages import LANGUAGES, CompileError, Language, Program, UnknownLanguage, language_for
 from judge.languages.base import cache_key, cached_build, read_source
 from judge.languages.folder import read_folder
+from judge.languages.java import COMMENTS, PACKAGE_LINE, find_classes
+from judge.languages.javascript import NODE_COMMAND
 from judge.runner import built
 from judge.vocabulary import TaskStyle
 
@@ -72,8 +75,6 @@ def prepare_program(path: Path, entry: str | None = None,
 def prepare_submission(problem, source: Path):
     """A submission to ``problem``, one file or a directory of files, built: a Prepared, or a
     PrepareFailure (CE, IE)."""
-    from judge.icpc.submission_rules import entry_point
-
     entry = entry_point(problem.package, source)  # an example submission's, as the package names it
     language = submission_language(source)
     included = included_files(problem.package.root, language)
@@ -179,8 +180,6 @@ def _compiled(language: Language, files: dict[str, bytes], path: Path, entry: st
 
 
 def _java(language: Language, files: dict[str, bytes], path: Path, entry: str | None) -> Program:
-    from judge.languages.java import find_classes
-
     sources = [name for name in files if name.endswith(".java")]
     main_class = None
     qualified = {}  # each class declaring main, by its simple name
@@ -206,8 +205,6 @@ def _java(language: Language, files: dict[str, bytes], path: Path, entry: str | 
 
 def _in_package(text: str, owner: str) -> str:
     """A class's name as ``java`` runs it: qualified by the package its source declares."""
-    from judge.languages.java import COMMENTS, PACKAGE_LINE
-
     declared = PACKAGE_LINE.search(COMMENTS.sub("", text))
     return f"{declared.group(1)}.{owner}" if declared else owner
 
@@ -247,8 +244,6 @@ def _python(language: Language, files: dict[str, bytes], path: Path, chosen: str
 
 
 def _javascript(language: Language, files: dict[str, bytes], path: Path, chosen: str | None) -> Program:
-    from judge.languages.javascript import NODE_COMMAND
-
     entry = _entry(files, language.extensions, ("main.js", "main.mjs"), path, chosen or _package_main(files, path))
     check = ["node", "--check", "{work}/" + entry]
     key = cache_key(language.name, language.version(), *files, *files.values())

@@ -20,17 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from judge.icpc.package import Package, PackageError, read_yaml
-from judge.verdict import AS_PACKAGE_VERDICT, PACKAGE_VERDICTS
+from judge.verdict import AS_PACKAGE_VERDICT, PACKAGE_FOLDER_RULES, PACKAGE_VERDICTS
 
 RULES_FILE = "submissions/submissions.yaml"
-DEFAULT_RULES = {
-    "accepted": {"permitted": ["AC"]},
-    "rejected": {"required": ["RTE", "TLE", "WA"]},
-    "wrong_answer": {"permitted": ["AC", "WA"], "required": ["WA"]},
-    "time_limit_exceeded": {"permitted": ["AC", "TLE"], "required": ["TLE"]},
-    "run_time_error": {"permitted": ["AC", "RTE"], "required": ["RTE"]},
-    "brute_force": {"permitted": ["AC", "RTE", "TLE"], "required": ["RTE", "TLE"]},
-}
 RULE_KEYS = {"permitted", "required", "score", "message", "use_for_time_limit"}
 METADATA_KEYS = {"language", "entrypoint", "authors", "model_solution"}
 
@@ -65,11 +57,11 @@ def rules_for(package: Package, content: dict[str, Any], submission: str) -> lis
     path = package.root / RULES_FILE
     folder = submission.split("/", 1)[0]
     rules = []
-    if folder in DEFAULT_RULES:
-        settings = {**DEFAULT_RULES[folder], **content.get(folder, {})}
+    if folder in PACKAGE_FOLDER_RULES:
+        settings = {**PACKAGE_FOLDER_RULES[folder], **content.get(folder, {})}
         rules += _rules_of(settings, folder, path)
     for pattern, settings in content.items():
-        if pattern == folder and folder in DEFAULT_RULES:
+        if pattern == folder and folder in PACKAGE_FOLDER_RULES:
             continue
         if any(glob_matches(pattern, prefix) for prefix in _prefixes(submission)):
             rules += _rules_of(settings, str(pattern), path)

@@ -9,6 +9,7 @@ import json
 from types import ModuleType
 from typing import Any
 
+from judge.languages import LANGUAGES
 from judge.problem import Case
 from judge.tasks.base import TaskType
 from judge.vocabulary import TaskStyle, Visibility
@@ -24,8 +25,6 @@ class FunctionCall(TaskType):
         return {"args": tuple(read("args", list)), "expected": raw.get("expected")}
 
     def unusable_by(self, problem, language) -> str | None:
-        from judge.languages import LANGUAGES
-
         style = language.function_style
         if problem.signature is None and style is not None and style.needs_signature:
             usable = [name for name, lang in LANGUAGES.items()

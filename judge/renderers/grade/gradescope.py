@@ -7,10 +7,11 @@ import difflib
 import json
 from pathlib import Path
 
+from judge.case_view import sample_views
 from judge.grade_report import weak_sandbox_note
 from judge.grading import ClassReport, Skipped, StudentReport
-from judge.case_view import sample_views
 from judge.report import explanation_text, failed_case_text
+from judge.verdict import Verdict
 
 DEFAULT_OUT = Path("gradescope")
 EXPLANATION_WIDTH = 160  # characters a line of a counterexample's input or output is cut to
@@ -39,14 +40,14 @@ def _result_lines(result, problem=None) -> list[str]:
     """A problem's output: a compile error's message once; otherwise a line per case (a hidden
     case's verdict, and its message, hint and description as far as the feedback level shows
     them: judge grade has taken out what it does not)."""
-    if result.verdict == "CE":
+    if result.verdict == Verdict.CE:
         message = result.compile_message or next((case.message for case in result.cases if case.message), "")
         return [f"CE: the submission did not compile ({result.language}); no case was run", message]
     lines = [f"{result.verdict}: {result.passed}/{result.total} cases passed ({result.language})"]
     lines += [f"{case.name}: {case.verdict}" + "".join(f" - {note}" for note in _notes(case)) for case in result.cases]
     if problem is not None:  # the failed cases the level shows whole: samples, and at "full" every case
         views = sample_views(problem, result.cases, reveal_hidden=result.feedback == "full")
-        lines += [line for case in result.cases if case.verdict != "AC" and case.name in views
+        lines += [line for case in result.cases if case.verdict != Verdict.AC and case.name in views
                   for line in ("", failed_case_text(case, views[case.name], EXPLANATION_WIDTH,
                                                     no_output="(the output of a hidden case is not kept)"))]
     if result.explanation is not None and result.explanation.hidden_failed:
@@ -56,7 +57,7 @@ def _result_lines(result, problem=None) -> list[str]:
 
 def _notes(case) -> list[str]:
     """What a failed case's line says besides its verdict."""
-    if case.verdict == "AC":
+    if case.verdict == Verdict.AC:
         return []
     hint = " - ".join(filter(None, [case.description, case.hint]))
     return [note for note in (case.message, f"hint: {hint}" if hint else "") if note]
@@ -78,7 +79,7 @@ def gradescope_results(student: StudentReport, max_scores: dict[str, float],
             continue
         lines = _result_lines(result, (problems or {}).get(problem))
         tests.append({"name": problem, "score": result.score, "max_score": max_score,
-                      "status": "passed" if result.verdict == "AC" else "failed",
+                      "status": "passed" if result.verdict == Verdict.AC else "failed",
                       "output": "\n".join(lines), "visibility": "visible"})
     output = f"Total: {student.total:g}/{sum(max_scores.values()):g}"
     if skipped:

@@ -4,8 +4,8 @@ verdicts per problem, and every student's cases (see judge/html_report.py)."""
 from __future__ import annotations
 
 from judge.grading import ClassReport
+from judge.html_report import render as render_html
 
 
 def render(report: ClassReport) -> str:
-    from judge.html_report import render as render_html  # Jinja2 is loaded only for this format
     return render_html(report)

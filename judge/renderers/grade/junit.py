@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 from judge.grade_report import weak_sandbox_note
 from judge.grading import ClassReport, Skipped
 from judge.results import SubmissionResult
+from judge.verdict import Verdict
 from judge.visible_text import visible
 
 COUNTS = ("tests", "failures", "errors", "skipped")
@@ -47,11 +48,11 @@ def _result_suite(name: str, result: SubmissionResult) -> ET.Element:
         element = ET.SubElement(suite, "testcase", classname=name, name=case.name, time=f"{case.wall_time:.3f}")
         counts["tests"] += 1
         elapsed += case.wall_time
-        if case.verdict != "AC":
-            kind = "error" if case.verdict == "IE" else "failure"
+        if case.verdict != Verdict.AC:
+            kind = "error" if case.verdict == Verdict.IE else "failure"
             counts["errors" if kind == "error" else "failures"] += 1
             detail = ET.SubElement(element, kind, type=case.verdict, message=f"{case.verdict}: {case.message}")
-            if case.verdict == "CE":
+            if case.verdict == Verdict.CE:
                 detail.text = result.compile_message if compile_message_at is None else \
                     f"the compiler's message is on case {compile_message_at}"
                 compile_message_at = compile_message_at or case.name

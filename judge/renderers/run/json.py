@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from judge.problem import Problem
+from judge.report import render_json
 from judge.results import SubmissionResult
 
 
 def render(result: SubmissionResult, problem: Problem) -> str:
-    from judge.report import render_json
-
     return render_json(result)
