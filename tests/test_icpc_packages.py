@@ -108,8 +108,8 @@ def test_a_symlink_leading_outside_the_package_is_refused(package_copy, tmp_path
 
 def test_legacy_versions_and_unsupported_types_are_clear(package_copy):
     package = package_copy("addition")
-    (package / "problem.yaml").write_text("name: Addition\ntype: multi-pass\n")
-    with pytest.raises(PackageError, match="type 'multi-pass' is not supported"):
+    (package / "problem.yaml").write_text("name: Addition\ntype: submit-answer\n")
+    with pytest.raises(PackageError, match="type 'submit-answer' is not supported"):
         load_package(package)
     (package / "problem.yaml").write_text("problem_format_version: 1999-01\nname: x\n")
     with pytest.raises(PackageError, match="problem_format_version '1999-01'"):
@@ -304,7 +304,7 @@ def test_judge_list_finds_the_packages_of_a_folder():
     assert done.returncode == 0, done.stderr
     rows = {line.split()[0]: line for line in done.stdout.splitlines()[2:]}
     assert set(rows) == {"addition", "closest", "doubler", "echo", "example_data", "generated_sum", "included",
-                         "subtasks"}
+                         "remember", "subtasks"}
     assert "interactive" in rows["doubler"] and "2 s" in rows["addition"]
 
 
@@ -404,11 +404,8 @@ def test_data_left_to_testdata_tools_gen_sh_is_named_with_what_to_do(package_cop
     assert "./gen.sh" in done.stderr
 
 
-def test_legacy_multi_pass_is_unsupported_and_borrowed_metadata_keys_load(package_copy):
+def test_borrowed_metadata_keys_load(package_copy):
     package = package_copy("echo")
-    (package / "problem.yaml").write_text("name: Echo\nvalidation: custom multi-pass\nlimits:\n  validation_passes: 2\n")
-    with pytest.raises(PackageError, match="type 'multi-pass' is not supported"):
-        load_package(package)
     (package / "problem.yaml").write_text("problem_format_version: 2025-09\nname: Echo\nsource_url: https://example.org\n")
     assert load_package(package).package.samples_only
 

@@ -282,8 +282,9 @@ class CaseMaker:
         return split_args(arguments, f"{self.package.root / GENERATORS_FILE}: test_group.yaml of {case.name}")
 
     def answer(self, case: PlannedCase, text: bytes) -> bytes:
-        """The solution's output on the input (an interactive problem's answer file is empty)."""
-        if self.package.interactive:
+        """The solution's output on the input (an interactive or multi-pass problem's answer file,
+        which no single run's output can be, is empty, as BAPCtools makes it)."""
+        if self.package.interactive or self.package.multi_pass:
             return b""
         if case.solution is None:
             raise self.fail(case, "no answer: the case gives no `ans:` and generators.yaml no solution; add "

@@ -27,20 +27,30 @@ SUBMISSION, VALIDATOR = "submission", "validator"
 
 def run_package_case(problem: Problem, prepared, case: Case, execute, validator: OutputValidator):
     """Run one case of a package problem and decide its verdict (a CaseResult)."""
-    program, language, limits = prepared.program, prepared.language, prepared.limits
+    program, limits = prepared.program, prepared.limits
     files = problem.package.cases[case.name]
     command = program.argv(limits)
     if problem.package.interactive:
         outcome, judgement = run_interactive(validator, files, command, program, limits)
     else:
         outcome = execute(command, files.input_path.read_bytes(), limits, program.directory)
-        judgement = None
-        if not outcome.internal_error and outcome.exit_code == 0 and outcome.signal is None:
-            judgement = validator.check(files, outcome.stdout)
+        judgement = validator.check(files, outcome.stdout) if ran_cleanly(outcome) else None
+    return package_case_result(case, prepared, outcome, judgement)
+
+
+def ran_cleanly(outcome: Outcome) -> bool:
+    """Whether a batch run's output is the validator's to judge (else its own failure decides)."""
+    return not outcome.internal_error and outcome.exit_code == 0 and outcome.signal is None
+
+
+def package_case_result(case: Case, prepared, outcome: Outcome, judgement: Judgement | None) -> CaseResult:
+    """The case's result from the submission's run and the validator's judgement (None: the
+    submission's own failure decides)."""
     if judgement is not None and judgement.verdict == "IE":
         outcome.internal_error = judgement.message
     check = CheckResult(judgement.verdict == "AC", judgement.message) if judgement else None
-    decision = decide_run(outcome, limits, check, language, shown_error(outcome.stderr, case.visibility))
+    decision = decide_run(outcome, prepared.limits, check, prepared.language,
+                          shown_error(outcome.stderr, case.visibility))
     return CaseResult(
         name=case.name, group=case.group, verdict=decision.verdict, cpu_time=round(outcome.cpu_time, 4),
         wall_time=round(outcome.wall_time, 4), memory_kb=outcome.memory_kb, exit_code=outcome.exit_code,
@@ -51,11 +61,13 @@ def run_package_case(problem: Problem, prepared, case: Case, execute, validator:
 
 
 def run_interactive(validator: OutputValidator, files, command: list[str], program: Program,
-                    limits: Limits) -> tuple[Outcome, Judgement | None]:
+                    limits: Limits, workspace: ValidatorWorkspace | None = None) -> tuple[Outcome, Judgement | None]:
     """Run submission and validator connected by two pipes; (the submission's outcome, the
-    judgement when the validator decides — None when the submission's own failure does)."""
+    judgement when the validator decides — None when the submission's own failure does). The
+    validator works in ``workspace`` when given (a multi-pass case's, the caller's to close)."""
     validator_program = validator.program()
-    workspace = ValidatorWorkspace(files)
+    own_workspace = workspace is None
+    workspace = workspace or ValidatorWorkspace(files)
     to_validator_read, to_validator_write = os.pipe2(os.O_CLOEXEC)
     to_submission_read, to_submission_write = os.pipe2(os.O_CLOEXEC)
     validator_limits = validator.limits()
@@ -109,7 +121,8 @@ def run_interactive(validator: OutputValidator, files, command: list[str], progr
         if unread.ident is None:  # never started: the validator's thread did not run
             os.close(kept_submission_output)
         referee.close()
-        workspace.close()
+        if own_workspace:
+            workspace.close()
 
 
 def _read_to_the_end(fd: int) -> None:

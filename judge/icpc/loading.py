@@ -11,7 +11,7 @@ from judge.icpc.generated_data import generated_data
 from judge.icpc.package import Package, package_cases, read_package, statement_text
 from judge.icpc.rules import PackageRules
 from judge.icpc.scoring import max_score as package_max_score
-from judge.icpc.tasks import PackageBatch, PackageInteractive
+from judge.icpc.tasks import package_task
 from judge.icpc.timelimit import cached_time_limit, inferred_time_limit
 from judge.problem import MIB, Problem, ProblemFiles
 
@@ -45,7 +45,7 @@ def as_problem(package: Package, time_limit: float) -> Problem:
     max_score = 100.0
     if package.scoring:
         max_score = package_max_score(package)
-    task = (PackageInteractive if package.interactive else PackageBatch)(package)
+    task = package_task(package)
     return Problem(
         id=package.root.name, title=package.name, statement=statement_text(package.root), task=task,
         time_limit=time_limit, memory_limit=package.memory_mib * MIB, output_limit=package.output_mib * MIB,

@@ -25,6 +25,7 @@ from judge.verdict import signal_name
 
 ACCEPTED_EXIT, REJECTED_EXIT = 42, 43
 MESSAGE_KEEP = 2000  # characters of judgemessage.txt kept for the case's message
+NEXT_PASS_FILE = "nextpass.in"  # a multi-pass validator's request for another pass, with its input
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,24 @@ class ValidatorWorkspace:
         shutil.copyfile(files.input_path, self.path / "input.in")
         shutil.copyfile(files.answer_path, self.path / "answer.ans")
         (self.path / "feedback").mkdir()
+
+    def next_pass_input(self) -> bytes | None:
+        """What the validator wrote to ``nextpass.in`` to ask for another pass of a multi-pass
+        problem (the file is taken away: it is not there at the next pass), or None. PackageError
+        when it is not a regular file (a link could lead anywhere the judge can read)."""
+        path = self.path / "feedback" / NEXT_PASS_FILE
+        if not path.exists() and not path.is_symlink():
+            return None
+        if path.is_symlink() or not path.is_file():
+            raise PackageError(f"the output validator made {NEXT_PASS_FILE} a link or a folder, not a file")
+        data = path.read_bytes()
+        path.unlink()
+        return data
+
+    def start_pass(self, pass_input: bytes) -> None:
+        """The next pass's input as the validator's input file (the file the submission is given,
+        as the format's invocation says); the feedback directory stays as it is."""
+        (self.path / "input.in").write_bytes(pass_input)
 
     def arguments(self, files: CaseFiles) -> list[str]:
         return ["{work}/input.in", "{work}/answer.ans", "{work}/feedback/", *files.output_validator_args]
@@ -122,12 +141,14 @@ class OutputValidator:
         program = self.program()
         return [*program.command, *workspace.arguments(files)]
 
-    def check(self, files: CaseFiles, team_output: bytes) -> Judgement:
-        """Judge a submission's output for one case."""
+    def check(self, files: CaseFiles, team_output: bytes, workspace: ValidatorWorkspace | None = None) -> Judgement:
+        """Judge a submission's output for one case; in ``workspace`` when given (a multi-pass
+        case's, kept between passes), else in a fresh one."""
         if self.path is None:
             return default_check(files, team_output)
         program = self.program()
-        workspace = ValidatorWorkspace(files)
+        own = workspace is None
+        workspace = workspace or ValidatorWorkspace(files)
         try:
             command = [part.replace("{memory_mb}", str(self.limits().memory >> 20))
                        for part in self.command(workspace, files)]
@@ -135,7 +156,8 @@ class OutputValidator:
                                     program_dir=program.directory, work_dir=workspace.path)
             return workspace.judgement(outcome, self.name)
         finally:
-            workspace.close()
+            if own:
+                workspace.close()
 
 
 def default_check(files: CaseFiles, team_output: bytes) -> Judgement:

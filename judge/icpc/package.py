@@ -42,7 +42,8 @@ LIMIT_KEYS = {
 }
 LIMIT_KEYS[V2025] = LIMIT_KEYS[V2023]
 TYPES = {"pass-fail", "scoring", "interactive", "multi-pass", "submit-answer"}
-SUPPORTED_TYPES = {"pass-fail", "scoring", "interactive"}
+SUPPORTED_TYPES = {"pass-fail", "scoring", "interactive", "multi-pass"}
+DEFAULT_VALIDATION_PASSES = 2  # 2025-09, "Multi-pass limit"
 # Group settings: testdata.yaml (legacy, 2023-07-draft) and test_group.yaml (2025-09).
 LEGACY_GROUP_KEYS = {"on_reject", "grading", "grader_flags", "accept_score", "reject_score", "range",
                      "input_validator_flags", "output_validator_flags"}
@@ -121,6 +122,8 @@ class Package:
     # problem.yaml's allow_file_writing (2023-07 on; false by default, and for legacy packages,
     # which have no such key): whether submissions may write files.
     allow_file_writing: bool = False
+    # limits.validation_passes: how many times a multi-pass problem's submission may run on a case.
+    validation_passes: int = DEFAULT_VALIDATION_PASSES
     # Test data made from generators/generators.yaml (a judge.icpc.generated_data.GeneratedData),
     # or None for the package's own data/; data_pending: they are still to be made (the package
     # was loaded without running programs).
@@ -135,6 +138,10 @@ class Package:
     @property
     def interactive(self) -> bool:
         return "interactive" in self.types
+
+    @property
+    def multi_pass(self) -> bool:
+        return "multi-pass" in self.types
 
     def validator_limits(self) -> Limits:
         """What the package's own validators run with: problem.yaml's validation limits, many
@@ -315,7 +322,8 @@ class _Reader:
         cases, groups = data.read()
         if not pending:
             data.check_secret("scoring" in types)
-        output_validator = self.output_validator(custom or "interactive" in types)
+        # Only a package's own validator can write nextpass.in, or talk to a submission.
+        output_validator = self.output_validator(custom or bool({"interactive", "multi-pass"} & types))
         return Package(
             root=self.root, version=version, types=frozenset(types), names=self.names(), custom_validation=custom,
             timing=self.timing(version, limits), memory_mib=self.mib(limits, "memory", DEFAULT_MEMORY_MIB),
@@ -326,7 +334,8 @@ class _Reader:
             cases=cases, groups=groups, output_validator=output_validator,
             input_validators=self.programs_in("input_validators", "input_format_validators"),
             samples=[name for name in cases if name.startswith("sample/")],
-            allow_file_writing=self.flag("allow_file_writing"), generated=generated, data_pending=pending,
+            allow_file_writing=self.flag("allow_file_writing"), validation_passes=self.passes(limits),
+            generated=generated, data_pending=pending,
             interactions=sorted(path for path in data.interactions if path.parent.name == "sample"))
 
     def version(self) -> str:
@@ -360,8 +369,8 @@ class _Reader:
             custom = validation[0] == "custom"
             types |= {part for part in validation[1:] if part in ("interactive", "multi-pass")}
         for value in types - SUPPORTED_TYPES:
-            raise self.fail(f"type {value!r} is not supported by this judge (it runs pass-fail, scoring "
-                            f"and interactive problems)")
+            raise self.fail(f"type {value!r} is not supported by this judge (it runs pass-fail, scoring, "
+                            f"interactive and multi-pass problems)")
         return types or {"pass-fail"}, custom
 
     def legacy_grading(self) -> dict[str, Any]:
@@ -393,6 +402,15 @@ class _Reader:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
             raise self.fail(f"'limits.{key}' must be a positive number, got {value!r:.60}")
         return float(value)
+
+    def passes(self, limits: dict) -> int:
+        """limits.validation_passes: an integer of at least 2 (a problem that is not multi-pass
+        never reads it: BAPCtools too only warns about one there)."""
+        value = limits.get("validation_passes", DEFAULT_VALIDATION_PASSES)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 2:
+            raise self.fail(f"'limits.validation_passes' must be an integer of at least 2 (the passes a "
+                            f"multi-pass problem's submission may run on a case), got {value!r:.60}")
+        return value
 
     def mib(self, limits: dict, key: str, default: int) -> int:
         return int(self.number(limits, key, default))

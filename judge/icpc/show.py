@@ -1,5 +1,6 @@
 """`judge show PKG`: a package's name, limits (and where the time limit came from), statement and
-samples (``.in``/``.ans`` pairs, and ``.interaction`` transcripts of interactive problems)."""
+samples (``.in``/``.ans`` pairs, and ``.interaction`` transcripts of interactive and multi-pass
+problems)."""
 
 from __future__ import annotations
 
@@ -18,13 +19,17 @@ def render_package(problem: Problem) -> str:
     package = problem.package
     timing = package.timing
     source = TIME_SOURCES[timing.source].format(factor=timing.ac_to_time_limit)
-    time = f"{problem.time_limit:g} s CPU per case ({source})" if time_limit_known(package) else (
+    unit = "pass" if package.multi_pass else "case"
+    time = f"{problem.time_limit:g} s CPU per {unit} ({source})" if time_limit_known(package) else (
         "time limit not given: `judge test` (or the first `judge run`) infers it from the slowest accepted "
         f"submission x {timing.ac_to_time_limit:g}")
     lines = [f"# {problem.title} ({package.root})", "",
              f"Type: {', '.join(sorted(package.types))}; format {package.version}"
              + ("; custom output validator" if package.output_validator else ""),
              f"Limits: {time}, {package.memory_mib} MiB memory, {package.output_mib} MiB output."]
+    if package.multi_pass:
+        lines.append(f"Multi-pass: the submission runs on a case up to {package.validation_passes} times "
+                     f"(limits.validation_passes), each pass on the input the output validator wrote in nextpass.in")
     if package.data_pending:
         lines.append("Test data: to be made from generators/generators.yaml by the first `judge test`, "
                      "`judge run` or `judge generate` (the samples shown are data/'s own)")
@@ -38,6 +43,9 @@ def render_package(problem: Problem) -> str:
             files = package.cases[case.name]
             if files.interaction is not None:
                 lines += [f"## {case.name} (interaction)", _interaction(files.interaction.read_text()), ""]
+            elif package.multi_pass:  # the answer file is the validator's, not a pass's output
+                lines += [f"## {case.name}", "input of the first pass:", case.input.rstrip(), "answer file:",
+                          str(case.expected).rstrip(), ""]
             else:
                 lines += [f"## {case.name}", "input:", case.input.rstrip(), "output:", str(case.expected).rstrip(), ""]
     for path in package.interactions:
@@ -54,6 +62,8 @@ def _interaction(text: str) -> str:
             shown.append(f"judge:      {line[1:]}")
         elif line.startswith(">"):
             shown.append(f"submission: {line[1:]}")
+        elif line == "---":  # a multi-pass sample's passes are separated so
+            shown.append("--- next pass ---")
         else:
             shown.append(line)
     return "\n".join(shown)

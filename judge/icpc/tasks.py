@@ -1,9 +1,13 @@
 """The task types of problem packages: batch (the output checked by the default output validator
-or the package's own) and interactive (the submission talks to the validator through pipes).
+or the package's own), interactive (the submission talks to the validator through pipes) and
+multi-pass (the submission runs again on the input the validator gives, batch or interactive).
 One instance per loaded package: it holds the package's output validator."""
 
 from __future__ import annotations
 
+from judge.icpc.judging import run_package_case
+from judge.icpc.multipass import run_multipass_case
+from judge.icpc.output_validator import OutputValidator
 from judge.icpc.package import Package
 from judge.tasks.batch import Batch
 
@@ -12,14 +16,10 @@ class PackageBatch(Batch):
     """Standard input and output, checked by the package's output validator."""
 
     def __init__(self, package: Package) -> None:
-        from judge.icpc.output_validator import OutputValidator
-
         self.package = package
         self.validator = OutputValidator(package)
 
     def judge_case(self, problem, prepared, case, execute):
-        from judge.icpc.judging import run_package_case
-
         return run_package_case(problem, prepared, case, execute, self.validator)
 
 
@@ -30,3 +30,29 @@ class PackageInteractive(PackageBatch):
 
     def describe(self) -> str:
         return "interactive"
+
+
+class PackageMultiPass(PackageBatch):
+    """The submission runs once per pass, on the input the validator wrote for it."""
+
+    def judge_case(self, problem, prepared, case, execute):
+        return run_multipass_case(problem, prepared, case, execute, self.validator)
+
+    def describe(self) -> str:
+        return f"multi-pass (up to {self.package.validation_passes} passes)"
+
+
+class PackageInteractiveMultiPass(PackageMultiPass):
+    """Each pass interactive: the validator talks to a fresh run of the submission."""
+
+    runs_warm = False  # as PackageInteractive
+
+    def describe(self) -> str:
+        return f"interactive multi-pass (up to {self.package.validation_passes} passes)"
+
+
+def package_task(package: Package) -> PackageBatch:
+    """The task type the package's problem.yaml asks for."""
+    if package.multi_pass:
+        return (PackageInteractiveMultiPass if package.interactive else PackageMultiPass)(package)
+    return (PackageInteractive if package.interactive else PackageBatch)(package)
