@@ -16,6 +16,8 @@ machines are noisy); run it on its own:
 8. marginal cost of one case per language with `-j 1` (a full suite minus a one-case run) vs a
    plain start of the same program per case outside any sandbox (omok's accepted solution; stones'
    for JavaScript, which omok has none in); also the whole suite vs the whole plain loop
+9. one-case judge run vs plain python3 run: `judge run stones <accepted .py> --case sample-1` vs the
+   same interpreter running the solution on that input (medians of interleaved runs)
 """
 
 from __future__ import annotations
@@ -94,6 +96,7 @@ def warm_up() -> None:
     accepted = str(ROOT / "solutions" / "stones" / "accepted" / "game_dp.py")
     timed(JUDGE + ["stress", "stones", accepted, "--examples", "5"], cwd=ROOT)
     timed(JUDGE + ["run", "stones", accepted, "--no-record"], cwd=ROOT)
+    timed(JUDGE + ["run", "stones", accepted, "--case", "sample-1", "--no-record"], cwd=ROOT)
     timed(JUDGE + ["--help"])
 
 
@@ -262,6 +265,22 @@ def marginal_case_cost(work: Path, repeats: int, languages: list[str]) -> list:
     return rows
 
 
+def one_case_run(repeats: int) -> list:
+    """A person's quickest check, `judge run ... --case sample-1`, against starting the solution
+    with the judge's own interpreter on that case's input; interleaved, so that the machine's
+    load weighs on both alike."""
+    solution = ROOT / "solutions" / "stones" / "accepted" / "game_dp.py"
+    case = load_problem("stones", ROOT).case("sample-1")
+    judge_command = JUDGE + ["run", "stones", str(solution), "--case", case.name, "--no-record"]
+    judged, plain = [], []
+    for _ in range(repeats):
+        judged.append(timed(judge_command, cwd=ROOT))
+        plain.append(timed([sys.executable, str(solution)], input=case.input.encode()))
+    judge, baseline = statistics.median(judged), statistics.median(plain)
+    return [f"9. one-case `judge run` vs plain python3 run (median of {repeats})", f"{judge * 1000:.0f} ms",
+            f"{baseline * 1000:.0f} ms (python3 sol.py < in)", judge / baseline, "<= 8", judge / baseline <= 8]
+
+
 def _case_count(problem: str) -> int:
     return len(load_problem(problem, ROOT).cases)
 
@@ -283,6 +302,7 @@ def main() -> None:
         6: lambda: cluster_throughput(work, 10 if args.quick else 40, 1 if args.quick else 2),
         7: lambda: per_case_cost(work, 3 if args.quick else 10),
         8: lambda: marginal_case_cost(work, 3 if args.quick else 5, args.languages),
+        9: lambda: one_case_run(5 if args.quick else 15),
     }
     unknown = set(args.only or ()) - set(items)
     if unknown:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.errors import SuiteError
-from judge.formats import ProblemSource, formats
+from judge.formats import ProblemSource, builtin_formats, plugin_formats
 from judge.problem import Problem
 from judge.sandbox.view import conceal
 from judge.suggestions import listing, nearest
@@ -50,13 +50,25 @@ class Catalog:
         if source is not None:
             conceal(_root_of(path.resolve()))
             return source
+        named = self.named(name)
+        if named is not None:
+            return named
         known = self.sources()
-        if name in known:
-            return known[name]
         if path.exists() and (os.sep in name or path.suffix):
             raise SuiteError(f"{name} is not a problem: expected a suite file (cases/<id>.yaml) or a "
                              f"problem package folder (with problem.yaml)")
         raise SuiteError(self.unknown(name, known))
+
+    def named(self, name: str) -> ProblemSource | None:
+        """The problem with id ``name``, as ``sources()`` would find it (the first folder's hides
+        a later one's; within a folder the built-in formats come first), but looking through
+        other packages' formats only in the folders before the one it is found in."""
+        for folder, _why in self.folders:
+            for group in (builtin_formats, plugin_formats):
+                source = next((source for source in _sources_of(group(), folder) if source.id == name), None)
+                if source is not None:
+                    return source
+        return None
 
     def unknown(self, name: str, known: dict[str, ProblemSource]) -> str:
         if not known:
@@ -110,7 +122,7 @@ def _folders(problems_dir: Path | None) -> Catalog:
     folders: list[tuple[Path, str]] = []
     here = Path.cwd().resolve()
     builtin = builtin_problems()
-    if sources_in(here) and here != builtin:
+    if here != builtin and _holds_problems(here):
         folders.append((here, "the working directory"))
     if builtin is not None:
         folders.append((builtin, "built-in problems"))
@@ -128,12 +140,22 @@ def builtin_problems() -> Path | None:
 
 def sources_in(folder: Path) -> list[ProblemSource]:
     """The problems of every format in ``folder``."""
-    return [source for problem_format in formats() for source in problem_format.sources_in(folder)]
+    return list(_sources_of(builtin_formats() + plugin_formats(), folder))
+
+
+def _sources_of(problem_formats, folder: Path):
+    return (source for problem_format in problem_formats for source in problem_format.sources_in(folder))
+
+
+def _holds_problems(folder: Path) -> bool:
+    """Whether ``folder`` holds a problem of any format (other packages' asked only if need be)."""
+    return any(next(_sources_of(group(), folder), None) for group in (builtin_formats, plugin_formats))
 
 
 def source_at(path: Path) -> ProblemSource | None:
-    """``path`` as a problem of some format, or None."""
-    return next((source for problem_format in formats() if (source := problem_format.source_at(path))), None)
+    """``path`` as a problem of some format, or None (other packages' formats asked only if need be)."""
+    return next((source for group in (builtin_formats, plugin_formats) for problem_format in group()
+                 if (source := problem_format.source_at(path))), None)
 
 
 def find_problem(name: str, problems_dir: Path | None = None) -> ProblemSource:

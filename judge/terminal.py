@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import shutil
 
-from tabulate import tabulate
-
 from judge.visible_text import visible
 
 ELLIPSIS = "…"
@@ -52,4 +50,7 @@ def fitted_table(rows: list[list[str]], headers: list[str], shrinkable: list[int
 
 
 def _table(rows: list[list[str]], headers: list[str]) -> str:
+    # deferred: tabulate loads importlib.metadata and wcwidth (30-50 ms), which the run table,
+    # cut() and a one-case `judge run` never need
+    from tabulate import tabulate
     return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)

@@ -23,8 +23,9 @@ def handle(args: argparse.Namespace) -> int:
     from judge.languages import LANGUAGES
     from judge.languages.build_cache import cache_summary
     from judge.languages.self_test import self_test
-    from judge.sandbox import TIERS, find_bwrap, hides_file_system, probe_tier, sandbox_tier
+    from judge.sandbox import TIERS, find_bwrap, hides_file_system, probe_afresh, probe_tier, sandbox_tier
 
+    probe_afresh()  # what works now, not what the last command found
     rows = []
     failed = 0
     for language in LANGUAGES.values():

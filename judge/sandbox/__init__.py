@@ -17,7 +17,7 @@ When the judge runs as root, every tier first drops to a dedicated unprivileged 
 kernel exempts root from RLIMIT_NPROC and lets root read everything.
 
 Modules, one concern each: ``limits`` (what a run may use, what it did), ``tiers`` (probing, the
-bwrap binary), ``command`` (the tool chain), ``slots`` (uids, killing, stopping everything),
+bwrap binary), ``probe_cache`` (what the probes found, remembered), ``command`` (the tool chain), ``slots`` (uids, killing, stopping everything),
 ``scratch`` (temporary directories), ``view`` (what a run sees), ``new_root`` (the unshare
 tier's building of it), ``spawn`` (``RunSpec`` and the one way to start a process),
 ``run`` (one-shot runs and their watcher), ``server`` (long-lived processes).
@@ -25,6 +25,7 @@ tier's building of it), ``spawn`` (``RunSpec`` and the one way to start a proces
 
 from judge.sandbox.command import PROGRAM_DIR_INSIDE, WORK_DIR_INSIDE
 from judge.sandbox.limits import Limits, Outcome, RunsStopped, SandboxError
+from judge.sandbox.probe_cache import probe_afresh
 from judge.sandbox.run import run_sandboxed
 from judge.sandbox.server import SandboxedServer
 from judge.sandbox.slots import stop_all_runs, stop_on_signals, stopping
@@ -60,6 +61,7 @@ __all__ = [
     "hides_file_system",
     "isolation_summary",
     "private_directories",
+    "probe_afresh",
     "probe_tier",
     "run_sandboxed",
     "sandbox_tier",

