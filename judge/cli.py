@@ -1,6 +1,6 @@
 """The `judge` command: parses arguments and hands them to the subcommand's module
-(``judge/commands/``). Heavy modules (Hypothesis, the sandbox, the languages) are imported inside
-the commands that need them, so that `judge --help` and `judge list` start fast.
+(``judge/commands/``). Only the module of the command that runs is imported, with what it
+imports: `judge --help` imports none, and `judge run` nothing of grading or the cluster.
 """
 
 from __future__ import annotations
@@ -9,12 +9,15 @@ import argparse
 import gc
 import os
 import sys
+import threading
+from contextlib import nullcontext
 
-from judge.commands import command_modules
-from judge.commands.common import EXIT_FAILED, EXIT_USAGE
+from judge import __version__
+from judge.commands import COMMANDS, EXIT_FAILED, EXIT_USAGE, command_module
 from judge.docs_links import command_page
 from judge.errors import JudgeError
 from judge.visible_text import visible
+from judge.vocabulary import COLD_ENV
 
 
 def run() -> int:
@@ -27,14 +30,15 @@ def run() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    args.command_line = list(sys.argv[1:] if argv is None else argv)  # to tell how to run it again
+    arguments = sys.argv[1:] if argv is None else argv
+    first = arguments[0] if arguments else ""
+    parser = build_parser(only=first if first in COMMANDS else "")
+    args = parser.parse_args(arguments)
+    args.command_line = list(arguments)  # to tell how to run it again
     if not getattr(args, "handler", None):
         parser.print_help()
         return EXIT_USAGE
     if getattr(args, "cold", False):
-        from judge.runner import COLD_ENV
         os.environ[COLD_ENV] = "1"
     try:
         with _stop_on_signals():
@@ -52,23 +56,31 @@ def main(argv: list[str] | None = None) -> int:
 
 def _stop_on_signals():
     """SIGINT, SIGTERM and SIGHUP stop every sandboxed run of this judge at once."""
-    import threading
-    from contextlib import nullcontext
     if threading.current_thread() is not threading.main_thread():
         return nullcontext()
+    # The sandbox only once a command runs (and has imported it already): `judge --help` and a
+    # mistyped command line import none of it.
     from judge.sandbox import stop_on_signals
+
     return stop_on_signals()
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The `judge` parser. ``only``: the one command whose arguments are wanted, the others only
+    listed with their summaries, their modules not imported ("": none, for `judge --help`);
+    None: every command in full (for the commands reference)."""
     parser = argparse.ArgumentParser(prog="judge", description="Judge solutions to programming problems "
                                      "against their case suites, safely and quickly.",
                                      epilog=f"docs: {command_page()}")
-    parser.add_argument("--version", action="version", version=f"judge {_version()}")
+    parser.add_argument("--version", action="version", version=f"judge {__version__}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for module in command_modules():
-        command = commands.add_parser(module.NAME, help=module.HELP, description=_first_paragraph(module.__doc__),
-                                      epilog=f"docs: {command_page(module.NAME)}")
+    for name, summary in COMMANDS.items():
+        if only is not None and name != only:
+            commands.add_parser(name, help=summary)
+            continue
+        module = command_module(name)
+        command = commands.add_parser(name, help=summary, description=_first_paragraph(module.__doc__),
+                                      epilog=f"docs: {command_page(name)}")
         module.add_arguments(command)
         command.set_defaults(handler=module.handle)
     return parser
@@ -76,11 +88,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _first_paragraph(text: str) -> str:
     return " ".join(text.strip().split("\n\n")[0].split())
-
-
-def _version() -> str:
-    from judge import __version__
-    return __version__
 
 
 if __name__ == "__main__":

@@ -21,9 +21,8 @@ from judge.sandbox import Limits, Outcome, run_sandboxed
 from judge.scoring import score
 from judge.tasks.base import Execute
 from judge.verdict import Decision, Verdict, decide, overall_verdict
-from judge.vocabulary import Visibility
+from judge.vocabulary import COLD_ENV, Visibility
 
-COLD_ENV = "JUDGE_COLD"
 OUTPUT_EXCERPT_CHARS = 4096  # of a sample case's output, kept for showing the difference
 
 

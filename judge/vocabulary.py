@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from enum import Enum
 
+COLD_ENV = "JUDGE_COLD"  # set (`--cold`): every run starts afresh, no warm server
+
 
 class Word(str, Enum):
     """A word of the judge's vocabulary: a ``str`` that formats as its text."""

@@ -29,7 +29,7 @@ def commands_markdown() -> str:
         sys.path.insert(0, str(CHECKOUT))
     from judge.cli import build_parser
 
-    parser = build_parser()
+    parser = build_parser(only=None)
     subcommands = next(action for action in parser._actions if isinstance(action, argparse._SubParsersAction))
     summaries = {choice.dest: choice.help for choice in subcommands._choices_actions}
     return "\n".join(command_section(name, command, summaries.get(name, ""))

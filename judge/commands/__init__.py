@@ -1,8 +1,9 @@
-"""The `judge` subcommands, one module each.
+"""The `judge` subcommands, one module each (``<name>_command.py``).
 
-A command module has ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``handle(args) -> int``
-(the exit status). It imports what it needs inside ``handle``, so that building the parser (and
-so `judge --help`) stays cheap. A new command is a new module listed in ``COMMANDS``.
+A command module has ``add_arguments(parser)`` and ``handle(args) -> int`` (the exit status), and
+imports what it needs at its top. The judge imports only the module of the command it runs:
+`judge --help` lists the commands from ``COMMANDS`` without importing any of them. A new command
+is a new module and a line in ``COMMANDS``.
 """
 
 from __future__ import annotations
@@ -10,9 +11,24 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-COMMANDS = ("run", "stress", "grade", "similarity", "scoreboard", "list", "show", "test", "generate", "export",
-            "doctor")
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2  # the statuses every command exits with
+
+# Each command, in the order `judge --help` lists them, with its one-line summary.
+COMMANDS = {
+    "run": "judge one solution on a problem's cases",
+    "stress": "search for a small input on which a solution fails",
+    "grade": "judge a folder of submissions: SUBMISSIONS/<student>/<problem>.<ext>",
+    "similarity": "compare every pair of students' submissions to each problem (nothing leaves the machine)",
+    "scoreboard": "standings from every recorded result",
+    "list": "list the problems",
+    "show": "print a problem's statement and samples",
+    "test": "verify problems: suites, validators, strategies, reference, example solutions",
+    "generate": "make a problem package's test data from its generators/generators.yaml",
+    "export": "write a problem as an ICPC/Kattis problem package",
+    "doctor": "check the languages' toolchains and the sandbox, and show the compile cache",
+}
 
 
-def command_modules() -> list[ModuleType]:
-    return [importlib.import_module(f"judge.commands.{name}_command") for name in COMMANDS]
+def command_module(name: str) -> ModuleType:
+    """The module of the command ``name`` (one of ``COMMANDS``)."""
+    return importlib.import_module(f"judge.commands.{name}_command")

@@ -8,9 +8,12 @@ import os
 import sys
 from pathlib import Path
 
-from judge.errors import UsageError
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+from judge.commands import EXIT_FAILED, EXIT_OK, EXIT_USAGE  # noqa: F401 (the commands import them from here)
+from judge.errors import RefusedSubmission, UsageError
+from judge.languages.base import own_file
+from judge.languages.folder import read_folder
+from judge.sandbox import INSTALL_HINT, WEAK_ENV, sandbox_tier, weakness
+from judge.store import DEFAULT_DB, Store
 
 
 def positive(kind: type, name: str):
@@ -77,7 +80,6 @@ def require_isolation(allowed: bool, doing: str) -> None:
     """Refuse to judge other people's code where it could read this machine's files (the suites'
     hidden cases included), unless the grader said so (--allow-weak-sandbox or
     $JUDGE_ALLOW_WEAK_SANDBOX=1)."""
-    from judge.sandbox import INSTALL_HINT, WEAK_ENV, sandbox_tier, weakness
     problem = weakness(sandbox_tier())
     if problem and not (allowed or os.environ.get(WEAK_ENV) == "1"):
         raise UsageError(f"refusing {doing}: {problem}, so a submission could read the hidden cases and other "
@@ -88,7 +90,6 @@ def require_isolation(allowed: bool, doing: str) -> None:
 
 def warn_if_weak() -> None:
     """One line on stderr when one's own code runs without file-system isolation."""
-    from judge.sandbox import sandbox_tier, weakness
     problem = weakness(sandbox_tier())
     if problem:
         print(f"judge: warning: {problem}", file=sys.stderr)
@@ -114,15 +115,12 @@ def readable_source(path_text: str, directory_allowed: bool = False, own: bool =
             pass
     except OSError as error:
         raise UsageError(f"cannot read {path_text}: {error.strerror}") from None
-    from judge.languages.base import own_file
     return own_file(path)
 
 
 def _check_folder(path: Path) -> None:
     """Refuse a folder submission the judge will not read (a symbolic link or special file in it,
     over its caps) before anything runs."""
-    from judge.errors import RefusedSubmission
-    from judge.languages.folder import read_folder
     try:
         read_folder(path)
     except RefusedSubmission as error:
@@ -131,8 +129,6 @@ def _check_folder(path: Path) -> None:
 
 def open_store(path: Path | None):
     """The results store at ``path`` (default .judge/results.db), saying so when it is new."""
-    from judge.store import DEFAULT_DB, Store
-
     chosen = path or DEFAULT_DB
     if not chosen.exists():
         print(f"judge: recording results in a new store {chosen} (choose another with --db)", file=sys.stderr)
@@ -147,7 +143,8 @@ class Progress:
         self.bar = None
 
     def start(self, total: int) -> None:
-        from tqdm import tqdm
+        from tqdm import tqdm  # only when a bar is shown: every command imports this module
+
         self.bar = tqdm(total=total, unit=self.unit, file=sys.stderr, leave=False)
 
     def advance(self, _item=None) -> None:

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import argparse
 
-from judge.commands.common import EXIT_FAILED, EXIT_OK
-from judge.vocabulary import SandboxTier
+from tabulate import tabulate
 
-NAME = "doctor"
-HELP = "check the languages' toolchains and the sandbox, and show the compile cache"
+from judge.commands.common import EXIT_FAILED, EXIT_OK
+from judge.errors import LanguageUnavailable
+from judge.languages import LANGUAGES
+from judge.languages.build_cache import cache_summary
+from judge.languages.self_test import self_test
+from judge.sandbox import TIERS, find_bwrap, hides_file_system, probe_afresh, probe_tier, sandbox_tier
+from judge.vocabulary import SandboxTier
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -17,14 +21,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from tabulate import tabulate
-
-    from judge.errors import LanguageUnavailable
-    from judge.languages import LANGUAGES
-    from judge.languages.build_cache import cache_summary
-    from judge.languages.self_test import self_test
-    from judge.sandbox import TIERS, find_bwrap, hides_file_system, probe_afresh, probe_tier, sandbox_tier
-
     probe_afresh()  # what works now, not what the last command found
     rows = []
     failed = 0

@@ -6,10 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from judge.catalog import load_problem
 from judge.commands.common import EXIT_OK, add_problems_option
-
-NAME = "export"
-HELP = "write a problem as an ICPC/Kattis problem package"
+from judge.icpc.export import export_problem
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -19,9 +18,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from judge.catalog import load_problem
-    from judge.icpc.export import export_problem
-
     notes = export_problem(load_problem(args.problem, args.problems), args.directory)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)

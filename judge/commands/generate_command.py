@@ -7,10 +7,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from judge.catalog import find_problem
 from judge.commands.common import EXIT_OK, add_problems_option
-
-NAME = "generate"
-HELP = "make a problem package's test data from its generators/generators.yaml"
+from judge.icpc.generated_data import generate_for, write_tree
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,9 +20,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from judge.catalog import find_problem
-    from judge.icpc.generated_data import generate_for, write_tree
-
     # Loaded without running programs: making the data needs no time limit.
     generated = generate_for(find_problem(args.problem, args.problems).load(run_programs=False))
     count = write_tree(generated, args.out) if args.out is not None else 0

@@ -28,8 +28,6 @@ from judge.feedback import LEVELS as FEEDBACK_LEVELS
 from judge.visible_text import visible
 
 DEFAULT_CLASS_BUDGET = 60.0  # seconds of wall time for all the counterexample searches of one `judge grade`
-NAME = "grade"
-HELP = "judge a folder of submissions: SUBMISSIONS/<student>/<problem>.<ext>"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

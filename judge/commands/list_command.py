@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import argparse
 
-from judge.commands.common import EXIT_FAILED, EXIT_OK, add_problems_option
+from tabulate import tabulate
 
-NAME = "list"
-HELP = "list the problems"
+from judge.catalog import catalog
+from judge.commands.common import EXIT_FAILED, EXIT_OK, add_problems_option
+from judge.errors import SuiteError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -16,11 +17,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from tabulate import tabulate
-
-    from judge.catalog import catalog
-    from judge.errors import SuiteError
-
     rows, broken = [], 0
     for source in catalog(args.problems).require_some().values():
         try:

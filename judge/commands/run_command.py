@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from pathlib import Path
 
+from judge.case_stream import CaseStream, status_stream
+from judge.case_view import sample_view
+from judge.catalog import find_problem
 from judge.commands.common import (
+    BUDGET_ENV,
+    DEFAULT_EXPLAIN_SECONDS,
     EXIT_FAILED,
     EXIT_OK,
     add_cold_option,
@@ -15,25 +21,24 @@ from judge.commands.common import (
     add_language_option,
     add_problems_option,
     add_weak_sandbox_option,
+    explain_budget,
     open_store,
     positive_float,
-    BUDGET_ENV,
-    DEFAULT_EXPLAIN_SECONDS,
-    explain_budget,
     readable_source,
     require_isolation,
     warn_if_weak,
 )
 from judge.errors import UsageError
-from judge.feedback import DEFAULT_LEVEL, LEVELS
-
-NAME = "run"
-HELP = "judge one solution on a problem's cases"
+from judge.explain import explain, hidden_failures
+from judge.feedback import DEFAULT_LEVEL, LEVELS, at_least, level_for, withhold
+from judge.formats import format_of
+from judge.renderers import format_names, load_format
+from judge.report import cases_to_json, render_case_in_full
+from judge.runner import judge_submission
+from judge.store import record_run
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from judge.renderers import format_names
-
     parser.add_argument("problem", help="problem name (see `judge list`), suite file or package folder")
     parser.add_argument("solution", help="the solution's source file (for a problem package: or a folder of files)")
     parser.add_argument("--format", choices=format_names("run"), default="table")
@@ -66,11 +71,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from judge.catalog import find_problem
-    from judge.feedback import at_least, level_for
-    from judge.formats import format_of
-    from judge.renderers import load_format
-
     problem = find_problem(args.problem, args.problems).load(args.time_limit)
     source = readable_source(args.solution, directory_allowed=format_of(problem).accepts_directory_submissions,
                              own=not args.student)
@@ -93,7 +93,6 @@ def handle(args: argparse.Namespace) -> int:
     rest = renderer.render_after_rows(result, problem) if _streams_rows(renderer) else renderer.render(result, problem)
     print(rest)
     if not args.no_record and cases is None and not result.partial:
-        from judge.store import record_run
         store = open_store(args.db)
         record_run(store, args.student or os.environ.get("USER") or "me", problem, source, result)
         store.close()
@@ -120,10 +119,6 @@ def _streams_rows(renderer) -> bool:
 def _judge_streaming(args: argparse.Namespace, problem, source: Path, cases: list | None, renderer):
     """judge_submission, with each case's row printed as it is decided (judge/case_stream.py);
     stopped by a signal, what was decided is shown before the judge ends."""
-    from judge.case_stream import CaseStream, status_stream
-    from judge.feedback import withhold
-    from judge.runner import judge_submission
-
     planned = cases if cases is not None else problem.cases
     names = [case.name for case in planned]
     table = renderer.row_table(names) if _streams_rows(renderer) else None
@@ -148,15 +143,12 @@ def _judge_streaming(args: argparse.Namespace, problem, source: Path, cases: lis
 
 def _show_stopped(stream, rows_shown: bool, problem, source: Path, stop: KeyboardInterrupt) -> None:
     """What a stopped run decided: the rows not shown yet (the table) or the partial JSON."""
-    from judge.report import cases_to_json
-
     signal_name = stop.args[0] if stop.args else "SIGINT"
     if rows_shown:
         stream.flush_out_of_order()
         print(f"\nstopped by {signal_name}: {stream.count} of {len(stream.names)} cases decided (above); "
               f"no verdict and no score", flush=True)
         return
-    import json
     decided = [stream.decided_results[name] for name in stream.names if name in stream.decided_results]
     print(json.dumps({"problem": problem.id, "submission": str(source), "stopped_by": signal_name,
                       "partial": True, "cases": cases_to_json(decided)}, indent=2, ensure_ascii=False), flush=True)
@@ -164,8 +156,6 @@ def _show_stopped(stream, rows_shown: bool, problem, source: Path, stop: Keyboar
 
 def _explain(args: argparse.Namespace, problem, source: Path, result):
     """The counterexample search's outcome for the hidden failures (see judge/explain.py)."""
-    from judge.explain import explain, hidden_failures
-
     if hidden_failures(result) and sys.stderr.isatty():
         print(f"searching for an input that shows the hidden failure (up to {args.explain:g} s)...",
               file=sys.stderr, flush=True)
@@ -174,10 +164,6 @@ def _explain(args: argparse.Namespace, problem, source: Path, result):
 
 def _show_case(args: argparse.Namespace, problem, source: Path) -> int:
     """`judge run --show CASE`: one sample case in full; a hidden one only at the "full" feedback level."""
-    from judge.case_view import sample_view
-    from judge.report import render_case_in_full
-    from judge.runner import judge_submission
-
     case = problem.case(args.show)
     if case.visibility != "sample" and args.feedback != "full":
         samples = ", ".join(c.name for c in problem.cases if c.visibility == "sample") or "none"

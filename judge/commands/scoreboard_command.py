@@ -7,9 +7,10 @@ from pathlib import Path
 
 from judge.commands.common import EXIT_OK
 from judge.errors import UsageError
-
-NAME = "scoreboard"
-HELP = "standings from every recorded result"
+from judge.grade_report import render_scoreboard
+from judge.scoreboard import scoreboard
+from judge.scoreboard_server import serve
+from judge.store import DEFAULT_DB, read_history
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,14 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from judge.store import DEFAULT_DB
-
     db = args.db or DEFAULT_DB
     if args.serve:
         return _serve(args, db)
-    from judge.grade_report import render_scoreboard
-    from judge.scoreboard import scoreboard
-    from judge.store import read_history
 
     if not db.exists():
         print(f"no recorded results yet (no results database at {db})")
@@ -41,8 +37,6 @@ def handle(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace, db: Path) -> int:
-    from judge.scoreboard_server import serve
-
     if db.exists() and not db.is_file():
         raise UsageError(f"{db} is not a file; pass the results database with --db")
     try:

@@ -6,9 +6,6 @@ import argparse
 
 from judge.commands.common import EXIT_OK, add_problems_option
 
-NAME = "show"
-HELP = "print a problem's statement and samples"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("problem", help="problem name (see `judge list`), suite file or package folder")

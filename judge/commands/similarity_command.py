@@ -11,16 +11,14 @@ import argparse
 import sys
 from pathlib import Path
 
+from judge.catalog import catalog
 from judge.commands.common import EXIT_OK, add_problems_option
 from judge.errors import SuiteError, UsageError
-
-NAME = "similarity"
-HELP = "compare every pair of students' submissions to each problem (nothing leaves the machine)"
+from judge.renderers import format_names, load_format
+from judge.similarity import DEFAULT_THRESHOLD, compare_class
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from judge.renderers import format_names
-
     parser.add_argument("submissions", type=Path, help="a folder of student folders: SUBMISSIONS/<student>/<problem>.<ext>")
     parser.add_argument("--problem", action="append", metavar="P",
                         help="compare submissions to P only (repeatable; default: every problem submitted)")
@@ -32,10 +30,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from judge.catalog import catalog
-    from judge.renderers import load_format
-    from judge.similarity import DEFAULT_THRESHOLD, compare_class
-
     if not args.submissions.is_dir():
         raise UsageError(f"{args.submissions} is not a folder; expected SUBMISSIONS/<student>/<problem>.<ext>")
     known = catalog(args.problems)

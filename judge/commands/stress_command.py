@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
+from judge.catalog import find_problem
 from judge.commands.common import (
     EXIT_FAILED,
     EXIT_OK,
@@ -17,10 +19,9 @@ from judge.commands.common import (
     readable_source,
 )
 from judge.errors import UsageError
+from judge.planned_examples import PlannedExamples
+from judge.stress import save_counterexample, stress
 from judge.visible_text import visible
-
-NAME = "stress"
-HELP = "search for a small input on which a solution fails"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,9 +40,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from judge.catalog import find_problem
-    from judge.planned_examples import PlannedExamples
-
     source = find_problem(args.problem, args.problems)
     # The generator process starts before anything else loads: it has Hypothesis to import.
     planned = None
@@ -56,8 +54,6 @@ def handle(args: argparse.Namespace) -> int:
 
 
 def _stress_and_report(args: argparse.Namespace, problem, planned) -> int:
-    from judge.stress import save_counterexample, stress
-
     if args.save and problem.package is not None:
         raise UsageError(f"--save appends the counterexample to a suite's YAML; {problem.id} is a problem package: "
                          f"add the case to its data/ (or generators/generators.yaml) by hand")
@@ -75,8 +71,6 @@ def _stress_and_report(args: argparse.Namespace, problem, planned) -> int:
         print("\r" + " " * 30 + "\r", end="", file=sys.stderr)
     saved = save_counterexample(problem, result, args.seed) if args.save and result.found else None
     if args.format == "json":
-        import json
-
         print(json.dumps(result.to_json(problem.task), indent=2, ensure_ascii=False))
     else:
         print(render_stress(result, problem.task, saved, args.examples))

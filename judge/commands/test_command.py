@@ -7,9 +7,6 @@ import argparse
 
 from judge.commands.common import EXIT_FAILED, EXIT_OK, add_problems_option
 
-NAME = "test"
-HELP = "verify problems: suites, validators, strategies, reference, example solutions"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("names", nargs="*", metavar="PROBLEM", help="problem names or paths (default: all)")
