@@ -13,7 +13,9 @@ Dask is imported only here and only when ``--cluster`` is given: a local grade n
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,6 +81,11 @@ def options_from(args: argparse.Namespace) -> ClusterOptions | None:
     return ClusterOptions(args.cluster, args.min_sandbox or "bwrap", **tls)
 
 
+def is_local(address: str) -> bool:
+    """Whether ``address`` asks for a cluster of worker processes started here (local:N)."""
+    return address.startswith(LOCAL_PREFIX)
+
+
 def _local_workers(address: str) -> int:
     count = address[len(LOCAL_PREFIX):]
     if not count.isdigit() or int(count) < 1:
@@ -93,6 +100,8 @@ class Cluster:
         import logging  # here: `judge --help` reads this module for the --cluster options
         import uuid
 
+        if is_local(options.address):
+            _start_fork_server()  # it imports Dask while this process does
         try:
             import distributed
         except ImportError:
@@ -120,7 +129,7 @@ class Cluster:
         import dask
 
         address = self.options.address
-        if address.startswith(LOCAL_PREFIX):
+        if is_local(address):
             workers = _local_workers(address)
             security = _ephemeral_security(distributed)
             # Over mutual TLS with a key and certificate made now and held only by this process and
@@ -130,7 +139,7 @@ class Cluster:
             # Their plain-HTTP servers (which Dask always starts) answer nothing: the scheduler's
             # pages would show anyone the workers' logs and the tasks, named after the students.
             no_pages = {"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}
-            with dask.config.set(no_pages):
+            with dask.config.set({**no_pages, "distributed.worker.multiprocessing-method": "forkserver"}):
                 self.local_cluster = distributed.LocalCluster(
                     n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                     security=security, protocol="tls://", dashboard_address=None, silence_logs=logging.CRITICAL)
@@ -151,6 +160,7 @@ class Cluster:
     def _admit_workers(self) -> dict[str, dict]:
         """Register the plugin on every worker (and every later one); print why any is refused."""
         from judge.cluster_worker import JudgeWorkerPlugin, WorkerRefused, worker_status
+        from judge.languages import LANGUAGES
 
         try:
             self.client.wait_for_workers(1, timeout=WORKER_WAIT)
@@ -158,7 +168,8 @@ class Cluster:
             raise ClusterError(f"no worker joined the scheduler at {self.options.address} within "
                                f"{WORKER_WAIT:g} s; start some with `dask worker {self.options.address}`") from None
         try:
-            self.client.register_plugin(JudgeWorkerPlugin(self.options.min_sandbox))
+            languages = tuple(LANGUAGES) if self.local_cluster is not None else None
+            self.client.register_plugin(JudgeWorkerPlugin(self.options.min_sandbox, languages))
             statuses = self.client.run(worker_status)
         except WorkerRefused:
             statuses = self.client.run(worker_status)  # each worker's reason is printed just below
@@ -257,6 +268,74 @@ class Cluster:
             self.client.close()
         if self.local_cluster is not None:
             self.local_cluster.close()
+
+
+class StartingCluster:
+    """A ``Cluster`` being started in a thread while this process reads and checks the class
+    (its problems, the submissions, the store): the grading loop waits for it only when it has
+    submissions to send. An error in starting it (an unreachable scheduler, no usable worker) is
+    raised there, as ``Cluster`` would have raised it."""
+
+    def __init__(self, options: ClusterOptions, cold: bool = False) -> None:
+        self.options = options
+        self._started = _ThreadResult(functools.partial(Cluster, options, cold))
+
+    def ready(self) -> Cluster:
+        return self._started.result()
+
+    def usable(self, entries: list[Entry], skip: Callable[[Entry, str], None]) -> list[Entry]:
+        return self.ready().usable(entries, skip)
+
+    def grade(self, entries: list[Entry], problems: dict[str, Problem], store: Store,
+              on_done: Callable[[Entry], None] | None,
+              skip: Callable[[Entry, str], None]) -> list[SubmissionResult | None]:
+        return self.ready().grade(entries, problems, store, on_done, skip)
+
+    def close(self) -> None:
+        """Stop the cluster, once it has started (an error in starting it was reported, or not
+        needed, already)."""
+        try:
+            cluster = self.ready()
+        except Exception:  # noqa: BLE001 - reported where it was raised, or never needed
+            return
+        cluster.close()
+
+
+class _ThreadResult:
+    """What ``function`` returns, computed in a thread of its own meanwhile."""
+
+    def __init__(self, function: Callable[[], object]) -> None:
+        self._value: object = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(function,), daemon=True,
+                                        name=f"judge-{getattr(function, '__name__', 'cluster')}")
+        self._thread.start()
+
+    def _run(self, function: Callable[[], object]) -> None:
+        try:
+            self._value = function()
+        except BaseException as error:  # noqa: BLE001 - raised where the result is asked for
+            self._error = error
+
+    def result(self):
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._value
+
+
+def _start_fork_server() -> None:
+    """Start the process a local cluster's worker processes are forked from, importing Dask and
+    the judge's worker module once: each worker then starts in a fraction of a second, where a
+    fresh interpreter per worker spends seconds importing them. The fork server is itself a
+    fresh interpreter (exec'd, not forked from this process), so a worker holds none of this
+    process's threads, open files or results store, and judges as a worker started on its own."""
+    import multiprocessing.forkserver  # only for local:N, like the rest of the cluster's set-up
+
+    multiprocessing.get_context("forkserver").set_forkserver_preload(["distributed", "judge.cluster_worker"])
+    # Dask sets a preload list of its own when it first starts a worker: too late for a server
+    # already running, which keeps this one.
+    multiprocessing.forkserver.ensure_running()
 
 
 def _ephemeral_security(distributed):

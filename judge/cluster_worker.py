@@ -13,11 +13,11 @@ this judging process, as locally, and its answers never enter the sandbox.
 from __future__ import annotations
 
 import asyncio
-import atexit
 import dataclasses
 import functools
 import hashlib
 import logging
+import multiprocessing.util
 import shutil
 import threading
 from dataclasses import dataclass
@@ -120,7 +120,9 @@ def materialized_problem(bundle: ProblemBundle) -> Problem:
     with _materialize_lock:
         if bundle.digest not in _materialized:
             if not _materialized:
-                atexit.register(forget_materialized)
+                # Not atexit: a worker process forked by multiprocessing (a local:N cluster's) ends
+                # with os._exit, which runs multiprocessing's finalizers but no atexit handler.
+                multiprocessing.util.Finalize(None, forget_materialized, exitpriority=0)
             # Named as on the grader: a problem package takes its id from its folder's name.
             # A scratch directory named after this process: if it is killed, a later judge removes it.
             root = _scratch_dir("problem") / bundle.problem_id
@@ -191,12 +193,14 @@ class WorkerStatus:
 _status: WorkerStatus | None = None
 
 
-def probe_worker(required_tier: str, client_version: str) -> WorkerStatus:
-    """This worker's sandbox tier and usable languages, and whether it must refuse the client."""
+def probe_worker(required_tier: str, client_version: str, languages: tuple[str, ...] | None = None) -> WorkerStatus:
+    """This worker's sandbox tier and usable languages (``languages``: these, untested), and
+    whether it must refuse the client."""
     from judge.errors import SandboxError
+    from judge.sandbox import sandbox_tier
 
     try:
-        tier, languages, missing = machine_capabilities()
+        tier, languages, missing = (sandbox_tier(), languages, ()) if languages else machine_capabilities()
     except SandboxError as error:
         return WorkerStatus("none", (), (), f"its sandbox cannot be used: {error}")
     except Exception as error:  # anything else that breaks the check is reported, not a dead plugin
@@ -244,14 +248,19 @@ class JudgeWorkerPlugin(WorkerPlugin):
 
     name = PLUGIN_NAME
 
-    def __init__(self, required_tier: str) -> None:
+    def __init__(self, required_tier: str, languages: tuple[str, ...] | None = None) -> None:
         self.required_tier = required_tier
         self.client_version = __version__  # pickled here, compared there
+        # Given for a local:N cluster, whose workers judge on this machine for it as `-j N`
+        # would: every language, untested, as a local grade offers them (a submission in one
+        # whose toolchain is missing gets IE, as it would there), not the seconds of start-up
+        # that building and running each language's self-test in each worker costs.
+        self.languages = languages
 
     async def setup(self, worker) -> None:
         global _status
         status = await asyncio.get_running_loop().run_in_executor(None, probe_worker, self.required_tier,
-                                                                    self.client_version)
+                                                                    self.client_version, self.languages)
         _status = status
         slots = worker.state.nthreads
         await worker.set_resources(**{resource_name(language, tier): slots

@@ -81,11 +81,16 @@ def handle(args: argparse.Namespace) -> int:
 
     _check_options(args)
     output_format = load_format("grade", args.format)
+    policy = deadline_policy(args)
     cluster = open_cluster(args)
     if cluster is None:  # (a cluster's workers judge in their own sandboxes)
         require_isolation(args.allow_weak_sandbox, "grading")
-    policy = deadline_policy(args)
-    store = open_store(args.db)
+    try:
+        store = open_store(args.db)
+    except BaseException:
+        if cluster:  # already starting
+            cluster.close()
+        raise
     bar = progress_bar(args.format == "table" and args.out is None, "submission")
     try:
         with snapshot(args.submissions, policy) as (folder, lateness):
@@ -294,8 +299,12 @@ def snapshot(submissions: Path, policy):
 
 
 def open_cluster(args: argparse.Namespace):
-    """The Dask cluster to judge on (--cluster), or None to judge here."""
-    from judge.cluster import Cluster, options_from
+    """The Dask cluster to judge on (--cluster), or None to judge here. A local:N cluster's
+    workers start while the class is read; a scheduler elsewhere is reached first, so that an
+    unreachable one is the command's only word."""
+    from judge.cluster import Cluster, StartingCluster, is_local, options_from
 
     options = options_from(args)
-    return Cluster(options, cold=args.cold) if options else None
+    if options is None:
+        return None
+    return StartingCluster(options, cold=args.cold) if is_local(options.address) else Cluster(options, cold=args.cold)
