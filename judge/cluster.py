@@ -14,14 +14,20 @@ from __future__ import annotations
 
 import argparse
 import functools
+import logging
 import sys
 import threading
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from judge.errors import ClusterError
+from judge.grading import finish_entry, resume_entry
+from judge.languages import LANGUAGES, language_for
+from judge.languages.base import read_source
+from judge.sandbox import TIERS
 
 if TYPE_CHECKING:
     from judge.grading import Entry
@@ -69,7 +75,6 @@ def options_from(args: argparse.Namespace) -> ClusterOptions | None:
         if given:
             raise ClusterError(f"{', '.join(given)}: for grading on a cluster; add --cluster ADDRESS")
         return None
-    from judge.sandbox import TIERS  # not at the top: `judge --help` does not load the sandbox
 
     if args.min_sandbox and args.min_sandbox not in TIERS:
         raise ClusterError(f"--min-sandbox {args.min_sandbox}: not a sandbox tier; use one of {', '.join(TIERS)}")
@@ -97,13 +102,10 @@ class Cluster:
     """A connection to a Dask cluster whose workers judge for this process."""
 
     def __init__(self, options: ClusterOptions, cold: bool = False) -> None:
-        import logging  # here: `judge --help` reads this module for the --cluster options
-        import uuid
-
         if is_local(options.address):
             _start_fork_server()  # it imports Dask while this process does
         try:
-            import distributed
+            import distributed  # Dask: only with --cluster
         except ImportError:
             raise ClusterError(f"--cluster needs Dask distributed, which is not installed; {INSTALL_HINT}") from None
         # Dask's own log lines (a worker lost, a task rescheduled) are for the cluster's operator;
@@ -124,9 +126,7 @@ class Cluster:
                           for language in status["languages"]}
 
     def _connect(self, distributed):
-        import logging
-
-        import dask
+        import dask  # Dask: only with --cluster
 
         address = self.options.address
         if is_local(address):
@@ -159,8 +159,8 @@ class Cluster:
 
     def _admit_workers(self) -> dict[str, dict]:
         """Register the plugin on every worker (and every later one); print why any is refused."""
+        # The worker's side imports Dask's: only once a cluster is in use (`judge grade` without one never loads Dask).
         from judge.cluster_worker import JudgeWorkerPlugin, WorkerRefused, worker_status
-        from judge.languages import LANGUAGES
 
         try:
             self.client.wait_for_workers(1, timeout=WORKER_WAIT)
@@ -188,8 +188,6 @@ class Cluster:
 
     def usable(self, entries: list[Entry], skip: Callable[[Entry, str], None]) -> list[Entry]:
         """The entries some admitted worker has the language for; the others are skipped, with why."""
-        from judge.languages import language_for
-
         kept = []
         for entry in entries:
             language = language_for(entry.path).name
@@ -205,10 +203,7 @@ class Cluster:
               skip: Callable[[Entry, str], None]) -> list[SubmissionResult | None]:
         """Each entry's result, in order: from the store when complete, else judged on the cluster
         and recorded here as it arrives. None for a submission the cluster could not judge."""
-        from distributed import as_completed
-
-        # here, as every judge module: `judge --help` reads this one for its options
-        from judge.grading import finish_entry, resume_entry
+        from distributed import as_completed  # Dask: only with --cluster
 
         results: list[SubmissionResult | None] = [None] * len(entries)
         pending = {}
@@ -230,8 +225,8 @@ class Cluster:
         return results
 
     def _submit(self, entry: Entry, problem: Problem, resumption):
+        # The worker's side imports Dask's: only once a cluster is in use (`judge grade` without one never loads Dask).
         from judge.cluster_worker import judge_remotely, resource_name
-        from judge.languages.base import read_source  # never through a symbolic link
 
         return self.client.submit(
             judge_remotely, self._bundle(problem), entry.path.name, read_source(entry.path),
@@ -241,6 +236,7 @@ class Cluster:
 
     def _bundle(self, problem: Problem):
         """The future holding the problem's files on the cluster, keyed by their content hash."""
+        # The worker's side imports Dask's: only once a cluster is in use (`judge grade` without one never loads Dask).
         from judge.cluster_worker import ANY_LANGUAGE, ProblemBundle, bundle_value, resource_name
 
         if problem.id not in self._bundles:
@@ -254,7 +250,7 @@ class Cluster:
     @staticmethod
     def _result(future, entry: Entry, skip: Callable[[Entry, str], None]):
         """The task's result; None (and the entry skipped) when the cluster gave up on it."""
-        from distributed import KilledWorker
+        from distributed import KilledWorker  # Dask: only with --cluster
 
         try:
             return future.result()

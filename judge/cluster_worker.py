@@ -26,11 +26,14 @@ from pathlib import Path
 from distributed import WorkerPlugin
 
 from judge import __version__
-from judge.errors import JudgeError, SuiteError
+from judge.errors import JudgeError, LanguageUnavailable, SandboxError, SuiteError
+from judge.formats import format_of, formats
+from judge.languages import LANGUAGES
+from judge.languages.self_test import self_test
 from judge.problem import Problem
 from judge.results import SubmissionResult
 from judge.runner import judge_submission
-from judge.sandbox import TIERS
+from judge.sandbox import TIERS, sandbox_tier
 from judge.sandbox.scratch import scratch_dir as _scratch_dir
 
 PLUGIN_NAME = "judge"
@@ -78,8 +81,6 @@ class ProblemBundle:
 
     @classmethod
     def of(cls, problem: Problem) -> ProblemBundle:
-        from judge.formats import format_of
-
         parts = problem.files
         if parts.suite is None:
             raise SuiteError(f"problem {problem.id} was not loaded from files, so it cannot be sent to a cluster")
@@ -135,8 +136,6 @@ def materialized_problem(bundle: ProblemBundle) -> Problem:
 
 
 def _load(bundle: ProblemBundle, root: Path) -> Problem:
-    from judge.formats import formats
-
     problem_format = next((found for found in formats() if found.name == bundle.format), None)
     source = problem_format.source_at(root / bundle.location) if problem_format else None
     if source is None:
@@ -196,9 +195,6 @@ _status: WorkerStatus | None = None
 def probe_worker(required_tier: str, client_version: str, languages: tuple[str, ...] | None = None) -> WorkerStatus:
     """This worker's sandbox tier and usable languages (``languages``: these, untested), and
     whether it must refuse the client."""
-    from judge.errors import SandboxError
-    from judge.sandbox import sandbox_tier
-
     try:
         tier, languages, missing = (sandbox_tier(), languages, ()) if languages else machine_capabilities()
     except SandboxError as error:
@@ -219,11 +215,6 @@ def probe_worker(required_tier: str, client_version: str, languages: tuple[str, 
 def machine_capabilities() -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     """The sandbox tier in force, the languages whose self-test passes in it (as `judge doctor`
     checks them: built and run in the sandbox like a submission), and why the others fail."""
-    from judge.errors import LanguageUnavailable
-    from judge.languages import LANGUAGES
-    from judge.languages.self_test import self_test
-    from judge.sandbox import sandbox_tier
-
     tier = sandbox_tier()
     languages, missing = [], []
     for language in LANGUAGES.values():

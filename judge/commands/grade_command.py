@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
 import sys
+import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
+from judge.catalog import catalog
+from judge.cluster import Cluster, StartingCluster, add_cluster_arguments, is_local, options_from
 from judge.commands.common import (
     BUDGET_ENV,
     DEFAULT_EXPLAIN_SECONDS,
@@ -23,17 +27,23 @@ from judge.commands.common import (
     progress_bar,
     require_isolation,
 )
+from judge.deadlines import Policy, apply_lateness, parse_penalty, parse_time, snapshot_class
 from judge.errors import UsageError
+from judge.explain import explain_class
 from judge.feedback import LEVELS as FEEDBACK_LEVELS
+from judge.feedback import FeedbackPolicy, at_least, level_for, withhold
+from judge.grading import grade_folder
+from judge.rejudge import preview
+from judge.renderers import format_names, load_format
+from judge.sandbox import sandbox_tier, weakness
+from judge.similarity import compare_class
+from judge.terminal import fitted_table
 from judge.visible_text import visible
 
 DEFAULT_CLASS_BUDGET = 60.0  # seconds of wall time for all the counterexample searches of one `judge grade`
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from judge.cluster import add_cluster_arguments  # Dask itself is imported only with --cluster
-    from judge.renderers import format_names
-
     parser.add_argument("submissions", type=Path, help="a folder of student folders: SUBMISSIONS/<student>/<problem>.<ext>")
     add_jobs_option(parser, "submissions judged")
     parser.add_argument("--format", choices=format_names("grade"), default="table")
@@ -77,8 +87,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from judge.renderers import load_format
-
     _check_options(args)
     output_format = load_format("grade", args.format)
     policy = deadline_policy(args)
@@ -102,7 +110,6 @@ def handle(args: argparse.Namespace) -> int:
             if args.similarity:
                 report.similarity = _similarity(args, folder)
         if policy is not None:
-            from judge.deadlines import apply_lateness
             apply_lateness(report, lateness, policy)
     except KeyboardInterrupt:
         again = "judge " + shlex.join(getattr(args, "command_line", ["grade", str(args.submissions)]))
@@ -128,10 +135,6 @@ def _explain_failures(args: argparse.Namespace, report, store, for_students: boo
     """Counterexamples for the hidden failures of the problems whose feedback level shows them
     (see ``_withhold_feedback``), within the class's budget; searched here, so only where this
     machine's sandbox isolates (a cluster's workers judge in theirs)."""
-    from judge.explain import explain_class
-    from judge.feedback import FeedbackPolicy, at_least, level_for
-    from judge.sandbox import sandbox_tier, weakness
-
     per_submission = explain_budget()
     if args.explain is not None and per_submission == 0:
         per_submission = DEFAULT_EXPLAIN_SECONDS  # asked for on the command line: over a machine's 0
@@ -157,8 +160,6 @@ def _withhold_feedback(report, asked: str | None, for_students: bool) -> None:
     """Take out of the report what the feedback level does not show of hidden cases: the level
     asked for (the teacher's, over any problem's policy), else for a format students read each
     problem's own policy; reports for the teacher alone keep everything."""
-    from judge.feedback import FeedbackPolicy, level_for, withhold
-
     if asked is None and not for_students:
         return
     for student in report.students:
@@ -208,26 +209,16 @@ def _check_options(args: argparse.Namespace) -> None:
 
 
 def _grade(args: argparse.Namespace, folder: Path, store, cluster, bar):
-    from judge.grading import grade_folder
-
     return grade_folder(folder, store, jobs=args.jobs, problems_dir=args.problems, backend=cluster,
                         on_start=bar.start if bar else None, on_done=bar.advance if bar else None)
 
 
 def _similarity(args: argparse.Namespace, folder: Path):
-    from judge.catalog import catalog
-    from judge.similarity import compare_class
-
     return compare_class(folder, catalog(args.problems).require_some())
 
 
 def _preview(args: argparse.Namespace, folder: Path, store, cluster, bar) -> int:
     """Print which recorded verdicts and scores grading now would change; record nothing."""
-    import json
-
-    from judge.rejudge import preview
-    from judge.terminal import fitted_table
-
     changes = preview(folder, store, lambda scratch: _grade(args, folder, scratch, cluster, bar))
     if bar:
         bar.close()
@@ -271,7 +262,6 @@ def deadline_policy(args: argparse.Namespace):
         if args.late_penalty or args.late_until:
             raise UsageError("--late-penalty and --late-until need --deadline TIME")
         return None
-    from judge.deadlines import Policy, parse_penalty, parse_time
     if args.late_until and not args.late_penalty:
         raise UsageError("--late-until needs --late-penalty RATE: without a penalty no late work counts")
     policy = Policy(parse_time(args.deadline, "--deadline"),
@@ -289,9 +279,7 @@ def snapshot(submissions: Path, policy):
     if policy is None:
         yield submissions, {}
         return
-    import tempfile
 
-    from judge.deadlines import snapshot_class
     with tempfile.TemporaryDirectory(prefix="judge-deadline-") as scratch:
         into = Path(scratch) / submissions.resolve().name
         into.mkdir()
@@ -302,8 +290,6 @@ def open_cluster(args: argparse.Namespace):
     """The Dask cluster to judge on (--cluster), or None to judge here. A local:N cluster's
     workers start while the class is read; a scheduler elsewhere is reached first, so that an
     unreachable one is the command's only word."""
-    from judge.cluster import Cluster, StartingCluster, is_local, options_from
-
     options = options_from(args)
     if options is None:
         return None
