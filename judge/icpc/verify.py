@@ -67,7 +67,7 @@ def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]
             runnable.append(outcome)
     cores = jobs or max(1, len(os.sched_getaffinity(0)))
     with ThreadPoolExecutor(max_workers=cores) as pool:
-        yield from pool.map(lambda job: check_submission(problem, *job, jobs=cores), runnable)  # in order, as each ends
+        yield from pool.map(lambda job: check_submission(problem, *job), runnable)  # in order, as each ends
     if not any(folder == "accepted" for _, folder, _ in runnable):
         yield Check(name, "accepted submission", False, "no accepted submission in a supported language")
 
@@ -203,7 +203,7 @@ def check_submission(problem: Problem, path: Path, folder: str, rule: Expectatio
 def _may_stop_early(package: Package, rule: Expectation | list[Rule]) -> bool:
     """Whether judging may stop at the first case that fails (one case at a time): when the
     verdict is all that is checked and a failure is expected, so that a slow wrong submission
-    costs one time-out; a submission expected to pass runs every case, ``jobs`` at a time. A
+    costs one time-out; a submission expected to pass runs every case. A
     score, a partial acceptance and submissions.yaml's rules look at every case."""
     if package.scoring or isinstance(rule, list) or rule.partial:
         return False
