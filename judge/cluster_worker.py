@@ -141,7 +141,7 @@ def _load(bundle: ProblemBundle, root: Path) -> Problem:
     if source is None:
         raise SuiteError(f"problem {bundle.problem_id} ({bundle.format} format) cannot be read on this worker; "
                          f"install the grader's judge version, with the same problem formats, here")
-    return source.load()
+    return source.load_to_judge()
 
 
 def forget_materialized() -> None:

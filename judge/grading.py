@@ -313,7 +313,7 @@ def grade_folder(folder: Path, store: Store, jobs: int = 1, on_start: Callable[[
     problems = {}
     for problem_id in sorted({entry.problem for entry in found.entries}):
         try:
-            problems[problem_id] = sources[problem_id].load()
+            problems[problem_id] = sources[problem_id].load_to_judge()
         except SuiteError as error:
             issues.append(str(error))
             found.skipped += [_not_graded(entry, f"problem {problem_id} cannot be loaded ({error}); skipped")

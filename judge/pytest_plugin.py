@@ -142,7 +142,8 @@ class SuiteFile(pytest.File):
             if self.path.name == PACKAGE_FILE:  # the folder is the problem
                 # The judge proper, only once a test judges: see the module's docstring.
                 from judge.icpc.loading import load_package
-                self.problem = load_package(self.path.parent)
+                from judge.icpc.timelimit import with_time_limit
+                self.problem = with_time_limit(load_package(self.path.parent))
             else:
                 self.problem = load_suite(self.path)
         except SuiteError as error:

@@ -71,7 +71,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    problem = find_problem(args.problem, args.problems).load(args.time_limit)
+    problem = find_problem(args.problem, args.problems).load_to_judge(args.time_limit)
     source = readable_source(args.solution, directory_allowed=format_of(problem).accepts_directory_submissions,
                              own=not args.student)
     if args.student:

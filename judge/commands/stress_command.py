@@ -47,7 +47,7 @@ def handle(args: argparse.Namespace) -> int:
     if args.jobs > 1 and strategies is not None and strategies.is_file():
         planned = PlannedExamples(strategies, args.examples, args.seed)
     try:
-        return _stress_and_report(args, source.load(), planned)
+        return _stress_and_report(args, source.load_to_judge(), planned)
     finally:
         if planned:
             planned.close()

@@ -21,9 +21,14 @@ class ProblemSource:
 
     def load(self, time_limit: float | None = None, run_programs: bool = True) -> Problem:
         """Read and check the whole problem; SuiteError naming the file and the fix. ``time_limit``
-        (CPU seconds) replaces the problem's own. Without ``run_programs``, nothing is run to
-        complete it (a package's time limit not worked out yet stays unknown: see `judge show`)."""
+        (CPU seconds) replaces the problem's own. Loading runs no submission (a package's time
+        limit not worked out yet stays unknown: see ``load_to_judge``); without ``run_programs``
+        it runs nothing at all (no generator either: see `judge show`)."""
         return self.format.load(self, time_limit, run_programs)
+
+    def load_to_judge(self, time_limit: float | None = None) -> Problem:
+        """``load``, then what judging needs that loading does not do (``ProblemFormat.ready``)."""
+        return self.format.ready(self.load(time_limit))
 
     def strategy_path(self) -> Path | None:
         """The Hypothesis strategies for `judge stress`, found without loading the problem (so
@@ -61,6 +66,11 @@ class ProblemFormat:
         """The problem, with ``time_limit`` (CPU seconds) instead of its own when given; see
         ``ProblemSource.load`` for ``run_programs``."""
         raise NotImplementedError
+
+    def ready(self, problem: Problem) -> Problem:
+        """``problem`` ready to be judged: a format whose loading leaves something to work out by
+        running programs (a package's time limit) does it here, at the point a command needs it."""
+        return problem
 
     def strategy_path(self, source: ProblemSource) -> Path | None:
         return None

@@ -30,10 +30,15 @@ class PackageFormat(ProblemFormat):
     def load(self, source: ProblemSource, time_limit: float | None = None, run_programs: bool = True) -> Problem:
         from judge.icpc.loading import load_package
 
-        return load_package(source.path, time_limit=time_limit, infer=run_programs)
+        return load_package(source.path, time_limit=time_limit, run_generators=run_programs)
+
+    def ready(self, problem: Problem) -> Problem:
+        from judge.icpc.timelimit import with_time_limit  # it imports the runner: only when judging
+
+        return with_time_limit(problem)
 
     def time_limit_text(self, problem: Problem) -> str:
-        from judge.icpc.loading import time_limit_known
+        from judge.icpc.timelimit import time_limit_known
 
         return super().time_limit_text(problem) if time_limit_known(problem.package) else "inferred by judge test"
 

@@ -1,9 +1,10 @@
 """A package as the ``Problem`` every command judges: read (judge/icpc/package.py), its data
-generated when generators.yaml makes them, its time limit given or inferred, and its task, rules
+generated when generators.yaml makes them, its time limit given or inferred earlier, and its task, rules
 and scoring attached. Above the modules it joins, so none of them needs to import it."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from judge.icpc import PROBLEM_FILE
@@ -12,31 +13,26 @@ from judge.icpc.package import Package, package_cases, read_package, statement_t
 from judge.icpc.rules import PackageRules
 from judge.icpc.scoring import max_score as package_max_score
 from judge.icpc.tasks import package_task
-from judge.icpc.timelimit import cached_time_limit, inferred_time_limit
+from judge.icpc.timelimit import GIVEN, PLACEHOLDER_SECONDS, cached_time_limit
 from judge.problem import MIB, Problem, ProblemFiles
 
 
-def load_package(root: Path, time_limit: float | None = None, infer: bool = True) -> Problem:
-    """Load the package at ``root``. ``time_limit`` (seconds) overrides the package's; without
-    either, the limit is inferred from the accepted submissions (once, cached), or with
-    ``infer`` False taken from that cache only: a package loaded so, whose limit has not been
-    inferred yet, is for showing, not judging (``time_limit_known`` says which)."""
+def load_package(root: Path, time_limit: float | None = None, run_generators: bool = True) -> Problem:
+    """Load the package at ``root``, running no submission. ``time_limit`` (seconds) overrides
+    the package's; without either, the limit inferred earlier (cached) is taken, if any. A
+    package whose limit is not known yet (``time_limit_known``) is for showing until
+    ``with_time_limit`` infers it; without ``run_generators``, data that generators.yaml makes
+    stay to be made."""
     package = read_package(root)
     if package.data_pending:
-        generated = generated_data(package, run=infer)  # the generators need the package's validators
+        generated = generated_data(package, run=run_generators)  # the generators need the package's validators
         if generated is not None:
             package = read_package(root, generated)
-    problem = as_problem(package, time_limit or package.timing.time_limit or 1.0)
-    if time_limit is None and package.timing.time_limit is None:
-        limit = inferred_time_limit(problem) if infer else cached_time_limit(package)
-        if limit is not None:
-            problem = as_problem(package, limit)
-    return problem
-
-
-def time_limit_known(package: Package) -> bool:
-    """Whether the package's time limit is given, or was inferred earlier (and cached)."""
-    return package.timing.time_limit is not None or cached_time_limit(package) is not None
+    if time_limit is not None:  # given: nothing is left to infer
+        package = dataclasses.replace(package, timing=dataclasses.replace(
+            package.timing, time_limit=time_limit, source=GIVEN))
+    limit = package.timing.time_limit or cached_time_limit(package)
+    return as_problem(package, limit or PLACEHOLDER_SECONDS)
 
 
 def as_problem(package: Package, time_limit: float) -> Problem:

@@ -4,13 +4,14 @@ problems)."""
 
 from __future__ import annotations
 
-from judge.icpc.loading import time_limit_known
+from judge.icpc.timelimit import GIVEN, time_limit_known
 from judge.problem import Problem
 
 TIME_SOURCES = {
     "problem.yaml": "from problem.yaml",
     ".timelimit": "from .timelimit",
     "inferred": "inferred from the slowest accepted submission x {factor:g}",
+    GIVEN: "given with --time-limit",
 }
 
 

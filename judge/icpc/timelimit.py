@@ -20,6 +20,22 @@ from judge.sandbox import Limits
 
 CAP_SECONDS = 20.0  # CPU seconds an accepted submission may take while the limit is unknown
 ACCEPTED = "accepted"
+GIVEN = "--time-limit"  # the source of a limit the command line gave (TimeLimits.source)
+PLACEHOLDER_SECONDS = 1.0  # a loaded package's limit until it is known: shown as unknown, never judged with
+
+
+def time_limit_known(package) -> bool:
+    """Whether the package's time limit is given, or was inferred earlier (and cached)."""
+    return package.timing.time_limit is not None or cached_time_limit(package) is not None
+
+
+def with_time_limit(problem: Problem) -> Problem:
+    """``problem`` ready to judge: a package whose time limit is not known yet (neither given nor
+    inferred before) gets it inferred now, with a progress line per accepted submission, and
+    cached; any other is returned as it is, with nothing run."""
+    if time_limit_known(problem.package):
+        return problem
+    return dataclasses.replace(problem, time_limit=inferred_time_limit(problem))
 
 
 def inferred_time_limit(problem: Problem) -> float:

@@ -7,6 +7,7 @@ one (see ``judge.icpc.expectations``).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections import Counter
 from collections.abc import Iterator
@@ -23,8 +24,9 @@ from judge.icpc.expectations import (
     submissions,
 )
 from judge.icpc.package import CaseFiles, Package, PackageError
-from judge.icpc.programs import prepare_program, unsupported_reason
+from judge.icpc.programs import prepare_program, submission_language, unsupported_reason
 from judge.icpc.submission_rules import Rule, check_rules, load_rules, rules_for
+from judge.icpc.timelimit import base_seconds, with_time_limit
 from judge.languages import CompileError, LanguageUnavailable, UnknownLanguage
 from judge.problem import Problem
 from judge.runner import judge_submission
@@ -34,9 +36,10 @@ UNSUPPORTED_VALIDATORS = {".ctd": "checktestdata", ".viva": "VIVA"}
 
 
 def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]:
-    """Every check of one package (loaded with its time limit), each as soon as it is made;
-    PackageError for a package that is broken rather than wrong (a validator that does not build
-    or breaks its protocol)."""
+    """Every check of one package, each as soon as it is made, its time limit inferred first if
+    it is not known yet (and cached); PackageError for a package that is broken rather than wrong
+    (a validator that does not build or breaks its protocol, or no limit to be had)."""
+    problem = with_time_limit(problem)
     package: Package = problem.package
     name = problem.id
     timing = package.timing
@@ -62,7 +65,8 @@ def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]
             yield outcome
         else:
             runnable.append(outcome)
-    with ThreadPoolExecutor(max_workers=jobs or max(1, len(os.sched_getaffinity(0)))) as pool:
+    cores = jobs or max(1, len(os.sched_getaffinity(0)))
+    with ThreadPoolExecutor(max_workers=cores) as pool:
         yield from pool.map(lambda job: check_submission(problem, *job), runnable)  # in order, as each ends
     if not any(folder == "accepted" for _, folder, _ in runnable):
         yield Check(name, "accepted submission", False, "no accepted submission in a supported language")
@@ -163,14 +167,14 @@ def _input_arguments(files: CaseFiles, validator: Path) -> tuple[str, ...]:
     return arguments
 
 
-def check_submission(problem: Problem, path: Path, folder: str, rule: Expectation | list[Rule]) -> Check:
+def check_submission(problem: Problem, path: Path, folder: str, rule: Expectation | list[Rule],
+                     jobs: int = 1) -> Check:
     """Judge one example submission and compare with what its folder (or annotation, or
     submissions.yaml) promises."""
     package = problem.package
-    per_case = isinstance(rule, list)  # submissions.yaml's rules look at every case
     # An example may be a link to another one of the package (load_package saw it stays inside);
     # the judge opens sources without following links, so it gets the file itself.
-    result = judge_submission(problem, path.resolve(), stop_on_failure=not (package.scoring or per_case))
+    result = judge_submission(problem, path.resolve(), jobs=jobs, stop_on_failure=_may_stop_early(package, rule))
     what = f"submission {folder}/{path.name}"
     _refuse_broken_validator(package, result)
     if isinstance(rule, list):
@@ -196,16 +200,21 @@ def check_submission(problem: Problem, path: Path, folder: str, rule: Expectatio
     return Check(problem.id, what, ok, detail if ok else f"expected {expected}, {detail}")
 
 
+def _may_stop_early(package: Package, rule: Expectation | list[Rule]) -> bool:
+    """Whether judging may stop at the first case that fails (one case at a time): when the
+    verdict is all that is checked and a failure is expected, so that a slow wrong submission
+    costs one time-out; a submission expected to pass runs every case. A
+    score, a partial acceptance and submissions.yaml's rules look at every case."""
+    if package.scoring or isinstance(rule, list) or rule.partial:
+        return False
+    return "AC" not in rule.verdicts
+
+
 def margin_warning(problem: Problem, path: Path, rule: Expectation, result) -> str:
     """A warning when a submission gets its verdict too close to the time limit for the package
     format's safety margins: an accepted one slower than time_limit / ac_to_time_limit (with a
     limit the package gives), or a time-limit-exceeded one that ends within time_limit *
     time_limit_to_tle (its first TLE case is run again with that limit to see)."""
-    import dataclasses
-
-    from judge.icpc.programs import submission_language
-    from judge.icpc.timelimit import base_seconds
-
     timing, limit = problem.package.timing, problem.time_limit
     if rule.verdicts == {"AC"} and result.verdict == "AC" and result.cases and timing.source != "inferred":
         language = submission_language(path)
@@ -216,6 +225,8 @@ def margin_warning(problem: Problem, path: Path, rule: Expectation, result) -> s
     if rule.verdicts == {"TLE"} and result.verdict == "TLE":
         first = next(case for case in result.cases if case.verdict == "TLE")
         raised = dataclasses.replace(problem, time_limit=limit * timing.time_limit_to_tle)
+        if first.wall_time >= raised.time_limit:  # it ran that long without ending: it cannot end in time
+            return ""
         again = judge_submission(raised, path.resolve(), cases=[case for case in problem.cases if case.name == first.name])
         # Ending within the raised limit's wall-clock allowance is not ending in time: a program
         # that sleeps past time_limit * time_limit_to_tle is too slow, whatever its CPU time.
