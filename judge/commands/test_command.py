@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from judge.commands.common import EXIT_FAILED, EXIT_OK, add_problems_option
+from judge.verification import check_line, checks_of, checks_summary
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -15,8 +16,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     """Each check is printed when it is made; stopped by a signal, the judge says how far it got."""
-    from judge.verification import check_line, checks_of, checks_summary
-
     checks = []
     try:
         for check in checks_of(args.names or None, problems_dir=args.problems):

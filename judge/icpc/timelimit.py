@@ -11,7 +11,9 @@ import math
 import os
 import sys
 
+from judge.icpc.expectations import submissions
 from judge.icpc.package import PackageError, package_hash
+from judge.icpc.programs import submission_language, unsupported_reason
 from judge.languages import Language
 from judge.languages.base import cache_root
 from judge.problem import Problem
@@ -70,9 +72,6 @@ def _cache_path(package):
 def slowest_accepted(problem: Problem) -> float:
     """The slowest case of any accepted submission, in CPU seconds of the problem's own limit
     (a Java or JavaScript run's time is taken back through its language's allowance)."""
-    from judge.icpc.expectations import submissions
-    from judge.icpc.programs import submission_language, unsupported_reason
-
     capped = dataclasses.replace(problem, time_limit=CAP_SECONDS)
     times = []
     accepted = [path for path, folder in submissions(problem.package) if folder == ACCEPTED and not unsupported_reason(path)]
