@@ -17,6 +17,7 @@ from judge.errors import SuiteError
 from judge.icpc import PROBLEM_FILE
 from judge.problem import MIB, Case
 from judge.sandbox.limits import Limits
+from judge.yaml_files import read_yaml
 
 LEGACY, V2023, V2025 = "legacy", "2023-07-draft", "2025-09"
 # problem_format_version values and the version whose rules they follow.
@@ -210,13 +211,6 @@ def statement_text(root: Path) -> str:
                 return latex_to_text(text)
             return text
     return ""
-
-
-def read_yaml(path: Path) -> Any:
-    """A YAML file's content (safe loader); SuiteError naming the file when it is not YAML."""
-    from judge.formats.suite import read_yaml as read_yaml_file
-
-    return read_yaml_file(path)
 
 
 @functools.lru_cache(maxsize=32)
