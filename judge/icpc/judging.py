@@ -16,6 +16,7 @@ import threading
 from judge.checkers import CheckResult
 from judge.icpc.exit_order import TIE, ExitReferee
 from judge.icpc.output_validator import Judgement, OutputValidator, ValidatorWorkspace
+from judge.icpc.scoring import multiplied_score
 from judge.languages import Program
 from judge.problem import Case, Problem
 from judge.results import CaseResult
@@ -37,6 +38,8 @@ def run_package_case(problem: Problem, prepared, case: Case, execute, validator:
         judgement = None
         if not outcome.internal_error and outcome.exit_code == 0 and outcome.signal is None:
             judgement = validator.check(files, outcome.stdout)
+    if judgement is not None and judgement.score_multiplier is not None:
+        judgement = multiplied_score(problem.package, case.name, judgement)
     if judgement is not None and judgement.verdict == "IE":
         outcome.internal_error = judgement.message
     check = CheckResult(judgement.verdict == "AC", judgement.message) if judgement else None
