@@ -60,6 +60,7 @@ class ProblemFiles:
     validator: Path | None = None  # validate(value) raising ValueError
     strategies: Path | None = None  # Hypothesis strategies for `judge stress`: inputs()
     solutions: Path | None = None  # example solutions in <verdict folder>/ subfolders
+    generators: tuple[Path, ...] = ()  # programs that make some of its cases (a suite's `generated:`)
 
 
 @dataclass(frozen=True)

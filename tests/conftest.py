@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -42,6 +43,15 @@ def project_with(tmp_path: Path, problem_id: str, folders=("cases", "reference",
         name = f"{problem_id}.yaml" if folder == "cases" else f"{problem_id}.py"
         shutil.copy(ROOT / folder / name, tmp_path / folder / name)
     return tmp_path
+
+
+@pytest.fixture
+def cache(monkeypatch):
+    """An empty cache the sandbox's users can reach (pytest's tmp_path is its owner's only)."""
+    with tempfile.TemporaryDirectory(prefix="judge-test-cache-", dir="/tmp") as folder:
+        os.chmod(folder, 0o755)
+        monkeypatch.setenv("JUDGE_CACHE", folder)
+        yield Path(folder)
 
 
 def run_judge(*args: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:

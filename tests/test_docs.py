@@ -212,9 +212,10 @@ def test_an_error_with_a_how_to_page_names_it(tmp_path):
 
 def test_the_suite_yaml_page_names_every_key_the_suite_reader_knows():
     from judge.feedback import POLICY_KEYS
-    from judge.formats.suite import CASE_KEYS, CHECKER_KEYS, GROUP_KEYS, HEADER_KEYS, LIMIT_KEYS, TASK_CASE_KEYS
+    from judge.formats.suite import (CASE_KEYS, CHECKER_KEYS, GENERATED_KEYS, GROUP_KEYS, HEADER_KEYS, LIMIT_KEYS,
+                                     TASK_CASE_KEYS)
 
     page = (ROOT / "docs" / "reference" / "suite-yaml.md").read_text(encoding="utf-8")
-    keys = {*HEADER_KEYS, *LIMIT_KEYS, *CHECKER_KEYS, *CASE_KEYS, *GROUP_KEYS, *POLICY_KEYS,
+    keys = {*HEADER_KEYS, *LIMIT_KEYS, *CHECKER_KEYS, *CASE_KEYS, *GROUP_KEYS, *GENERATED_KEYS, *POLICY_KEYS,
             *(key for keys in TASK_CASE_KEYS.values() for key in keys)}
     assert not sorted(key for key in keys if f"`{key}`" not in page and f"{key}:" not in page)

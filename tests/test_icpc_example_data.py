@@ -51,3 +51,20 @@ def test_the_example_data_is_not_judged_as_test_cases():
     done = run_judge("run", str(PACKAGE), str(PACKAGE / "submissions" / "accepted" / "add.py"), "--no-record")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "invalid" not in done.stdout and "valid_output" not in done.stdout
+
+
+ARGS_PACKAGE = ROOT / "tests" / "packages" / "validator_args"
+
+
+def test_invalid_inputs_get_their_input_validator_args_as_valid_data_do(tmp_path):
+    # 2025-09 "Invalid input": input_validator_args set in test_group.yaml for the directory's
+    # cases, or in tc.yaml for one; each input is invalid only under its own arguments.
+    done = run_judge("test", str(ARGS_PACKAGE))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "on invalid_input  ok  rejects all 3 invalid inputs" in done.stdout
+    copy = tmp_path / "validator_args"
+    shutil.copytree(ARGS_PACKAGE, copy)
+    (copy / "data" / "invalid_input" / "small" / "above_five.yaml").write_text("input_validator_args: [--max, '9']\n")
+    done = run_judge("test", str(copy))
+    assert done.returncode == 1
+    assert "accepts invalid_input/small/above_five, an invalid input" in done.stdout

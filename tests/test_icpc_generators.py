@@ -5,9 +5,7 @@ cache), through `judge test`, `judge run` and `judge generate`."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -22,15 +20,6 @@ PACKAGE = ROOT / "tests" / "packages" / "generated_sum"
 NAMES = ["sample/1", "sample/2", "secret/handmade", "secret/nested/3-pair", "secret/nested/4-pair",
          "secret/random-1", "secret/random-2", "secret/random-3", "secret/repeated/3-pair", "secret/repeated/4-pair",
          "secret/repeated/handmade", "secret/spelled"]
-
-
-@pytest.fixture
-def cache(monkeypatch):
-    """An empty cache the sandbox's users can reach (pytest's tmp_path is its owner's only)."""
-    with tempfile.TemporaryDirectory(prefix="judge-test-cache-", dir="/tmp") as folder:
-        os.chmod(folder, 0o755)
-        monkeypatch.setenv("JUDGE_CACHE", folder)
-        yield Path(folder)
 
 
 @pytest.fixture

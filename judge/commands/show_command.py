@@ -9,6 +9,8 @@ from judge.commands.common import EXIT_OK, add_problems_option
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("problem", help="problem name (see `judge list`), suite file or package folder")
+    parser.add_argument("--html", action="store_true",
+                        help="print the statement and samples as an HTML page instead of text")
     add_problems_option(parser)
 
 
@@ -18,5 +20,10 @@ def handle(args: argparse.Namespace) -> int:
 
     # Showing runs no program: a package's time limit not inferred yet is said to be unknown.
     problem = find_problem(args.problem, args.problems).load(run_programs=False)
-    print(format_of(problem).describe(problem))
+    if args.html:
+        from judge.renderers.statement.html import render  # here: it loads Jinja2, which only --html needs
+
+        print(render(problem), end="")
+    else:
+        print(format_of(problem).describe(problem))
     return EXIT_OK

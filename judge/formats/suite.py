@@ -28,14 +28,17 @@ from judge.problem import MIB, SCORING_MODES, VISIBILITIES, Case, Problem, Probl
 from judge.signature import Signature, SignatureError, check_arguments, parse_signature, value_problem
 from judge.suggestions import nearest
 from judge.tasks import TASK_TYPES, task_type
+from judge.yaml_files import read_yaml
 
 SUITES_FOLDER = "cases"
 HEADER_KEYS = ("id", "title", "statement", "io", "limits", "checker", "points", "scoring", "groups", "signature",
-               "feedback", "cases")
+               "feedback", "cases", "generated")
 LIMIT_KEYS = ("time", "memory", "output")
 CHECKER_KEYS = ("name", "options")
 CASE_KEYS = ("name", "group", "points", "visibility", "origin", "hint", "description")
 GROUP_KEYS = ("points", "hint", "description")  # a group's entry in `groups:`, when it is a mapping
+GENERATED_KEYS = ("name", "generate", "count", "seeds", "group", "points", "visibility")  # `generated:` entries
+MAX_GENERATED = 100  # cases of one entry, as generators.yaml's count allows
 # Each task type's own case fields (the data, and the expected answer).
 TASK_CASE_KEYS = {"stdio": ("input", "output"), "function": ("args", "expected")}
 
@@ -61,7 +64,7 @@ class SuiteFormat(ProblemFormat):
         return None
 
     def load(self, source: ProblemSource, time_limit: float | None = None, run_programs: bool = True) -> Problem:
-        problem = load_suite(source.path)
+        problem = load_suite(source.path, run_programs=run_programs)
         return problem if time_limit is None else dataclasses.replace(problem, time_limit=time_limit)
 
     def verify(self, problem: Problem, jobs: int | None) -> Iterable:
@@ -77,8 +80,10 @@ class SuiteFormat(ProblemFormat):
     def content_hash(self, problem: Problem) -> str:
         from judge.content_hash import current_hash
 
-        # The suite, its reference solver and its own checker: results change with any of them.
-        return current_hash((problem.suite_path, problem.reference_path, *custom_checker_files(problem)))
+        # The suite, its reference solver, its own checker and its generators: results change
+        # with any of them.
+        return current_hash((problem.suite_path, problem.reference_path, *custom_checker_files(problem),
+                             *problem.files.generators))
 
     def strategy_path(self, source: ProblemSource) -> Path | None:
         return parts_of(source.path).strategies
@@ -95,32 +100,17 @@ def parts_of(suite: Path, root: Path | None = None) -> ProblemFiles:
                         solutions=root / "solutions" / problem_id)
 
 
-def read_yaml(path: Path) -> Any:
-    """A YAML file's data; SuiteError naming the file and the line when it cannot be read."""
-    import yaml  # here, not at the top: `judge stress` starts its generator before YAML loads
-
-    try:
-        # libyaml's loader when PyYAML has it (several times faster); both are the safe loader.
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except OSError as error:
-        raise SuiteError(f"{path}: cannot read it: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise SuiteError(f"{path}: not UTF-8 text") from None
-    except yaml.YAMLError as error:
-        where = getattr(error, "problem_mark", None)
-        line = f" (line {where.line + 1}, column {where.column + 1})" if where else ""
-        raise SuiteError(f"{path}{line}: not valid YAML: {getattr(error, 'problem', error)}") from None
-
-
-def load_suite(path: Path, root: Path | None = None) -> Problem:
-    """Parse and validate one suite file (its parts are looked for beside it, or under ``root``)."""
-    return _SuiteReader(path, parts_of(path, root)).problem(read_yaml(path))
+def load_suite(path: Path, root: Path | None = None, run_programs: bool = True) -> Problem:
+    """Parse and validate one suite file (its parts are looked for beside it, or under ``root``).
+    Without ``run_programs``, generated cases not in the cache yet are left out (none are made)."""
+    return _SuiteReader(path, parts_of(path, root), run_programs).problem(read_yaml(path))
 
 
 class _SuiteReader:
-    def __init__(self, path: Path, files: ProblemFiles) -> None:
+    def __init__(self, path: Path, files: ProblemFiles, run_programs: bool = True) -> None:
         self.path = path
         self.files = files
+        self.run_programs = run_programs
 
     def fail(self, where: str, message: str) -> SuiteError:
         return SuiteError(f"{self.path}: {where}: {message}")
@@ -175,17 +165,16 @@ class _SuiteReader:
         if problem_id != self.path.stem:
             raise self.fail(where, f"id {problem_id!r} must match the file name {self.path.stem!r}")
         signature = self.signature(data, io)
-        raw_cases = self.field(data, "cases", list, where)
-        if not raw_cases:
-            raise self.fail(where, "field 'cases' is empty; a suite needs at least one case")
+        raw_generated = self.field(data, "generated", list, where, [])
+        raw_cases = self.field(data, "cases", list, where, [] if raw_generated else ...)
+        if not raw_cases and not raw_generated:
+            raise self.fail(where, "field 'cases' is empty; a suite needs at least one case (or `generated:` ones)")
         group_points, group_notes = self.groups(self.field(data, "groups", dict, where, {}))
         cases = tuple(self.case(raw, index, io, group_notes) for index, raw in enumerate(raw_cases, 1))
         if signature:
             self.check_against(signature, cases)
-        self.check_unique(cases)
-        if scoring == "groups":
-            self.check_groups(cases, group_points)
-        return Problem(
+        generated = [self.generated_entry(raw, index, io) for index, raw in enumerate(raw_generated, 1)]
+        problem = Problem(
             id=problem_id,
             title=self.field(data, "title", str, where),
             statement=self.field(data, "statement", str, where, ""),
@@ -205,6 +194,61 @@ class _SuiteReader:
             feedback=parse_policy(data["feedback"], lambda message: self.fail(where, message))
             if "feedback" in data else FeedbackPolicy(),
         )
+        if generated:
+            problem = self.with_generated(problem, generated)
+        self.check_unique(problem.cases)
+        if scoring == "groups":
+            self.check_groups(problem.cases, group_points)
+        return problem
+
+    def generated_entry(self, raw: Any, index: int, io: str):
+        """One entry of `generated:`: a generator beside the suite, its command, and its seeds
+        or count (a judge.formats.suite_generated.GeneratedEntry)."""
+        # here: the generators' module loads the languages and the sandbox, which only a suite
+        # with generated cases needs (a third of the start-up time of `judge list`)
+        from judge.formats.suite_generated import GeneratedEntry, planned_inputs
+
+        where = f"generated #{index}"
+        if not isinstance(raw, dict):
+            raise self.fail(where, f"expected a mapping with name, generate and count or seeds, got {type(raw).__name__}")
+        name = str(self.field(raw, "name", (str, int), where))
+        where = f"generated #{index} ({name})"
+        self.known_keys(raw, GENERATED_KEYS, where)
+        if io != "stdio":
+            raise self.fail(where, "generated cases are for stdio problems (a generator prints an input)")
+        text = self.field(raw, "generate", str, where)
+        count = self.field(raw, "count", int, where, None)
+        seeds = self.field(raw, "seeds", list, where, None)
+        if count is not None and seeds is not None:
+            raise self.fail(where, "give `count` (that many seeds, made from the command) or `seeds`, not both")
+        if count is not None and not 1 <= count <= MAX_GENERATED:
+            raise self.fail(where, f"field 'count' must be from 1 to {MAX_GENERATED}, got {count}")
+        if seeds is not None and not _are_seeds(seeds):
+            raise self.fail(where, f"field 'seeds' must be a list of at most {MAX_GENERATED} different whole "
+                                   f"numbers from 0 to 2147483647, got {seeds!r:.60}")
+        try:
+            inputs = planned_inputs(name, text, count, seeds)
+        except ValueError as error:
+            raise self.fail(where, str(error)) from None
+        program = inputs[0].command.program
+        generator = self.path.parent / program
+        if Path(program).is_absolute() or not generator.is_file():
+            raise self.fail(where, f"the generator {program} is not a file beside the suite ({self.path.parent}); "
+                                   f"the command's first word names it, as in `gen.py 10 {{seed}}`")
+        visibility = self.field(raw, "visibility", str, where, "hidden")
+        if visibility not in VISIBILITIES:
+            raise self.fail(where, f"field 'visibility' must be sample or hidden, got {visibility!r}")
+        return GeneratedEntry(where, generator, inputs, group=str(self.field(raw, "group", (str, int), where, "default")),
+                              points=float(self.field(raw, "points", (int, float), where, 1)), visibility=visibility)
+
+    def with_generated(self, problem: Problem, entries: list) -> Problem:
+        """The problem with its generated cases after its own (left out when they are not in the
+        cache and programs are not to run), and its generators among its files."""
+        from judge.formats.suite_generated import generated_cases  # loaded by generated_entry already
+
+        made = generated_cases(problem, entries, self.run_programs) or ()
+        files = dataclasses.replace(problem.files, generators=tuple(sorted({entry.generator for entry in entries})))
+        return dataclasses.replace(problem, cases=problem.cases + made, files=files)
 
     def signature(self, data: dict, io: str) -> Signature | None:
         if "signature" not in data:
@@ -290,6 +334,11 @@ class _SuiteReader:
         for case in cases:
             if case.group not in group_points:
                 raise self.fail(f"case {case.name}", f"group {case.group!r} has no points in 'groups'")
+
+
+def _are_seeds(seeds: list) -> bool:
+    return (0 < len(seeds) <= MAX_GENERATED and len(set(seeds)) == len(seeds)
+            and all(isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < 2**31 for seed in seeds))
 
 
 def describe_suite_problem(problem: Problem) -> str:

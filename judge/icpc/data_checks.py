@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from judge.formats.base import Check
-from judge.icpc.package import CaseFiles, Package
+from judge.icpc.package import CaseFiles, Package, arguments_for, invalid_input_arguments
 from judge.problem import MIB
 from judge.sandbox import run_sandboxed
 from judge.verdict import Verdict
@@ -39,7 +39,8 @@ def check_invalid_inputs(package: Package, validator: Path, program) -> list[Che
         return []
     what = f"input validator {validator.name} on invalid_input"
     for path in inputs:
-        outcome = run_input_validator(package, program, path.read_bytes(), ())
+        arguments = arguments_for(invalid_input_arguments(package, path), validator)  # as valid data get theirs
+        outcome = run_input_validator(package, program, path.read_bytes(), arguments)
         if outcome.internal_error or outcome.signal is not None or outcome.wall_timed_out:
             return [Check(package.root.name, what, False, f"did not judge {_name(package, path)}: it crashed or "
                                                           f"ran out of time")]

@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 from judge.icpc.data_checks import VALID_EXIT, run_input_validator
-from judge.icpc.generators import CASE_FILES, GENERATORS_FILE, GeneratorsError, Plan, PlannedCase, read_plan
+from judge.icpc.generators import CASE_FILES, GENERATORS_FILE, Command, GeneratorsError, Plan, PlannedCase, read_plan
 from judge.icpc.package import Package, files_under
 from judge.languages import CompileError, LanguageUnavailable, UnknownLanguage
 from judge.languages.base import cache_key, cache_root
@@ -109,9 +109,9 @@ class CaseMaker:
         self.plan = plan
         self.target = target
         self.programs: dict[str, Program] = {}
-        self.checked: set[str] = set()  # generators whose determinism was checked
         self.limits = dataclasses.replace(package.validator_limits(),
                                           output=max(package.validator_limits().output, LARGEST_OUTPUT))
+        self.runner = GeneratorRunner(self.limits, "problem.yaml's limits.validation_time")
         self.validators: list[tuple[Path, Program]] | None = None
 
     def make(self) -> list[str]:
@@ -166,47 +166,10 @@ class CaseMaker:
     def generated(self, case: PlannedCase) -> dict[str, bytes]:
         """The files the case's command makes (retried with the next seeds, as many times as it may)."""
         assert case.command is not None
-        program = self.generator(case)
-        failure = ""
-        for attempt in range(case.retries):
-            seed = (case.seed + attempt) % 2**31
-            files, failure = self.run_generator(program, case, seed)
-            if not failure:
-                break
-        if failure:
-            raise self.fail(case, failure)
-        if case.command.program not in self.checked:  # the first case of each generator: made twice
-            self.checked.add(case.command.program)
-            again, failure = self.run_generator(program, case, seed)
-            if failure or again != files:
-                differs = failure or "the files differ: " + ", ".join(
-                    sorted(f"testcase{suffix}" for suffix in {*files, *again} if files.get(suffix) != again.get(suffix)))
-                raise self.fail(case, f"the generator is not deterministic: run again with seed {seed}, {differs}; "
-                                      f"make its output depend on its arguments only (seed its random numbers "
-                                      f"with {{seed}})")
-        return files
-
-    def run_generator(self, program: Program, case: PlannedCase, seed: int) -> tuple[dict[str, bytes], str]:
-        """The files of one run, or what went wrong ("" if nothing)."""
-        assert case.command is not None
-        scratch = Path(tempfile.mkdtemp(prefix="judge-generator-"))
         try:
-            work = scratch / "work"
-            work.mkdir(mode=0o700)
-            outcome = run_sandboxed([*program.argv(self.limits), *case.command.arguments(seed)], stdin=b"",
-                                    limits=self.limits, program_dir=program.directory, work_dir=work)
-            failed = _failure(outcome, self.limits)
-            if failed:
-                return {}, f"the generator {failed}{_last_error_line(outcome)}"
-            files = {suffix: (work / f"testcase{suffix}").read_bytes() for suffix in CASE_FILES
-                     if (work / f"testcase{suffix}").is_file()}
-        finally:
-            shutil.rmtree(scratch, ignore_errors=True)
-        if ".in" not in files:
-            if not outcome.stdout:
-                return {}, "the generator printed nothing and wrote no testcase.in"
-            files[".in"] = outcome.stdout
-        return files, ""
+            return self.runner.files(self.generator(case), case.command, case.seed, case.retries)
+        except GenerationFailed as error:
+            raise self.fail(case, str(error)) from None
 
     def generator(self, case: PlannedCase) -> Program:
         """The case's generator, built once: an implicit one (``generators:``) from its files in a
@@ -321,17 +284,75 @@ class CaseMaker:
             (folder / f"{base}{suffix}").write_bytes(content)
 
 
-def _failure(outcome: Outcome, limits: Limits) -> str:
+class GenerationFailed(Exception):
+    """A generator did not make a case: the message says how (the caller names the case)."""
+
+
+class GeneratorRunner:
+    """Runs generator programs in the sandbox under ``limits``, each in an empty working directory
+    of its own; the first command of each generator runs twice and must make the same files.
+    ``time_source`` names where the time limit comes from, for the message when it runs out."""
+
+    def __init__(self, limits: Limits, time_source: str) -> None:
+        self.limits = limits
+        self.time_source = time_source
+        self.checked: set[str] = set()  # generators whose determinism was checked
+
+    def files(self, program: Program, command: Command, seed: int, retries: int = 1) -> dict[str, bytes]:
+        """The files ``command`` makes with ``seed`` (retried with the next seeds, ``retries``
+        times in all): by suffix (".in", ".ans", ...). GenerationFailed says why not."""
+        failure = ""
+        for attempt in range(retries):
+            seed_used = (seed + attempt) % 2**31
+            files, failure = self.run(program, command, seed_used)
+            if not failure:
+                break
+        if failure:
+            raise GenerationFailed(failure)
+        if command.program not in self.checked:  # the first case of each generator: made twice
+            self.checked.add(command.program)
+            again, failure = self.run(program, command, seed_used)
+            if failure or again != files:
+                differs = failure or "the files differ: " + ", ".join(
+                    sorted(f"testcase{suffix}" for suffix in {*files, *again} if files.get(suffix) != again.get(suffix)))
+                raise GenerationFailed(f"the generator is not deterministic: run again with seed {seed_used}, "
+                                       f"{differs}; make its output depend on its arguments only (seed its "
+                                       f"random numbers with {{seed}})")
+        return files
+
+    def run(self, program: Program, command: Command, seed: int) -> tuple[dict[str, bytes], str]:
+        """The files of one run, or what went wrong ("" if nothing)."""
+        scratch = Path(tempfile.mkdtemp(prefix="judge-generator-"))
+        try:
+            work = scratch / "work"
+            work.mkdir(mode=0o700)
+            outcome = run_sandboxed([*program.argv(self.limits), *command.arguments(seed)], stdin=b"",
+                                    limits=self.limits, program_dir=program.directory, work_dir=work)
+            failed = _failure(outcome, self.limits, self.time_source)
+            if failed:
+                return {}, f"the generator {failed}{_last_error_line(outcome)}"
+            files = {suffix: (work / f"testcase{suffix}").read_bytes() for suffix in CASE_FILES
+                     if (work / f"testcase{suffix}").is_file()}
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        if ".in" not in files:
+            if not outcome.stdout:
+                return {}, "the generator printed nothing and wrote no testcase.in"
+            files[".in"] = outcome.stdout
+        return files, ""
+
+
+def _failure(outcome: Outcome, limits: Limits, time_source: str = "problem.yaml's limits.validation_time") -> str:
     """How a run failed ("" if it ended with exit 0)."""
-    return _crash(outcome, limits) or (f"exited {outcome.exit_code}" if outcome.exit_code != 0 else "")
+    return _crash(outcome, limits, time_source) or (f"exited {outcome.exit_code}" if outcome.exit_code != 0 else "")
 
 
-def _crash(outcome: Outcome, limits: Limits) -> str:
+def _crash(outcome: Outcome, limits: Limits, time_source: str = "problem.yaml's limits.validation_time") -> str:
     """How a run failed without ending by itself ("" if it exited, with any status)."""
     if outcome.internal_error:
         return f"could not run ({outcome.internal_error})"
     if outcome.wall_timed_out or outcome.cpu_time > limits.cpu_time:
-        return f"ran out of time ({limits.cpu_time:g} s, problem.yaml's limits.validation_time)"
+        return f"ran out of time ({limits.cpu_time:g} s, {time_source})"
     if outcome.output_exceeded:
         return f"wrote more than {limits.output // MIB} MiB"
     if outcome.signal is not None:

@@ -110,6 +110,19 @@ class Plan:
     warnings: list[str]
 
 
+def parse_command(text: str) -> Command:
+    """A generator's command line as written: ValueError saying what is wrong with it."""
+    try:
+        words = shlex.split(text)
+    except ValueError as error:
+        raise ValueError(f"generate: `{text}` cannot be split into words ({error})") from None
+    if not words:
+        raise ValueError("generate: expected a command such as `gen.py {seed} 10`, got an empty one")
+    if sum(len(SEED.findall(word)) for word in words[1:]) > 1:
+        raise ValueError(f"`{text}`: {{seed}} may appear at most once")
+    return Command(text, words[0], tuple(words[1:]))
+
+
 def seed_of(command: str, salt: str, count_value: int) -> int:
     """The seed BAPCtools gives a command: a hash of the salt, the count (when not the first) and
     the command as written (``{seed:N}`` included, so that N varies it), stripped."""
@@ -361,17 +374,15 @@ class _Planner:
 
     def command(self, text: str, name: str) -> Command:
         try:
-            words = shlex.split(text)
+            command = parse_command(text)
         except ValueError as error:
-            raise self.fail(name, f"generate: `{text}` cannot be split into words ({error})") from None
-        if sum(len(SEED.findall(word)) for word in words[1:]) > 1:
-            raise self.fail(name, f"`{text}`: {{seed}} may appear at most once")
-        program = words[0]
+            raise self.fail(name, str(error)) from None
+        program = command.program
         if program.startswith("/") or ".." in PurePosixPath(program).parts:
             raise self.fail(name, f"`{text}`: the generator {program} must be a path under generators/")
         if program not in self.generators and not (self.root / "generators" / program).exists():
             raise self.fail(name, f"`{text}`: the generator generators/{program} does not exist")
-        return Command(text, program, tuple(words[1:]))
+        return command
 
     def copied(self, value: Any, name: str) -> Path | None:
         if value is None:

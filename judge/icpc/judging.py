@@ -16,6 +16,7 @@ import threading
 from judge.checkers import CheckResult
 from judge.icpc.exit_order import TIE, ExitReferee
 from judge.icpc.output_validator import Judgement, OutputValidator, ValidatorWorkspace
+from judge.icpc.scoring import multiplied_score
 from judge.languages import Program
 from judge.problem import Case, Problem
 from judge.results import CaseResult
@@ -35,6 +36,8 @@ def run_package_case(problem: Problem, prepared, case: Case, execute, validator:
     else:
         outcome = execute(command, files.input_path.read_bytes(), limits, program.directory)
         judgement = validator.check(files, outcome.stdout) if ran_cleanly(outcome) else None
+    if judgement is not None and judgement.score_multiplier is not None:
+        judgement = multiplied_score(problem.package, case.name, judgement)
     return package_case_result(case, prepared, outcome, judgement)
 
 

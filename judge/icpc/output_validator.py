@@ -35,6 +35,7 @@ class Judgement:
     verdict: str  # "AC", "WA" or "IE"
     message: str = ""
     score: float | None = None
+    score_multiplier: float | None = None  # score_multiplier.txt: a share of the case's maximum score
 
 
 class ValidatorWorkspace:
@@ -90,14 +91,22 @@ class ValidatorWorkspace:
                                    f"(accepted) or {REJECTED_EXIT} (wrong answer)"
                                    + (f": {stderr[-1][:200]}" if stderr else ""))
         score_text = self._read("score.txt").strip()
-        score = None
-        if score_text:
-            try:
-                score = float(score_text)
-            except ValueError:
-                return Judgement("IE", f"output validator {name} wrote score.txt {score_text[:40]!r}, not a number")
-        verdict = "AC" if outcome.exit_code == ACCEPTED_EXIT else "WA"
-        return Judgement(verdict, message, score if verdict == "AC" else None)
+        multiplier_text = self._read("score_multiplier.txt").strip()
+        if score_text and multiplier_text:  # 2025-09, "Scoring test cases": a judge error
+            return Judgement("IE", f"output validator {name} wrote both score.txt and score_multiplier.txt; "
+                                   f"write one of them")
+        try:
+            score = float(score_text) if score_text else None
+            multiplier = float(multiplier_text) if multiplier_text else None
+        except ValueError:
+            wrote = f"score.txt {score_text[:40]!r}" if score_text else f"score_multiplier.txt {multiplier_text[:40]!r}"
+            return Judgement("IE", f"output validator {name} wrote {wrote}, not a number")
+        if multiplier is not None and not 0 <= multiplier <= 1:
+            return Judgement("IE", f"output validator {name} wrote score_multiplier.txt {multiplier_text[:40]!r}, "
+                                   f"not a number from 0 to 1")
+        if outcome.exit_code != ACCEPTED_EXIT:
+            return Judgement("WA", message)
+        return Judgement("AC", message, score, multiplier)
 
     def _read(self, name: str) -> str:
         path = self.path / "feedback" / name

@@ -17,6 +17,7 @@ from judge.errors import SuiteError
 from judge.icpc import PROBLEM_FILE
 from judge.problem import MIB, Case
 from judge.sandbox.limits import Limits
+from judge.yaml_files import read_yaml
 
 LEGACY, V2023, V2025 = "legacy", "2023-07-draft", "2025-09"
 # problem_format_version values and the version whose rules they follow.
@@ -164,6 +165,35 @@ class Package:
         return self.names.get("en") or next(iter(self.names.values()), self.root.name)
 
 
+def arguments_for(arguments: tuple[str, ...] | dict[str, tuple[str, ...]], validator: Path) -> tuple[str, ...]:
+    """The arguments one input validator gets: all of them, or, given by validator, its own."""
+    if isinstance(arguments, dict):
+        return arguments.get(validator.stem, arguments.get(validator.name, ()))
+    return arguments
+
+
+def invalid_input_arguments(package: Package, input_path: Path) -> tuple[str, ...] | dict[str, tuple[str, ...]]:
+    """The ``input_validator_args`` of an input under data/invalid_input: as a test case's, its
+    directories' ``test_group.yaml`` (the nearest wins), then its own ``tc.yaml`` (2025-09,
+    "Invalid input")."""
+    reader = _DataReader(package.root, package.version, (), {}, package.data_dir)
+    settings: dict[str, Any] = {}
+    directory = package.data_dir
+    for part in input_path.parent.relative_to(package.data_dir).parts:
+        settings.update(reader.own_settings(directory))
+        directory /= part
+    settings.update(reader.own_settings(directory))
+    settings.update(reader.case_settings(input_path.with_suffix(".yaml")))
+    return _input_validator_args(settings, str(input_path.parent))
+
+
+def _input_validator_args(settings: dict, where: str) -> tuple[str, ...] | dict[str, tuple[str, ...]]:
+    arguments = settings.get("input_validator_args", settings.get("input_validator_flags"))
+    if isinstance(arguments, dict):
+        return {str(key): split_args(value, where) for key, value in arguments.items()}
+    return split_args(arguments, where)
+
+
 # ---------------------------------------------------------------------------------------------
 
 def read_package(root: Path, generated: Path | None = None) -> Package:
@@ -217,13 +247,6 @@ def statement_text(root: Path) -> str:
                 return latex_to_text(text)
             return text
     return ""
-
-
-def read_yaml(path: Path) -> Any:
-    """A YAML file's content (safe loader); SuiteError naming the file when it is not YAML."""
-    from judge.formats.suite import read_yaml as read_yaml_file
-
-    return read_yaml_file(path)
 
 
 @functools.lru_cache(maxsize=32)
@@ -606,11 +629,7 @@ class _DataReader:
         settings = {**settings, **self.case_settings(input_path.with_suffix(".yaml"))}
         output_args = split_args(settings.get("output_validator_flags"), where) + \
             split_args(settings.get("output_validator_args"), where)
-        input_args = settings.get("input_validator_args", settings.get("input_validator_flags"))
-        if isinstance(input_args, dict):
-            input_args = {str(key): split_args(value, where) for key, value in input_args.items()}
-        else:
-            input_args = split_args(input_args, where)
+        input_args = _input_validator_args(settings, where)
         interaction = input_path.with_suffix(".interaction")
         self.cases[name] = CaseFiles(name, input_path, answer, group, self.legacy_flags + output_args, input_args,
                                      interaction if interaction.is_file() else None)

@@ -11,9 +11,11 @@ accepted, else ``reject_score``; ``on_reject: break`` stops a group at its first
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Sequence
 
+from judge.icpc.output_validator import Judgement
 from judge.icpc.package import V2025, Package
 from judge.verdict import Verdict, overall_verdict, worst_verdict
 
@@ -114,13 +116,42 @@ def _scoring_group(package: Package, directory: str) -> str:
     return "secret"
 
 
-def _group_score_2025(package: Package, name: str, by_name: dict) -> float:
+def case_max_score(package: Package, case: str) -> float:
+    """The most a case can score (infinite when unbounded): 2025-09, "Scoring problems": its
+    group's ``max_score`` with ``min`` aggregation, an equal share of it with ``sum``. Legacy
+    packages: the group's ``accept_score``."""
+    if package.version != V2025:
+        return float(package.groups[package.cases[case].group].settings.get("accept_score", 1.0))
+    group = _scoring_group(package, package.cases[case].group)
+    mode, bound, members = _group_rules(package, group)
+    return bound if mode == "min" else bound / max(1, len(members))
+
+
+def multiplied_score(package: Package, case: str, judgement: Judgement) -> Judgement:
+    """An accepted case's score from its validator's ``score_multiplier.txt``: that share of the
+    case's maximum score; a judge error when its maximum is unbounded (2025-09, "Scoring test cases")."""
+    assert judgement.score_multiplier is not None
+    bound = case_max_score(package, case)
+    if not math.isfinite(bound):
+        return Judgement("IE", f"the output validator wrote score_multiplier.txt for {case}, whose maximum score "
+                               f"is unbounded; write score.txt, or give its group a max_score")
+    return dataclasses.replace(judgement, score=judgement.score_multiplier * bound)
+
+
+def _group_rules(package: Package, name: str) -> tuple[str, float, list[str]]:
+    """A 2025-09 group's aggregation, maximum score and own cases."""
     own = package.groups[name].own
     mode = own.get("score_aggregation", "sum" if name == "secret" else "pass-fail")
     declared = own.get("max_score", DEFAULT_MAX_SCORE if name == "secret" else "unbounded")
     bound = math.inf if declared == "unbounded" else float(declared)
     members = [case for case in package.cases if case.startswith("secret/")
                and _scoring_group(package, package.cases[case].group) == name]
+    return mode, bound, members
+
+
+def _group_score_2025(package: Package, name: str, by_name: dict) -> float:
+    own = package.groups[name].own
+    mode, bound, members = _group_rules(package, name)
     subgroups = sorted({_scoring_group(package, package.cases[case].group) for case in package.cases
                         if case.startswith(name + "/")} - {name})
     if subgroups:

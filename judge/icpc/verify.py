@@ -23,7 +23,7 @@ from judge.icpc.expectations import (
     expectation,
     submissions,
 )
-from judge.icpc.package import CaseFiles, Package, PackageError
+from judge.icpc.package import CaseFiles, Package, PackageError, arguments_for
 from judge.icpc.programs import prepare_program, submission_language, unsupported_reason
 from judge.icpc.submission_rules import Rule, check_rules, load_rules, rules_for
 from judge.icpc.timelimit import base_seconds, with_time_limit
@@ -161,10 +161,7 @@ def _validator_failure(outcome) -> str:
 
 
 def _input_arguments(files: CaseFiles, validator: Path) -> tuple[str, ...]:
-    arguments = files.input_validator_args
-    if isinstance(arguments, dict):
-        return arguments.get(validator.stem, arguments.get(validator.name, ()))
-    return arguments
+    return arguments_for(files.input_validator_args, validator)
 
 
 def check_submission(problem: Problem, path: Path, folder: str, rule: Expectation | list[Rule],

@@ -1,0 +1,3 @@
+import sys
+
+print(sum(map(int, sys.stdin.read().split()[1:])))
