@@ -6,13 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from judge.errors import SuiteError
 
 
 def read_yaml(path: Path) -> Any:
     """A YAML file's data; SuiteError naming the file and the line when it cannot be read."""
-    import yaml  # here, not at the top: `judge stress` starts its generator before YAML loads
-
     try:
         # libyaml's loader when PyYAML has it (several times faster); both are the safe loader.
         return yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))

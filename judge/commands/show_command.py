@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from judge.catalog import find_problem
 from judge.commands.common import EXIT_OK, add_problems_option
+from judge.formats import format_of
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -15,13 +17,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from judge.catalog import find_problem
-    from judge.formats import format_of
-
     # Showing runs no program: a package's time limit not inferred yet is said to be unknown.
     problem = find_problem(args.problem, args.problems).load(run_programs=False)
     if args.html:
-        from judge.renderers.statement.html import render  # here: it loads Jinja2, which only --html needs
+        from judge.renderers.statement.html import render  # Jinja2: only for --html
 
         print(render(problem), end="")
     else:

@@ -20,11 +20,18 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+import yaml
+
+from judge.content_hash import current_hash
 from judge.docs_links import see
 from judge.errors import SuiteError
 from judge.feedback import FeedbackPolicy, parse_policy
 from judge.formats.base import ProblemFormat, ProblemSource
+from judge.formats.suite_checks import verify_suite_problem
+from judge.formats.suite_generated import GeneratedEntry, generated_cases, planned_inputs
+from judge.languages import LANGUAGES, declarations
 from judge.problem import MIB, SCORING_MODES, VISIBILITIES, Case, Problem, ProblemFiles
+from judge.reference import expected_output
 from judge.signature import Signature, SignatureError, check_arguments, parse_signature, value_problem
 from judge.suggestions import nearest
 from judge.tasks import TASK_TYPES, task_type
@@ -70,7 +77,6 @@ class SuiteFormat(ProblemFormat):
     def verify(self, problem: Problem, jobs: int | None) -> Iterable:
         # here, as below: the runner and the languages load only when a problem is judged or
         # hashed, not for `judge list` or `judge show` (a third of their start-up time)
-        from judge.formats.suite_checks import verify_suite_problem
 
         return verify_suite_problem(problem, jobs)
 
@@ -78,8 +84,6 @@ class SuiteFormat(ProblemFormat):
         return describe_suite_problem(problem)
 
     def content_hash(self, problem: Problem) -> str:
-        from judge.content_hash import current_hash
-
         # The suite, its reference solver, its own checker and its generators: results change
         # with any of them.
         return current_hash((problem.suite_path, problem.reference_path, *custom_checker_files(problem),
@@ -206,7 +210,6 @@ class _SuiteReader:
         or count (a judge.formats.suite_generated.GeneratedEntry)."""
         # here: the generators' module loads the languages and the sandbox, which only a suite
         # with generated cases needs (a third of the start-up time of `judge list`)
-        from judge.formats.suite_generated import GeneratedEntry, planned_inputs
 
         where = f"generated #{index}"
         if not isinstance(raw, dict):
@@ -244,8 +247,6 @@ class _SuiteReader:
     def with_generated(self, problem: Problem, entries: list) -> Problem:
         """The problem with its generated cases after its own (left out when they are not in the
         cache and programs are not to run), and its generators among its files."""
-        from judge.formats.suite_generated import generated_cases  # loaded by generated_entry already
-
         made = generated_cases(problem, entries, self.run_programs) or ()
         files = dataclasses.replace(problem.files, generators=tuple(sorted({entry.generator for entry in entries})))
         return dataclasses.replace(problem, cases=problem.cases + made, files=files)
@@ -344,8 +345,6 @@ def _are_seeds(seeds: list) -> bool:
 def describe_suite_problem(problem: Problem) -> str:
     """`judge show`: the statement (with a title heading unless it has its own), the limits, the
     declaration in every language for function style, and the sample cases with their answers."""
-    from judge.reference import expected_output
-
     parts = []
     statement = problem.statement.strip()
     if not statement.startswith("#"):
@@ -363,8 +362,6 @@ def describe_suite_problem(problem: Problem) -> str:
 
 def _time_allowances() -> str:
     """The languages whose programs get more time, and how much (from the languages themselves)."""
-    from judge.languages import LANGUAGES
-
     slower = [f"{language.name} x{language.time_factor:g} + {language.time_extra:g} s"
               for language in LANGUAGES.values() if (language.time_factor, language.time_extra) != (1, 0)]
     return f" ({', '.join(slower)})" if slower else ""
@@ -372,8 +369,6 @@ def _time_allowances() -> str:
 
 def render_declarations(signature) -> str:
     """What a submission declares, in every language that can call a function."""
-    from judge.languages import declarations
-
     lines = [f"Declaration ({signature}):"]
     lines += [f"  {language:<11} {declaration}" for language, declaration in declarations(signature).items()]
     return "\n".join(lines)
@@ -385,8 +380,6 @@ def render_declarations(signature) -> str:
 @functools.cache
 def _literal_dumper():
     """A YAML dumper that writes multi-line strings as `|` blocks, as a person would write them."""
-    import yaml
-
     class LiteralDumper(yaml.SafeDumper):
         pass
 
@@ -403,7 +396,6 @@ def append_case(problem: Problem, fields: dict) -> str:
     if path is None or problem.format != SuiteFormat.name:
         raise SuiteError(f"problem {problem.id} is not a YAML suite; cases cannot be added to it")
     original = path.read_text(encoding="utf-8")
-    import yaml
 
     entry = yaml.dump([fields], Dumper=_literal_dumper(), sort_keys=False, allow_unicode=True, width=4096)
     addition = "".join("  " + line if line.strip() else line for line in entry.splitlines(keepends=True))

@@ -17,13 +17,18 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
 
+import yaml
+
 from judge.icpc.data_checks import VALID_EXIT, run_input_validator
+from judge.icpc.expectations import submissions
 from judge.icpc.generators import CASE_FILES, GENERATORS_FILE, Command, GeneratorsError, Plan, PlannedCase, read_plan
-from judge.icpc.package import Package, files_under
+from judge.icpc.package import Package, files_under, split_args
+from judge.icpc.programs import build_solution, prepare_program, unsupported_reason
 from judge.languages import CompileError, LanguageUnavailable, UnknownLanguage
 from judge.languages.base import cache_key, cache_root
 from judge.problem import MIB
@@ -60,9 +65,6 @@ def generated_data(package: Package, run: bool = True) -> GeneratedData | None:
 def default_solution(package: Package) -> str | None:
     """The first accepted submission this judge runs, as a path from the package root, for
     generators.yaml without a ``solution``."""
-    from judge.icpc.expectations import submissions
-    from judge.icpc.programs import unsupported_reason
-
     for path, folder in submissions(package):
         if folder == "accepted" and unsupported_reason(path) is None:
             return "/" + str(path.relative_to(package.root))
@@ -124,7 +126,6 @@ class CaseMaker:
         for case in self.plan.cases:
             self.write(case, self.included_files(case) if case.included else self.case_files(case))
             made.append(f"{case.name}  {case.describe()}")
-        import yaml
 
         for directory, settings in self.plan.group_files.items():
             (self.target / directory).mkdir(parents=True, exist_ok=True)
@@ -177,8 +178,6 @@ class CaseMaker:
         assert case.command is not None
         name = case.command.program
         if name not in self.programs:
-            from judge.icpc.programs import prepare_program
-
             try:
                 if name in self.plan.generators:
                     self.programs[name] = self.implicit(name)
@@ -190,8 +189,6 @@ class CaseMaker:
         return self.programs[name]
 
     def implicit(self, name: str) -> Program:
-        from judge.icpc.programs import prepare_program
-
         files = self.plan.generators[name]
         with tempfile.TemporaryDirectory(prefix="judge-generator-") as scratch:
             folder = Path(scratch) / name
@@ -211,8 +208,6 @@ class CaseMaker:
 
     def input_validators(self) -> list[tuple[Path, Program]]:
         if self.validators is None:
-            from judge.icpc.programs import prepare_program, unsupported_reason
-
             self.validators = []
             for path in self.package.input_validators:
                 if unsupported_reason(path, follow_file_links=True) is None:
@@ -225,10 +220,6 @@ class CaseMaker:
     def validator_arguments(self, case: PlannedCase, own: bytes | None, validator: Path) -> tuple[str, ...]:
         """The input validator's arguments: the case's own .yaml's, else its test_group.yaml
         files' (the nearest's)."""
-        import yaml
-
-        from judge.icpc.package import split_args
-
         arguments: object = None
         parts = case.name.split("/")
         layers = [self.plan.group_files.get("/".join(parts[:depth]), {}) for depth in range(len(parts))]
@@ -254,8 +245,6 @@ class CaseMaker:
                                   "`solution: /submissions/accepted/...` or an accepted submission")
         key = f"solution:{case.solution}"
         if key not in self.programs:
-            from judge.icpc.programs import build_solution
-
             try:
                 self.programs[key] = build_solution(self.package.root, self.package.root / case.solution.lstrip("/"))
             except (CompileError, UnknownLanguage, LanguageUnavailable) as error:
@@ -269,8 +258,6 @@ class CaseMaker:
         return outcome.stdout
 
     def check_match(self, case: PlannedCase, files: dict[str, bytes], suffix: str) -> None:
-        import re
-
         for pattern in case.match.get(suffix, ()):
             text = files.get(suffix, b"").decode("utf-8", errors="replace")
             if not re.search(pattern, text, re.MULTILINE | re.DOTALL):

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+import yaml
+
 from judge.docs_links import see
 from judge.icpc.package import PackageError, read_yaml
 
@@ -402,8 +404,6 @@ class _Planner:
             if value is None:
                 continue
             if suffix == ".yaml" and isinstance(value, dict):
-                import yaml
-
                 value = yaml.safe_dump(value, sort_keys=False)
             if isinstance(value, dict) and list(value) == ["link"] and suffix in LINKABLE:
                 target = f".{value['link']}"

@@ -15,6 +15,8 @@ from typing import Any
 
 from judge.errors import SuiteError
 from judge.icpc import PROBLEM_FILE
+from judge.icpc.latex_text import latex_to_text
+from judge.languages.base import cache_key
 from judge.problem import MIB, Case
 from judge.sandbox.limits import Limits
 from judge.yaml_files import read_yaml
@@ -243,7 +245,6 @@ def statement_text(root: Path) -> str:
         for path in english or texts:
             text = path.read_text(encoding="utf-8", errors="replace")
             if path.suffix == ".tex":
-                from judge.icpc.latex_text import latex_to_text
                 return latex_to_text(text)
             return text
     return ""
@@ -251,8 +252,6 @@ def statement_text(root: Path) -> str:
 
 @functools.lru_cache(maxsize=32)
 def _hash_of_tree(root: Path, stamp: tuple) -> str:
-    from judge.languages.base import cache_key
-
     parts: list[bytes | str] = []
     for path in _judged_files(root):
         parts += [str(path.relative_to(root)), path.read_bytes()]
