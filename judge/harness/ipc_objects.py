@@ -95,6 +95,7 @@ _KEYCTL = []  # [(libc's syscall, keyctl's number) or None], once per process: a
 
 def _keyctl():
     if not _KEYCTL:
+        # Only when a keyring is cleared: a Python case never needs ctypes (loaded before the zygote forks).
         import ctypes
         import os
 

@@ -20,7 +20,7 @@ UTF8_BOM = b"\xef\xbb\xbf"
 
 def install_quitters():
     """`exit` and `quit` in builtins, as site.setquit makes them on POSIX."""
-    import _sitebuiltins
+    import _sitebuiltins  # only here: with -S, nothing else of a case's start needs it
 
     eof = "Ctrl-D (i.e. EOF)"
     builtins.quit = _sitebuiltins.Quitter("quit", eof)

