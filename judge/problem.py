@@ -42,6 +42,10 @@ class Case:
     hint: str = ""  # the author's, shown to the student when the case fails
     description: str = ""  # what the case is for, shown with the hint
 
+    def __post_init__(self) -> None:
+        # Whatever a loader wrote ("sample", from YAML), the case holds the word itself.
+        object.__setattr__(self, "visibility", Visibility(self.visibility))
+
     def stdin_bytes(self) -> bytes:
         """What the submission reads: the input text, or the call's arguments as JSON."""
         if self.args is not None:
