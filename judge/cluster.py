@@ -28,6 +28,7 @@ from judge.grading import finish_entry, resume_entry
 from judge.languages import LANGUAGES, language_for
 from judge.languages.base import read_source
 from judge.sandbox import TIERS
+from judge.vocabulary import SandboxTier
 
 if TYPE_CHECKING:
     from judge.grading import Entry
@@ -46,7 +47,7 @@ class ClusterOptions:
     """How to reach the cluster and what its workers must offer."""
 
     address: str
-    min_sandbox: str = "bwrap"
+    min_sandbox: str = SandboxTier.BWRAP
     tls_ca_file: Path | None = None
     tls_cert: Path | None = None
     tls_key: Path | None = None
@@ -83,7 +84,7 @@ def options_from(args: argparse.Namespace) -> ClusterOptions | None:
             raise ClusterError(f"--{name.replace('_', '-')} {path}: no such file")
     if args.cluster.startswith("tls://") and not all(tls.values()):
         raise ClusterError("a tls:// scheduler needs --tls-ca-file, --tls-cert and --tls-key")
-    return ClusterOptions(args.cluster, args.min_sandbox or "bwrap", **tls)
+    return ClusterOptions(args.cluster, args.min_sandbox or SandboxTier.BWRAP, **tls)
 
 
 def is_local(address: str) -> bool:

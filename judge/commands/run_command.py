@@ -36,6 +36,7 @@ from judge.renderers import format_names, load_format
 from judge.report import cases_to_json, render_case_in_full
 from judge.runner import judge_submission
 from judge.store import record_run
+from judge.vocabulary import Visibility
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -104,7 +105,7 @@ def _chosen_cases(args: argparse.Namespace, problem) -> list | None:
     if args.case:
         return [problem.case(name) for name in args.case]
     if args.samples:
-        samples = [case for case in problem.cases if case.visibility == "sample"]
+        samples = [case for case in problem.cases if case.visibility == Visibility.SAMPLE]
         if not samples:
             raise UsageError(f"{problem.id} has no sample cases; run it without --samples, or name cases with --case")
         return samples
@@ -165,8 +166,8 @@ def _explain(args: argparse.Namespace, problem, source: Path, result):
 def _show_case(args: argparse.Namespace, problem, source: Path) -> int:
     """`judge run --show CASE`: one sample case in full; a hidden one only at the "full" feedback level."""
     case = problem.case(args.show)
-    if case.visibility != "sample" and args.feedback != "full":
-        samples = ", ".join(c.name for c in problem.cases if c.visibility == "sample") or "none"
+    if case.visibility != Visibility.SAMPLE and args.feedback != "full":
+        samples = ", ".join(c.name for c in problem.cases if c.visibility == Visibility.SAMPLE) or "none"
         raise UsageError(f"case {case.name} of {problem.id} is hidden; only sample cases can be shown "
                          f"(samples: {samples})")
     result = judge_submission(problem, source, args.lang, cases=[case], jobs=1)

@@ -35,6 +35,7 @@ from judge.reference import expected_output
 from judge.signature import Signature, SignatureError, check_arguments, parse_signature, value_problem
 from judge.suggestions import nearest
 from judge.tasks import TASK_TYPES, task_type
+from judge.vocabulary import TaskStyle, Visibility
 from judge.yaml_files import read_yaml
 
 SUITES_FOLDER = "cases"
@@ -47,7 +48,7 @@ GROUP_KEYS = ("points", "hint", "description")  # a group's entry in `groups:`, 
 GENERATED_KEYS = ("name", "generate", "count", "seeds", "group", "points", "visibility")  # `generated:` entries
 MAX_GENERATED = 100  # cases of one entry, as generators.yaml's count allows
 # Each task type's own case fields (the data, and the expected answer).
-TASK_CASE_KEYS = {"stdio": ("input", "output"), "function": ("args", "expected")}
+TASK_CASE_KEYS = {TaskStyle.STDIO: ("input", "output"), TaskStyle.FUNCTION: ("args", "expected")}
 
 
 def custom_checker_files(problem: Problem) -> tuple[Path, ...]:
@@ -155,7 +156,7 @@ class _SuiteReader:
             raise self.fail("top level", f"expected a mapping with id, title, cases, ...; got {type(data).__name__}")
         where = "header"
         self.known_keys(data, HEADER_KEYS, where)
-        io = self.field(data, "io", str, where, "stdio")
+        io = self.field(data, "io", str, where, TaskStyle.STDIO.value)
         if io not in TASK_TYPES:
             raise self.fail(where, f"field 'io' must be one of {', '.join(TASK_TYPES)}, got {io!r}")
         task = task_type(io)
@@ -217,7 +218,7 @@ class _SuiteReader:
         name = str(self.field(raw, "name", (str, int), where))
         where = f"generated #{index} ({name})"
         self.known_keys(raw, GENERATED_KEYS, where)
-        if io != "stdio":
+        if io != TaskStyle.STDIO:
             raise self.fail(where, "generated cases are for stdio problems (a generator prints an input)")
         text = self.field(raw, "generate", str, where)
         count = self.field(raw, "count", int, where, None)
@@ -238,7 +239,7 @@ class _SuiteReader:
         if Path(program).is_absolute() or not generator.is_file():
             raise self.fail(where, f"the generator {program} is not a file beside the suite ({self.path.parent}); "
                                    f"the command's first word names it, as in `gen.py 10 {{seed}}`")
-        visibility = self.field(raw, "visibility", str, where, "hidden")
+        visibility = self.field(raw, "visibility", str, where, Visibility.HIDDEN.value)
         if visibility not in VISIBILITIES:
             raise self.fail(where, f"field 'visibility' must be sample or hidden, got {visibility!r}")
         return GeneratedEntry(where, generator, inputs, group=str(self.field(raw, "group", (str, int), where, "default")),
@@ -254,7 +255,7 @@ class _SuiteReader:
     def signature(self, data: dict, io: str) -> Signature | None:
         if "signature" not in data:
             return None
-        if io != "function":
+        if io != TaskStyle.FUNCTION:
             raise self.fail("signature", "a signature is for function-style problems (io: function)")
         try:
             return parse_signature(data["signature"])
@@ -312,7 +313,7 @@ class _SuiteReader:
         others = {key: f"is for {style} problems; this one is {io} (use {' or '.join(own)})"
                   for style, keys in TASK_CASE_KEYS.items() if style != io for key in keys if key not in own}
         self.known_keys(raw, CASE_KEYS + own, where, others)
-        visibility = self.field(raw, "visibility", str, where, "hidden")
+        visibility = self.field(raw, "visibility", str, where, Visibility.HIDDEN.value)
         if visibility not in VISIBILITIES:
             raise self.fail(where, f"field 'visibility' must be sample or hidden, got {visibility!r}")
         common = dict(name=str(name), group=str(self.field(raw, "group", (str, int), where, "default")),
@@ -355,7 +356,7 @@ def describe_suite_problem(problem: Problem) -> str:
     if problem.signature:
         parts.append(render_declarations(problem.signature) + "\n")
     for case in problem.cases:
-        if case.visibility == "sample":
+        if case.visibility == Visibility.SAMPLE:
             parts.append(problem.task.show_sample(case.name, problem.task.value(case), expected_output(problem, case)))
     return "\n".join(parts)
 

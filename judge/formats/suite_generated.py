@@ -27,6 +27,7 @@ from judge.languages.base import cache_key, cache_root
 from judge.problem import MIB, Case, Problem
 from judge.reference import validator_module
 from judge.sandbox import Limits
+from judge.vocabulary import TaskStyle
 
 FORMAT = "1"  # of the cache's entries: a new one when what is kept changes
 # What a suite's generator runs with: the package default of validation_time, and room for
@@ -137,7 +138,7 @@ def _validator(problem: Problem) -> Callable[[str], object] | None:
 
 def _built(problem: Problem, item: GeneratedEntry):
     try:
-        return language_for(item.generator).prepare(item.generator, "stdio")
+        return language_for(item.generator).prepare(item.generator, TaskStyle.STDIO)
     except (CompileError, UnknownLanguage, LanguageUnavailable) as error:
         raise SuiteError(f"{problem.suite_path}: {item.where}: the generator {item.generator.name} does not "
                          f"build: {error}") from None

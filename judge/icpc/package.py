@@ -19,6 +19,7 @@ from judge.icpc.latex_text import latex_to_text
 from judge.languages.base import cache_key
 from judge.problem import MIB, Case
 from judge.sandbox.limits import Limits
+from judge.vocabulary import Visibility
 from judge.yaml_files import read_yaml
 
 LEGACY, V2023, V2025 = "legacy", "2023-07-draft", "2025-09"
@@ -215,7 +216,7 @@ def package_cases(package: Package):
         files = package.cases[name]
         yield Case(name=name, input=files.input_path.read_text(encoding="utf-8", errors="replace"),
                    expected=files.answer_path.read_text(encoding="utf-8", errors="replace"),
-                   group=files.group, visibility="sample" if name.startswith("sample/") else "hidden",
+                   group=files.group, visibility=Visibility.SAMPLE if name.startswith("sample/") else Visibility.HIDDEN,
                    origin=str(Path("data") / files.input_path.relative_to(package.data_dir)),
                    hint=_case_note(files, ".hint"), description=_case_note(files, ".desc"))
 

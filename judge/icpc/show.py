@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from judge.icpc.timelimit import GIVEN, time_limit_known
 from judge.problem import Problem
+from judge.vocabulary import Visibility
 
 TIME_SOURCES = {
     "problem.yaml": "from problem.yaml",
@@ -40,7 +41,7 @@ def render_package(problem: Problem) -> str:
     if problem.statement.strip():
         lines += [problem.statement.rstrip(), ""]
     for case in problem.cases:
-        if case.visibility == "sample":
+        if case.visibility == Visibility.SAMPLE:
             files = package.cases[case.name]
             if files.interaction is not None:
                 lines += [f"## {case.name} (interaction)", _interaction(files.interaction.read_text()), ""]

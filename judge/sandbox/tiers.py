@@ -192,7 +192,7 @@ def probe_tier(tier: str) -> str | None:
         return None
     if running_as_root() and not shutil.which("setpriv"):
         return "`setpriv` (util-linux) is missing"
-    if tier == "bwrap":
+    if tier == SandboxTier.BWRAP:
         return find_bwrap()[1] or None
     if not shutil.which("unshare"):
         return "`unshare` (util-linux) is not installed"
@@ -214,7 +214,7 @@ WEAK_ENV = "JUDGE_ALLOW_WEAK_SANDBOX"  # "1": grade even when submissions could 
 
 def hides_file_system(tier: str) -> bool:
     """Whether a program in ``tier`` sees only what the run needs, not this machine's files."""
-    return tier == "bwrap" or (tier == "unshare" and unshare_hides())
+    return tier == SandboxTier.BWRAP or (tier == SandboxTier.UNSHARE and unshare_hides())
 
 
 def private_directories(tier: str | None = None) -> tuple[str, ...]:

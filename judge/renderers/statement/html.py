@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from judge.html_page import environment
 from judge.problem import Problem
 from judge.reference import expected_output
+from judge.vocabulary import Visibility
 
 HEADING = re.compile(r"(#{1,6})\s+(.*)")
 ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+(.*)")
@@ -29,7 +30,7 @@ def render(problem: Problem) -> str:
     """The statement page of ``problem``: title, statement and samples."""
     samples = [(case.name, _shown(case.input if case.input is not None else list(case.args or ())),
                 _shown(expected_output(problem, case)))
-               for case in problem.cases if case.visibility == "sample"]
+               for case in problem.cases if case.visibility == Visibility.SAMPLE]
     return environment().get_template("statement.html.j2").render(
         problem=problem, blocks=blocks(problem.statement), samples=samples,
         own_title=not problem.statement.lstrip().startswith("#"))  # else the statement's heading is the title
