@@ -68,3 +68,34 @@ def test_invalid_inputs_get_their_input_validator_args_as_valid_data_do(tmp_path
     done = run_judge("test", str(copy))
     assert done.returncode == 1
     assert "accepts invalid_input/small/above_five, an invalid input" in done.stdout
+
+
+def test_an_invalid_input_needs_only_one_input_validator_to_reject_it(package):
+    # 2025-09 "Invalid input": each input "must be rejected by at least one input validator".
+    # Split the one validator in two, each checking half: neither rejects every invalid input.
+    validators = package / "input_validators"
+    (validators / "validate.py").unlink()
+    (validators / "two_tokens.py").write_text("import sys\nsys.exit(42 if len(sys.stdin.read().split()) == 2 else 43)\n")
+    (validators / "integers.py").write_text(
+        "import re, sys\nsys.exit(42 if re.fullmatch(r'(-?\\d+\\s*)*', sys.stdin.read()) else 43)\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "input validators on invalid_input  ok  rejects all 2 invalid inputs" in done.stdout
+    (package / "data" / "invalid_input" / "both_fine.in").write_text("1 2\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 1
+    assert "accepts invalid_input/both_fine, an invalid input (no input validator rejects it" in done.stdout
+
+
+def test_example_outputs_get_their_groups_output_validator_args(package):
+    # 2025-09 "Valid output": output_validator_args in the folder's test_group.yaml apply to it.
+    valid = package / "data" / "valid_output"
+    (valid / "close.in").write_text("1 2\n")
+    (valid / "close.ans").write_text("3\n")
+    (valid / "close.out").write_text("3.001\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 1 and "valid_output/close: got WA, expected AC" in done.stdout
+    (valid / "test_group.yaml").write_text("output_validator_args: [float_tolerance, '0.01']\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "output validator on valid_output  ok  accepts all 2 outputs" in done.stdout

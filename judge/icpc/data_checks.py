@@ -1,5 +1,5 @@
 """`judge test`'s checks of a package's example data that are not test cases (2025-09, section
-"Test data"): ``data/invalid_input`` (every input validator must reject each input),
+"Test data"): ``data/invalid_input`` (at least one input validator must reject each input),
 ``data/invalid_output`` (the output validator must reject each ``.out``) and
 ``data/valid_output`` (it must accept each ``.out``)."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from judge.formats.base import Check
-from judge.icpc.package import CaseFiles, Package, arguments_for, invalid_input_arguments
+from judge.icpc.package import CaseFiles, Package, arguments_for, example_output_arguments, invalid_input_arguments
 from judge.problem import MIB
 from judge.sandbox import run_sandboxed
 from judge.verdict import Verdict
@@ -32,20 +32,26 @@ def _name(package: Package, path: Path) -> str:
     return str(path.relative_to(package.data_dir).with_suffix(""))
 
 
-def check_invalid_inputs(package: Package, validator: Path, program) -> list[Check]:
-    """Each ``data/invalid_input`` input must be rejected by the input validator ``validator``."""
+def check_invalid_inputs(package: Package, validators: list[tuple[Path, object]]) -> list[Check]:
+    """Each ``data/invalid_input`` input must be rejected by at least one of the input
+    ``validators`` ((path, built program) each), given its own ``input_validator_args``."""
     inputs = _files(package, "invalid_input", ".in")
-    if not inputs:
+    if not inputs or not validators:
         return []
-    what = f"input validator {validator.name} on invalid_input"
+    what = "input validators on invalid_input"
     for path in inputs:
-        arguments = arguments_for(invalid_input_arguments(package, path), validator)  # as valid data get theirs
-        outcome = run_input_validator(package, program, path.read_bytes(), arguments)
-        if outcome.internal_error or outcome.signal is not None or outcome.wall_timed_out:
-            return [Check(package.root.name, what, False, f"did not judge {_name(package, path)}: it crashed or "
-                                                          f"ran out of time")]
-        if outcome.exit_code == VALID_EXIT:
-            return [Check(package.root.name, what, False, f"accepts {_name(package, path)}, an invalid input")]
+        arguments = invalid_input_arguments(package, path)
+        for validator, program in validators:
+            outcome = run_input_validator(package, program, path.read_bytes(), arguments_for(arguments, validator))
+            if outcome.internal_error or outcome.signal is not None or outcome.wall_timed_out:
+                return [Check(package.root.name, what, False, f"{validator.name} did not judge "
+                                                              f"{_name(package, path)}: it crashed or ran out of time")]
+            if outcome.exit_code != VALID_EXIT:
+                break  # rejected: one validator is enough
+        else:
+            names = ", ".join(validator.name for validator, _ in validators)
+            return [Check(package.root.name, what, False,
+                          f"accepts {_name(package, path)}, an invalid input (no input validator rejects it: {names})")]
     return [Check(package.root.name, what, True, f"rejects all {len(inputs)} invalid inputs")]
 
 
@@ -61,7 +67,8 @@ def check_example_outputs(package: Package, validator) -> list[Check]:
         what = f"output validator on {folder}"
         failed = None
         for path in outputs:
-            files = CaseFiles(_name(package, path), path, path.with_suffix(".ans"), folder)
+            files = CaseFiles(_name(package, path), path, path.with_suffix(".ans"), folder,
+                              example_output_arguments(package, path))
             judgement = validator.check(files, path.with_suffix(".out").read_bytes())
             if judgement.verdict != wanted:
                 failed = f"{_name(package, path)}: got {judgement.verdict}, expected {wanted}" + (

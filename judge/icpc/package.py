@@ -175,19 +175,31 @@ def arguments_for(arguments: tuple[str, ...] | dict[str, tuple[str, ...]], valid
     return arguments
 
 
-def invalid_input_arguments(package: Package, input_path: Path) -> tuple[str, ...] | dict[str, tuple[str, ...]]:
-    """The ``input_validator_args`` of an input under data/invalid_input: as a test case's, its
-    directories' ``test_group.yaml`` (the nearest wins), then its own ``tc.yaml`` (2025-09,
-    "Invalid input")."""
+def example_data_settings(package: Package, path: Path) -> dict[str, Any]:
+    """The settings of a file of example data (under data/invalid_input, valid_output, ...): as
+    a test case's, its directories' ``test_group.yaml`` (the nearest wins), then its own
+    ``tc.yaml`` (2025-09, "Invalid input", "Valid output")."""
     reader = _DataReader(package.root, package.version, (), {}, package.data_dir)
     settings: dict[str, Any] = {}
     directory = package.data_dir
-    for part in input_path.parent.relative_to(package.data_dir).parts:
+    for part in path.parent.relative_to(package.data_dir).parts:
         settings.update(reader.own_settings(directory))
         directory /= part
     settings.update(reader.own_settings(directory))
-    settings.update(reader.case_settings(input_path.with_suffix(".yaml")))
-    return _input_validator_args(settings, str(input_path.parent))
+    settings.update(reader.case_settings(path.with_suffix(".yaml")))
+    return settings
+
+
+def invalid_input_arguments(package: Package, input_path: Path) -> tuple[str, ...] | dict[str, tuple[str, ...]]:
+    """The ``input_validator_args`` of an input under data/invalid_input."""
+    return _input_validator_args(example_data_settings(package, input_path), str(input_path.parent))
+
+
+def example_output_arguments(package: Package, input_path: Path) -> tuple[str, ...]:
+    """The output validator's arguments for an example under data/invalid_output or valid_output."""
+    settings, where = example_data_settings(package, input_path), str(input_path.parent)
+    return split_args(settings.get("output_validator_flags"), where) + \
+        split_args(settings.get("output_validator_args"), where)
 
 
 def _input_validator_args(settings: dict, where: str) -> tuple[str, ...] | dict[str, tuple[str, ...]]:

@@ -111,7 +111,7 @@ def check_samples(package: Package) -> Check:
 
 # Parts of a package this judge does not read, and what that means for judge test.
 def check_input_validators(package: Package) -> list[Check]:
-    checks = []
+    checks, built = [], []
     for path in package.input_validators:
         what = f"input validator {path.name}"
         if path.suffix in UNSUPPORTED_VALIDATORS:
@@ -127,8 +127,8 @@ def check_input_validators(package: Package) -> list[Check]:
         except (CompileError, UnknownLanguage, LanguageUnavailable) as error:
             raise PackageError(f"{path}: the input validator does not build: {error}") from None
         checks.append(_validate_inputs(package, path, program))
-        checks += check_invalid_inputs(package, path, program)
-    return checks
+        built.append((path, program))
+    return checks + check_invalid_inputs(package, built)
 
 
 def _validate_inputs(package: Package, path: Path, program) -> Check:
