@@ -104,15 +104,15 @@ def stress(problem: Problem, source: Path, examples: int = 100, seed: int = 0,
 
 
 def _prepared(problem: Problem, source: Path, language_name: str | None, time_limit: float | None):
-    """The submission built, with ``time_limit`` (CPU seconds) over the problem's if given; or,
-    when it does not build, the StressResult that says so."""
+    """The submission built, with ``time_limit`` (CPU seconds) over the problem's if given (and
+    scaled for its language as the problem's own is, as `judge run --time-limit` does); or, when
+    it does not build, the StressResult that says so."""
+    if time_limit:
+        problem = dataclasses.replace(problem, time_limit=time_limit)
     prepared = prepare(problem, source, language_name)
     if isinstance(prepared, PrepareFailure):
         return StressResult(problem.id, str(source), 0, True,
                             Counterexample(None, None, "", prepared.verdict, prepared.message))
-    if time_limit:
-        limits = dataclasses.replace(prepared.limits, cpu_time=time_limit, wall_time=prepared.limits.wall_for(time_limit))
-        prepared = dataclasses.replace(prepared, limits=limits)
     return prepared
 
 

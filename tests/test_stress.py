@@ -1,5 +1,6 @@
 """`judge stress`: wrong solutions are caught, counterexamples are small, runs are reproducible."""
 
+import dataclasses
 import json
 import shutil
 
@@ -176,3 +177,16 @@ def test_reference_agrees_with_an_independent_solution_on_generated_inputs(probl
             assert reference.solve(value).strip() == ("SK" if int(value) % 2 else "CY")
 
     check()
+
+
+def test_a_time_limit_given_to_stress_is_scaled_for_the_language_as_judge_run_scales_it():
+    # One rule for both commands: `--time-limit` is the problem's limit, which each language
+    # then adjusts (Java's and node's slower starts), not a raw CPU limit for the program.
+    from judge.runner import prepare
+    from judge.stress import _prepared
+
+    problem = load_problem("stones")
+    java = ROOT / "solutions/stones/accepted/Parity.java"
+    stressed = _prepared(problem, java, None, 0.5)
+    judged = prepare(dataclasses.replace(problem, time_limit=0.5), java, None)
+    assert stressed.limits.cpu_time == judged.limits.cpu_time > 0.5
