@@ -86,3 +86,13 @@ def key_line(message: str) -> str:
     """The line of a compiler's message that says what is wrong (the first 'error' line)."""
     lines = [line.strip() for line in message.splitlines() if line.strip()]
     return next((line for line in lines if "error" in line.lower()), lines[0] if lines else "")[:200]
+
+
+@dataclass(frozen=True)
+class Check:
+    """One of `judge test`'s checks of a problem, passed or failed, with what it found."""
+
+    problem: str
+    what: str
+    ok: bool
+    detail: str = ""

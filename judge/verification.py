@@ -10,7 +10,7 @@ from pathlib import Path
 
 from judge.catalog import catalog
 from judge.errors import SuiteError
-from judge.formats.base import Check
+from judge.results import Check
 from judge.visible_text import visible
 
 

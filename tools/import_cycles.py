@@ -55,9 +55,22 @@ def cycles(graph: grimp.ImportGraph) -> list[list[str]]:
     return found
 
 
+def add_package_inits(graph: grimp.ImportGraph) -> None:
+    """Importing ``judge.a.b`` runs ``judge/a/__init__.py`` first: an import of a module is an
+    import of each package above it, too (but the importer's own packages, already running)."""
+    for importer in sorted(graph.modules):
+        for imported in sorted(graph.find_modules_directly_imported_by(importer)):
+            parts = imported.split(".")
+            for end in range(2, len(parts)):
+                package = ".".join(parts[:end])
+                if package in graph.modules and not (importer + ".").startswith(package + "."):
+                    graph.add_import(importer=importer, imported=package)
+
+
 def main() -> int:
     # An import only for type annotations (under `if TYPE_CHECKING:`) is no dependency at run time.
     graph = grimp.build_graph("judge", cache_dir=None, exclude_type_checking_imports=True)
+    add_package_inits(graph)
     found = cycles(graph)
     for component in found:
         members = set(component)

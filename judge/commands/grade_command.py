@@ -38,6 +38,7 @@ from judge.renderers import format_names, load_format
 from judge.sandbox import sandbox_tier, weakness
 from judge.similarity import compare_class
 from judge.terminal import fitted_table
+from judge.verdict import Verdict
 from judge.visible_text import visible
 
 DEFAULT_CLASS_BUDGET = 60.0  # seconds of wall time for all the counterexample searches of one `judge grade`
@@ -177,7 +178,7 @@ def _attach_hints(problem, cases) -> None:
     by_name = {case.name: case for case in problem.cases}
     for result in cases:
         case = by_name.get(result.name)
-        if case is not None and result.verdict != "AC":
+        if case is not None and result.verdict != Verdict.AC:
             result.hint, result.description = case.hint, case.description
 
 

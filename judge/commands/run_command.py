@@ -36,6 +36,7 @@ from judge.renderers import format_names, load_format
 from judge.report import cases_to_json, render_case_in_full
 from judge.runner import judge_submission
 from judge.store import record_run
+from judge.verdict import Verdict
 from judge.vocabulary import Visibility
 
 
@@ -97,7 +98,7 @@ def handle(args: argparse.Namespace) -> int:
         store = open_store(args.db)
         record_run(store, args.student or os.environ.get("USER") or "me", problem, source, result)
         store.close()
-    return EXIT_OK if result.verdict == "AC" else EXIT_FAILED
+    return EXIT_OK if result.verdict == Verdict.AC else EXIT_FAILED
 
 
 def _chosen_cases(args: argparse.Namespace, problem) -> list | None:
@@ -172,4 +173,4 @@ def _show_case(args: argparse.Namespace, problem, source: Path) -> int:
                          f"(samples: {samples})")
     result = judge_submission(problem, source, args.lang, cases=[case], jobs=1)
     print(render_case_in_full(result, sample_view(problem, case, result.cases[0], reveal_hidden=True)))
-    return EXIT_OK if result.verdict == "AC" else EXIT_FAILED
+    return EXIT_OK if result.verdict == Verdict.AC else EXIT_FAILED

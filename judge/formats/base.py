@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from judge.results import Check
+
 if TYPE_CHECKING:
     from judge.problem import Problem
 
@@ -34,16 +36,6 @@ class ProblemSource:
         """The Hypothesis strategies for `judge stress`, found without loading the problem (so
         the example generator can start first)."""
         return self.format.strategy_path(self)
-
-
-@dataclass(frozen=True)
-class Check:
-    """One of `judge test`'s checks of a problem, passed or failed, with what it found."""
-
-    problem: str
-    what: str
-    ok: bool
-    detail: str = ""
 
 
 class ProblemFormat:

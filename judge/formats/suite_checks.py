@@ -12,9 +12,9 @@ from pathlib import Path
 
 from judge.checkers import get_checker
 from judge.errors import SuiteError
-from judge.formats.base import Check
 from judge.problem import Problem
 from judge.reference import reference_answer, strategy_module_at, validator_module
+from judge.results import Check
 from judge.runner import judge_submission
 from judge.verdict import Verdict
 

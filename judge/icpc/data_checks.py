@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judge.formats.base import Check
 from judge.icpc.package import CaseFiles, Package, arguments_for, example_output_arguments, invalid_input_arguments
 from judge.problem import MIB
+from judge.results import Check
 from judge.sandbox import run_sandboxed
 from judge.verdict import Verdict
 

@@ -22,6 +22,7 @@ from judge.problem import Case, Problem
 from judge.results import CaseResult
 from judge.runner import decide_run, shown_error
 from judge.sandbox import Limits, Outcome, run_sandboxed
+from judge.verdict import Verdict
 
 SUBMISSION, VALIDATOR = "submission", "validator"
 
@@ -49,9 +50,9 @@ def ran_cleanly(outcome: Outcome) -> bool:
 def package_case_result(case: Case, prepared, outcome: Outcome, judgement: Judgement | None) -> CaseResult:
     """The case's result from the submission's run and the validator's judgement (None: the
     submission's own failure decides)."""
-    if judgement is not None and judgement.verdict == "IE":
+    if judgement is not None and judgement.verdict == Verdict.IE:
         outcome.internal_error = judgement.message
-    check = CheckResult(judgement.verdict == "AC", judgement.message) if judgement else None
+    check = CheckResult(judgement.verdict == Verdict.AC, judgement.message) if judgement else None
     decision = decide_run(outcome, prepared.limits, check, prepared.language,
                           shown_error(outcome.stderr, case.visibility))
     return CaseResult(
@@ -59,7 +60,7 @@ def package_case_result(case: Case, prepared, outcome: Outcome, judgement: Judge
         wall_time=round(outcome.wall_time, 4), memory_kb=outcome.memory_kb, exit_code=outcome.exit_code,
         signal=outcome.signal, message=decision.message, visibility=case.visibility,
         output=outcome.stdout.decode("utf-8", errors="replace"),
-        score=judgement.score if judgement and decision.verdict == "AC" else None,
+        score=judgement.score if judgement and decision.verdict == Verdict.AC else None,
         machine_short_of_memory=decision.machine_short_of_memory)
 
 
@@ -145,8 +146,8 @@ def _interactive_judgement(submission: Outcome, validator_outcome: Outcome, firs
     judgement = workspace.judgement(validator_outcome, validator.name)
     # A submission that the validator's end killed (SIGPIPE: it wrote what nobody would read) is
     # judged by the validator, as one that ended after a rejection is.
-    if judgement.verdict == "IE" or (_validator_ended_first(submission, validator_outcome, first, limits)
-                                     and (judgement.verdict == "WA" or submission.signal == signal.SIGPIPE)):
+    if judgement.verdict == Verdict.IE or (_validator_ended_first(submission, validator_outcome, first, limits)
+                                     and (judgement.verdict == Verdict.WA or submission.signal == signal.SIGPIPE)):
         submission.signal = None  # the submission's end afterwards (a broken pipe, say) is not its fault
         submission.exit_code = 0
         submission.cpu_time = min(submission.cpu_time, limits.cpu_time)

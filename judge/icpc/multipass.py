@@ -34,7 +34,7 @@ def run_multipass_case(problem: Problem, prepared, case: Case, execute, validato
         while True:
             outcome, judgement = _run_pass(package, prepared, files, execute, validator, workspace, pass_input)
             next_input = None
-            if judgement is not None and judgement.verdict != "IE":
+            if judgement is not None and judgement.verdict != Verdict.IE:
                 judgement, next_input = _next_pass(judgement, workspace, len(results) + 1, package, validator.name)
             results.append(package_case_result(case, prepared, outcome, judgement))
             if results[-1].verdict != Verdict.AC or next_input is None:
@@ -63,14 +63,14 @@ def _next_pass(judgement: Judgement, workspace: ValidatorWorkspace, number: int,
     try:
         next_input = workspace.next_pass_input()
     except PackageError as error:
-        return Judgement("IE", f"output validator {name}: {error}"), None
+        return Judgement(Verdict.IE, f"output validator {name}: {error}"), None
     if next_input is None:
         return judgement, None
-    if judgement.verdict != "AC":
-        return Judgement("IE", f"output validator {name} wrote {NEXT_PASS_FILE} but exited 43 (wrong answer): "
+    if judgement.verdict != Verdict.AC:
+        return Judgement(Verdict.IE, f"output validator {name} wrote {NEXT_PASS_FILE} but exited 43 (wrong answer): "
                                f"it may ask for another pass only when it exits 42"), None
     if number >= package.validation_passes:
-        return Judgement("IE", f"output validator {name} asked for pass {number + 1}, but "
+        return Judgement(Verdict.IE, f"output validator {name} asked for pass {number + 1}, but "
                                f"limits.validation_passes in problem.yaml allows {package.validation_passes}"), None
     return judgement, next_input
 

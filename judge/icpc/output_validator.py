@@ -21,7 +21,7 @@ from judge.icpc.package import CaseFiles, Package, PackageError
 from judge.icpc.programs import prepare_program
 from judge.languages import CompileError, LanguageUnavailable, Program, UnknownLanguage
 from judge.sandbox import Limits, Outcome, run_sandboxed
-from judge.verdict import signal_name
+from judge.verdict import Verdict, signal_name
 
 ACCEPTED_EXIT, REJECTED_EXIT = 42, 43
 MESSAGE_KEEP = 2000  # characters of judgemessage.txt kept for the case's message
@@ -32,7 +32,7 @@ NEXT_PASS_FILE = "nextpass.in"  # a multi-pass validator's request for another p
 class Judgement:
     """What an output validator decided about one case."""
 
-    verdict: str  # "AC", "WA" or "IE"
+    verdict: Verdict  # AC, WA or IE
     message: str = ""
     score: float | None = None
     score_multiplier: float | None = None  # score_multiplier.txt: a share of the case's maximum score
@@ -78,35 +78,35 @@ class ValidatorWorkspace:
         message = " / ".join(line.strip() for line in self._read("judgemessage.txt")[:MESSAGE_KEEP].splitlines()
                              if line.strip())
         if outcome.internal_error:
-            return Judgement("IE", f"output validator could not run: {outcome.internal_error}")
+            return Judgement(Verdict.IE, f"output validator could not run: {outcome.internal_error}")
         if outcome.wall_timed_out or outcome.signal is not None:
             how = ("ran out of time" if outcome.wall_timed_out else
                    f"was stopped at its memory limit ({outcome.memory_text()})" if outcome.stopped == "memory" else
                    f"was stopped at its CPU time limit ({outcome.cpu_time:.2f} s)" if outcome.stopped == "cpu" else
                    f"was killed by {signal_name(outcome.signal)}")
-            return Judgement("IE", f"output validator {name} {how}")
+            return Judgement(Verdict.IE, f"output validator {name} {how}")
         if outcome.exit_code not in (ACCEPTED_EXIT, REJECTED_EXIT):
             stderr = outcome.stderr.decode("utf-8", errors="replace").strip().splitlines()
-            return Judgement("IE", f"output validator {name} exited {outcome.exit_code}, not {ACCEPTED_EXIT} "
+            return Judgement(Verdict.IE, f"output validator {name} exited {outcome.exit_code}, not {ACCEPTED_EXIT} "
                                    f"(accepted) or {REJECTED_EXIT} (wrong answer)"
                                    + (f": {stderr[-1][:200]}" if stderr else ""))
         score_text = self._read("score.txt").strip()
         multiplier_text = self._read("score_multiplier.txt").strip()
         if score_text and multiplier_text:  # 2025-09, "Scoring test cases": a judge error
-            return Judgement("IE", f"output validator {name} wrote both score.txt and score_multiplier.txt; "
+            return Judgement(Verdict.IE, f"output validator {name} wrote both score.txt and score_multiplier.txt; "
                                    f"write one of them")
         try:
             score = float(score_text) if score_text else None
             multiplier = float(multiplier_text) if multiplier_text else None
         except ValueError:
             wrote = f"score.txt {score_text[:40]!r}" if score_text else f"score_multiplier.txt {multiplier_text[:40]!r}"
-            return Judgement("IE", f"output validator {name} wrote {wrote}, not a number")
+            return Judgement(Verdict.IE, f"output validator {name} wrote {wrote}, not a number")
         if multiplier is not None and not 0 <= multiplier <= 1:
-            return Judgement("IE", f"output validator {name} wrote score_multiplier.txt {multiplier_text[:40]!r}, "
+            return Judgement(Verdict.IE, f"output validator {name} wrote score_multiplier.txt {multiplier_text[:40]!r}, "
                                    f"not a number from 0 to 1")
         if outcome.exit_code != ACCEPTED_EXIT:
-            return Judgement("WA", message)
-        return Judgement("AC", message, score, multiplier)
+            return Judgement(Verdict.WA, message)
+        return Judgement(Verdict.AC, message, score, multiplier)
 
     def _read(self, name: str) -> str:
         path = self.path / "feedback" / name
@@ -174,5 +174,5 @@ def default_check(files: CaseFiles, team_output: bytes) -> Judgement:
     try:
         result = default_validator.validate(team_output, files.answer_path.read_bytes(), files.output_validator_args)
     except default_validator.FlagError as error:
-        return Judgement("IE", f"default validator: {error} (in validator_flags / output_validator_args)")
-    return Judgement("AC" if result.ok else "WA", result.message)
+        return Judgement(Verdict.IE, f"default validator: {error} (in validator_flags / output_validator_args)")
+    return Judgement(Verdict.AC if result.ok else Verdict.WA, result.message)

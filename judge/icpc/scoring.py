@@ -51,7 +51,7 @@ def aggregate(package: Package, results) -> tuple[str, float]:
     if package.version == V2025:
         return overall_verdict([result.verdict for result in results]), round(_group_score_2025(package, "secret", by_name), 6)
     verdict, points = _legacy_group(package, "", by_name)
-    return Verdict(verdict or "AC"), round(points, 6)
+    return Verdict(verdict or Verdict.AC), round(points, 6)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -73,11 +73,11 @@ def _legacy_group(package: Package, name: str, by_name: dict) -> tuple[str | Non
             if result.score is not None:
                 points = result.score
             else:
-                points = float(settings.get("accept_score", 1.0) if verdict == "AC" else settings.get("reject_score", 0.0))
+                points = float(settings.get("accept_score", 1.0) if verdict == Verdict.AC else settings.get("reject_score", 0.0))
         else:
             continue
         children.append((verdict, points))
-        if verdict != "AC" and settings.get("on_reject", "break") == "break":
+        if verdict != Verdict.AC and settings.get("on_reject", "break") == "break":
             break
     if not children:
         return None, 0.0
@@ -94,8 +94,8 @@ def _grade(children: list[tuple[str, float]], flags: list[str]) -> tuple[str, fl
     for flag in flags:
         aggregate_scores = SCORE_AGGREGATORS.get(flag, aggregate_scores)
         mode = flag if flag in ("worst_error", "no_errors", "first_error", "always_accept") else mode
-    if ("accept_if_any_accepted" in flags and "AC" in verdicts) or mode == "always_accept":
-        verdict = "AC"
+    if ("accept_if_any_accepted" in flags and Verdict.AC in verdicts) or mode == "always_accept":
+        verdict = Verdict.AC
     elif mode == "first_error":
         verdict = overall_verdict(verdicts)
     else:
@@ -133,7 +133,7 @@ def multiplied_score(package: Package, case: str, judgement: Judgement) -> Judge
     assert judgement.score_multiplier is not None
     bound = case_max_score(package, case)
     if not math.isfinite(bound):
-        return Judgement("IE", f"the output validator wrote score_multiplier.txt for {case}, whose maximum score "
+        return Judgement(Verdict.IE, f"the output validator wrote score_multiplier.txt for {case}, whose maximum score "
                                f"is unbounded; write score.txt, or give its group a max_score")
     return dataclasses.replace(judgement, score=judgement.score_multiplier * bound)
 
@@ -156,12 +156,12 @@ def _group_score_2025(package: Package, name: str, by_name: dict) -> float:
                         if case.startswith(name + "/")} - {name})
     if subgroups:
         scores = [_group_score_2025(package, group, by_name) for group in subgroups]
-        passed = all(by_name.get(case) is not None and by_name[case].verdict == "AC"
+        passed = all(by_name.get(case) is not None and by_name[case].verdict == Verdict.AC
                      for case in package.cases if case.startswith(name + "/"))
     else:
         case_bound = bound if mode == "min" else bound / max(1, len(members))
         scores = [_case_score(by_name.get(case), case_bound) for case in members]
-        passed = all(by_name.get(case) is not None and by_name[case].verdict == "AC" for case in members)
+        passed = all(by_name.get(case) is not None and by_name[case].verdict == Verdict.AC for case in members)
     if not _required_passed(package, own.get("require_pass"), by_name):
         return 0.0
     if mode == "pass-fail":
@@ -174,12 +174,12 @@ def _group_score_2025(package: Package, name: str, by_name: dict) -> float:
 def _required_passed(package: Package, required, by_name: dict) -> bool:
     """Whether every case of the groups ``require_pass`` names (a name or a list) was accepted."""
     names = [required] if isinstance(required, str) else list(required or [])
-    return all(by_name.get(case) is not None and by_name[case].verdict == "AC"
+    return all(by_name.get(case) is not None and by_name[case].verdict == Verdict.AC
                for group in names for case in package.cases if case.startswith(str(group) + "/"))
 
 
 def _case_score(result, bound: float) -> float:
-    if result is None or result.verdict != "AC":
+    if result is None or result.verdict != Verdict.AC:
         return 0.0
     if result.score is not None:
         return result.score

@@ -19,6 +19,7 @@ from judge.languages.base import cache_root
 from judge.problem import Problem
 from judge.runner import judge_submission
 from judge.sandbox import Limits
+from judge.verdict import Verdict
 
 CAP_SECONDS = 20.0  # CPU seconds an accepted submission may take while the limit is unknown
 ACCEPTED = "accepted"
@@ -81,7 +82,7 @@ def slowest_accepted(problem: Problem) -> float:
               f"({number}/{len(accepted)}: {path.relative_to(problem.package.root)}); done once, then cached",
               file=sys.stderr, flush=True)
         result = judge_submission(capped, path.resolve(), jobs=os.cpu_count() or 1)  # see verify
-        if result.verdict == "AC" and result.cases:
+        if result.verdict == Verdict.AC and result.cases:
             language = submission_language(path)
             times.append(max(base_seconds(language, case.cpu_time) for case in result.cases))
     if not times:

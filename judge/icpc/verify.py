@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from judge.formats.base import Check
 from judge.icpc.data_checks import VALID_EXIT, check_example_outputs, check_invalid_inputs, run_input_validator
 from judge.icpc.expectations import (
     CheckedByHand,
@@ -29,8 +28,9 @@ from judge.icpc.submission_rules import Rule, check_rules, load_rules, rules_for
 from judge.icpc.timelimit import base_seconds, with_time_limit
 from judge.languages import CompileError, LanguageUnavailable, UnknownLanguage
 from judge.problem import Problem
+from judge.results import Check
 from judge.runner import judge_submission
-from judge.verdict import signal_name
+from judge.verdict import Verdict, signal_name
 
 UNSUPPORTED_VALIDATORS = {".ctd": "checktestdata", ".viva": "VIVA"}
 
@@ -176,15 +176,15 @@ def check_submission(problem: Problem, path: Path, folder: str, rule: Expectatio
     _refuse_broken_validator(package, result)
     if isinstance(rule, list):
         return _check_rules(problem, what, rule, result)
-    failing = next((case for case in result.cases if case.verdict != "AC"), None)
+    failing = next((case for case in result.cases if case.verdict != Verdict.AC), None)
     detail = f"got {result.verdict}" + (f", score {result.score:g}/{result.max_score:g}" if package.scoring else "")
-    detail += f" on {failing.name}: {failing.message}" if failing and result.verdict != "AC" else ""
+    detail += f" on {failing.name}: {failing.message}" if failing and result.verdict != Verdict.AC else ""
     if rule.partial:
         ok = 0 < result.score < result.max_score
         expected = f"a score strictly between 0 and {result.max_score:g}"
     else:
         ok = result.verdict in rule.verdicts
-        if rule.verdicts == {"AC"} and package.scoring:
+        if rule.verdicts == {Verdict.AC} and package.scoring:
             ok = ok and result.score == result.max_score
         expected = " or ".join(sorted(rule.verdicts))
     if rule.score is not None:
@@ -204,7 +204,7 @@ def _may_stop_early(package: Package, rule: Expectation | list[Rule]) -> bool:
     score, a partial acceptance and submissions.yaml's rules look at every case."""
     if package.scoring or isinstance(rule, list) or rule.partial:
         return False
-    return "AC" not in rule.verdicts
+    return Verdict.AC not in rule.verdicts
 
 
 def margin_warning(problem: Problem, path: Path, rule: Expectation, result) -> str:
@@ -213,28 +213,28 @@ def margin_warning(problem: Problem, path: Path, rule: Expectation, result) -> s
     limit the package gives), or a time-limit-exceeded one that ends within time_limit *
     time_limit_to_tle (its first TLE case is run again with that limit to see)."""
     timing, limit = problem.package.timing, problem.time_limit
-    if rule.verdicts == {"AC"} and result.verdict == "AC" and result.cases and timing.source != "inferred":
+    if rule.verdicts == {Verdict.AC} and result.verdict == Verdict.AC and result.cases and timing.source != "inferred":
         language = submission_language(path)
         slowest = max(base_seconds(language, case.cpu_time) for case in result.cases)
         if slowest * timing.ac_to_time_limit > limit:
             return (f" (warning: {slowest:.2f} s CPU on its slowest case, more than the time limit / "
                     f"ac_to_time_limit = {limit / timing.ac_to_time_limit:.2f} s)")
-    if rule.verdicts == {"TLE"} and result.verdict == "TLE":
-        first = next(case for case in result.cases if case.verdict == "TLE")
+    if rule.verdicts == {Verdict.TLE} and result.verdict == Verdict.TLE:
+        first = next(case for case in result.cases if case.verdict == Verdict.TLE)
         raised = dataclasses.replace(problem, time_limit=limit * timing.time_limit_to_tle)
         if first.wall_time >= raised.time_limit:  # it ran that long without ending: it cannot end in time
             return ""
         again = judge_submission(raised, path.resolve(), cases=[case for case in problem.cases if case.name == first.name])
         # Ending within the raised limit's wall-clock allowance is not ending in time: a program
         # that sleeps past time_limit * time_limit_to_tle is too slow, whatever its CPU time.
-        if again.verdict != "TLE" and again.cases and again.cases[0].wall_time <= raised.time_limit:
+        if again.verdict != Verdict.TLE and again.cases and again.cases[0].wall_time <= raised.time_limit:
             return (f" (warning: {first.name} ends within time_limit * time_limit_to_tle = "
                     f"{raised.time_limit:g} s, {again.verdict} there: the limit is near its running time)")
     return ""
 
 
 def _check_rules(problem: Problem, what: str, rules: list[Rule], result) -> Check:
-    if result.verdict == "CE":
+    if result.verdict == Verdict.CE:
         return Check(problem.id, what, False, f"got CE: {' '.join(result.compile_message.split())[:200]}")
     failures = check_rules(rules, result)
     counts = Counter(case.verdict for case in result.cases)
@@ -248,5 +248,5 @@ def _check_rules(problem: Problem, what: str, rules: list[Rule], result) -> Chec
 
 def _refuse_broken_validator(package: Package, result) -> None:
     for case in result.cases:
-        if case.verdict == "IE" and case.message.startswith("output validator") and " exited " in case.message:
+        if case.verdict == Verdict.IE and case.message.startswith("output validator") and " exited " in case.message:
             raise PackageError(f"{package.output_validator}: {case.message} (on case {case.name})")
