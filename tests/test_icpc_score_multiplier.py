@@ -37,7 +37,8 @@ def test_a_multiplier_scores_its_share_of_the_cases_maximum():
 ])
 def test_a_wrong_multiplier_is_a_judge_error(package, change, message):
     change(package)
-    done = run_judge("run", str(package), str(package / OFF_BY_ONE), "--no-record")
+    # A terminal wide enough for the whole message (a narrow one cuts the table's last column).
+    done = run_judge("run", str(package), str(package / OFF_BY_ONE), "--no-record", env={"COLUMNS": "1000"})
     assert "IE" in done.stdout and message in done.stdout + done.stderr, done.stdout + done.stderr
 
 
