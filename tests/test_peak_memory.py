@@ -20,6 +20,15 @@ HOSTILE = Path(__file__).resolve().parent / "hostile"
 TIERS = [tier for tier in ("bwrap", "unshare", "none") if probe_tier(tier) is None]
 
 
+@pytest.fixture(autouse=True)
+def tier_forgotten_after():
+    """The tier each test forces is forgotten after it: the next test in this process finds the
+    machine's own."""
+    yield
+    from judge.sandbox import tiers
+    tiers.sandbox_tier.cache_clear()
+
+
 @pytest.mark.parametrize("tier", TIERS)
 @pytest.mark.parametrize("name", ["quick_peak.py", "quick_peak.c"])
 @pytest.mark.parametrize("cold", [True, False], ids=["cold", "warm"])

@@ -22,6 +22,16 @@ from judge.reference import expected_output
 SUITE = ROOT / "tests" / "suites" / "sums"
 
 
+@pytest.fixture(autouse=True)
+def sandbox_as_found():
+    """The sandbox as this machine has it, not as a test before this one forced or broke it (the
+    tier and the bwrap binary are cached per process)."""
+    from judge.sandbox import tiers
+
+    for cached in (tiers.find_bwrap, tiers.probe_tier, tiers.unshare_hides, tiers.sandbox_tier):
+        cached.cache_clear()
+
+
 @pytest.fixture
 def suite(tmp_path) -> Path:
     shutil.copytree(SUITE, tmp_path / "sums")
