@@ -3,6 +3,7 @@ safe loader only, and an error naming the file and the line when it is not YAML.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -11,11 +12,13 @@ import yaml
 from judge.errors import SuiteError
 
 
-def read_yaml(path: Path) -> Any:
-    """A YAML file's data; SuiteError naming the file and the line when it cannot be read."""
+def read_yaml(path: Path, edit: Callable[[str], str] | None = None) -> Any:
+    """A YAML file's data (its text first changed by ``edit``, if given); SuiteError naming the
+    file and the line when it cannot be read."""
     try:
+        text = path.read_text(encoding="utf-8")
         # libyaml's loader when PyYAML has it (several times faster); both are the safe loader.
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        return yaml.load(edit(text) if edit else text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except OSError as error:
         raise SuiteError(f"{path}: cannot read it: {error.strerror}") from None
     except UnicodeDecodeError:

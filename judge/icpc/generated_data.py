@@ -52,7 +52,7 @@ class GeneratedData:
 
 def generated_data(package: Package, run: bool = True) -> GeneratedData | None:
     """The package's generated data: from the cache, else made now when ``run`` (None when not)."""
-    plan = read_plan(package.root, default_solution(package))
+    plan = read_plan(package.root, default_solution(package), package.constants)
     entry = cache_root() / "icpc-generated" / data_key(package, plan)
     if not (entry / "data").is_dir():
         if not run:
@@ -183,7 +183,7 @@ class CaseMaker:
                     self.programs[name] = self.implicit(name)
                 else:
                     self.programs[name] = prepare_program(self.package.root / "generators" / name,
-                                                          follow_file_links=True)[1]
+                                                          follow_file_links=True, constants=self.package.constants)[1]
             except (CompileError, UnknownLanguage, LanguageUnavailable) as error:
                 raise self.fail(case, f"the generator {name} does not build: {error}") from None
         return self.programs[name]
@@ -195,7 +195,7 @@ class CaseMaker:
             for file in files:
                 (folder / file).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(self.package.root / "generators" / file, folder / file)
-            return prepare_program(folder, entry=files[0])[1]
+            return prepare_program(folder, entry=files[0], constants=self.package.constants)[1]
 
     def validate(self, case: PlannedCase, files: dict[str, bytes]) -> None:
         """Every input validator this judge runs must accept a sample's or secret case's input."""
@@ -212,7 +212,8 @@ class CaseMaker:
             for path in self.package.input_validators:
                 if unsupported_reason(path, follow_file_links=True) is None:
                     try:
-                        self.validators.append((path, prepare_program(path, follow_file_links=True)[1]))
+                        self.validators.append((path, prepare_program(path, follow_file_links=True,
+                                                                                 constants=self.package.constants)[1]))
                     except (CompileError, UnknownLanguage, LanguageUnavailable) as error:
                         raise GeneratorsError(f"{path}: the input validator does not build: {error}") from None
         return self.validators
@@ -246,7 +247,8 @@ class CaseMaker:
         key = f"solution:{case.solution}"
         if key not in self.programs:
             try:
-                self.programs[key] = build_solution(self.package.root, self.package.root / case.solution.lstrip("/"))
+                self.programs[key] = build_solution(self.package.root, self.package.root / case.solution.lstrip("/"),
+                                                     self.package.constants)
             except (CompileError, UnknownLanguage, LanguageUnavailable) as error:
                 raise self.fail(case, f"the solution {case.solution} does not build: {error}") from None
         program = self.programs[key]

@@ -25,6 +25,7 @@ from typing import Any
 import yaml
 
 from judge.docs_links import see
+from judge.icpc.constants import NO_CONSTANTS, Constants, substitute, substitute_data
 from judge.icpc.package import PackageError, read_yaml
 
 GENERATORS_FILE = Path("generators") / "generators.yaml"
@@ -132,23 +133,26 @@ def seed_of(command: str, salt: str, count_value: int) -> int:
     return int(hashlib.sha512(text.encode()).hexdigest(), 16) % 2**31
 
 
-def read_plan(root: Path, default_solution: str | None) -> Plan:
+def read_plan(root: Path, default_solution: str | None, constants: Constants = NO_CONSTANTS) -> Plan:
     """The plan of the package at ``root``'s generators.yaml; ``default_solution`` (a path from the
-    root, such as /submissions/accepted/a.py) answers cases when the file names none."""
+    root, such as /submissions/accepted/a.py) answers cases when the file names none. The
+    package's ``constants`` are substituted in its commands and test_group.yaml settings (as
+    BAPCtools does), not in the test data it spells out."""
     path = root / GENERATORS_FILE
     content = read_yaml(path)
     if content is None:
         content = {}
     if not isinstance(content, dict):
         raise GeneratorsError(f"{path}: expected a mapping (solution, generators, data), got {type(content).__name__}")
-    return _Planner(root, path, default_solution).plan(content)
+    return _Planner(root, path, default_solution, constants).plan(content)
 
 
 class _Planner:
-    def __init__(self, root: Path, path: Path, default_solution: str | None) -> None:
+    def __init__(self, root: Path, path: Path, default_solution: str | None, constants: Constants) -> None:
         self.root = root
         self.path = path
         self.default_solution = default_solution
+        self.constants = constants
         self.cases: list[PlannedCase] = []
         self.group_files: dict[str, Any] = {}
         self.warnings: list[str] = []
@@ -218,7 +222,7 @@ class _Planner:
         if "test_group.yaml" in entry:
             if not isinstance(entry["test_group.yaml"], dict):
                 raise self.fail(where, "test_group.yaml: expected a mapping of group settings")
-            self.group_files[path] = entry["test_group.yaml"]
+            self.group_files[path] = substitute_data(entry["test_group.yaml"], self.constants)
         data = entry.get("data")
         if isinstance(data, dict):
             self.named_children(data, path, settings, root)
@@ -343,6 +347,7 @@ class _Planner:
             text = entry["generate"]
             if not isinstance(text, str) or not text.strip():
                 raise self.fail(name, f"generate: expected a command such as `gen.py {{seed}} 10`, got {text!r:.60}")
+            text = substitute(text, self.constants)  # before the seed is taken from it, as BAPCtools does
             if "count" in entry:
                 text = text.replace("{count}", str(count_value))
             command = self.command(text, name)

@@ -43,7 +43,7 @@ def as_problem(package: Package, time_limit: float) -> Problem:
         max_score = package_max_score(package)
     task = package_task(package)
     return Problem(
-        id=package.root.name, title=package.name, statement=statement_text(package.root), task=task,
+        id=package.root.name, title=package.name, statement=statement_text(package.root, package.constants), task=task,
         time_limit=time_limit, memory_limit=package.memory_mib * MIB, output_limit=package.output_mib * MIB,
         files=ProblemFiles(root=package.root, suite=package.root / PROBLEM_FILE), checker="package",
         total_points=max_score, cases=cases, format="icpc", package=package, rules=PackageRules(),

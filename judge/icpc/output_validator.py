@@ -138,7 +138,7 @@ class OutputValidator:
         with self._lock:
             if self._program is None:
                 try:
-                    self._program = prepare_program(self.path, follow_file_links=True)[1]
+                    self._program = prepare_program(self.path, follow_file_links=True, constants=self.package.constants)[1]
                 except (CompileError, UnknownLanguage, LanguageUnavailable) as error:
                     raise PackageError(f"{self.path}: the output validator does not build: {error}") from None
         return self._program

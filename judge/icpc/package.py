@@ -15,6 +15,7 @@ from typing import Any
 
 from judge.errors import SuiteError
 from judge.icpc import PROBLEM_FILE
+from judge.icpc.constants import NO_CONSTANTS, Constants, parse_constants, substitute, substitute_latex
 from judge.icpc.latex_text import latex_to_text
 from judge.languages.base import cache_key
 from judge.problem import MIB, Case
@@ -133,6 +134,8 @@ class Package:
     # was loaded without running programs).
     generated: Any = None
     data_pending: bool = False
+    # problem.yaml's constants, as judge/icpc/constants.py substitutes them.
+    constants: Constants = field(default_factory=dict)
 
     @property
     def data_dir(self) -> Path:
@@ -179,7 +182,7 @@ def example_data_settings(package: Package, path: Path) -> dict[str, Any]:
     """The settings of a file of example data (under data/invalid_input, valid_output, ...): as
     a test case's, its directories' ``test_group.yaml`` (the nearest wins), then its own
     ``tc.yaml`` (2025-09, "Invalid input", "Valid output")."""
-    reader = _DataReader(package.root, package.version, (), {}, package.data_dir)
+    reader = _DataReader(package.root, package.version, (), {}, package.data_dir, constants=package.constants)
     settings: dict[str, Any] = {}
     directory = package.data_dir
     for part in path.parent.relative_to(package.data_dir).parts:
@@ -249,8 +252,9 @@ def ordered_case_names(package: Package, group: str = "") -> list[str]:
     return names
 
 
-def statement_text(root: Path) -> str:
-    """The English (or first) statement's text: Markdown as written, LaTeX made readable."""
+def statement_text(root: Path, constants: Constants = NO_CONSTANTS) -> str:
+    """The English (or first) statement's text, its constants substituted: Markdown as written,
+    LaTeX made readable."""
     for folder in STATEMENT_FOLDERS:
         candidates = sorted((root / folder).glob("problem.*")) if (root / folder).is_dir() else []
         texts = [path for path in candidates if path.suffix in (".md", ".tex")]
@@ -258,8 +262,8 @@ def statement_text(root: Path) -> str:
         for path in english or texts:
             text = path.read_text(encoding="utf-8", errors="replace")
             if path.suffix == ".tex":
-                return latex_to_text(text)
-            return text
+                return latex_to_text(substitute_latex(text, constants))
+            return substitute(text, constants)
     return ""
 
 
@@ -352,8 +356,9 @@ class _Reader:
         self.check_keys(limits, LIMIT_KEYS[version], "limits.")
         legacy_flags = split_args(self.metadata.get("validator_flags"), f"{self.yaml_path}: validator_flags")
         pending = generated is None and _to_generate(self.root)
+        constants = self.constants()
         data = _DataReader(self.root, version, legacy_flags, self.legacy_grading(),
-                           generated.folder if generated is not None else None, pending)
+                           generated.folder if generated is not None else None, pending, constants)
         cases, groups = data.read()
         if not pending:
             data.check_secret("scoring" in types)
@@ -370,8 +375,14 @@ class _Reader:
             input_validators=self.programs_in("input_validators", "input_format_validators"),
             samples=[name for name in cases if name.startswith("sample/")],
             allow_file_writing=self.flag("allow_file_writing"), validation_passes=self.passes(limits),
-            generated=generated, data_pending=pending,
+            generated=generated, data_pending=pending, constants=constants,
             interactions=sorted(path for path in data.interactions if path.parent.name == "sample"))
+
+    def constants(self) -> dict[str, str]:
+        try:
+            return parse_constants(self.metadata.get("constants"))
+        except ValueError as error:
+            raise self.fail(str(error)) from None
 
     def version(self) -> str:
         declared = str(self.metadata.get("problem_format_version", "legacy"))
@@ -523,7 +534,7 @@ class _DataReader:
     (inherited down the tree), sample interactions."""
 
     def __init__(self, root: Path, version: str, legacy_flags: tuple[str, ...], imposed: dict[str, Any],
-                 data: Path | None = None, pending: bool = False) -> None:
+                 data: Path | None = None, pending: bool = False, constants: Constants = NO_CONSTANTS) -> None:
         self.root = root
         self.data = data or root / "data"
         self.generated = data is not None
@@ -531,6 +542,7 @@ class _DataReader:
         self.version = version
         self.legacy_flags = legacy_flags
         self.imposed = imposed  # settings over every group's own (legacy grading)
+        self.constants = constants  # substituted in test_group.yaml files
         self.cases: dict[str, CaseFiles] = {}
         self.groups: dict[str, Group] = {}
         self.interactions: list[Path] = []
@@ -596,7 +608,7 @@ class _DataReader:
         for file_name in GROUP_FILES:
             path = directory / file_name
             if path.is_file():
-                settings = read_yaml(path) or {}
+                settings = read_yaml(path, lambda text: substitute(text, self.constants)) or {}
                 if not isinstance(settings, dict):
                     raise PackageError(f"{path}: expected a mapping of settings")
                 for key in settings:

@@ -57,7 +57,7 @@ def search(problem: Problem, prepared: Prepared, deadline: float, is_hidden_inpu
     if not (package.root / GENERATORS_FILE).is_file():
         return Found(note=f"the problem package {problem.id} has no input generator (no {GENERATORS_FILE}), "
                           f"so no input of the judge's own can be searched for")
-    plan = read_plan(package.root, default_solution(package))
+    plan = read_plan(package.root, default_solution(package), package.constants)
     candidates = seeded_cases(plan)
     if not candidates:
         return Found(note=f"no input generator of {problem.id}'s {GENERATORS_FILE} takes a {{seed}}, so it makes "

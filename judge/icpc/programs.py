@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 from judge.errors import RefusedSubmission, UnsupportedSubmission
+from judge.icpc.constants import NO_CONSTANTS, Constants, substitute_file, substitute_files
 from judge.icpc.submission_rules import entry_point
 from judge.languages import LANGUAGES, CompileError, Language, Program, UnknownLanguage, language_for
 from judge.languages.base import cache_key, cached_build, read_source
@@ -52,18 +53,25 @@ def _is_python2(code: bytes) -> bool:
     return first.startswith(b"#!") and b"python2" in first
 
 
-def prepare_program(path: Path, entry: str | None = None,
-                    follow_file_links: bool = False) -> tuple[Language | None, Program]:
+def prepare_program(path: Path, entry: str | None = None, follow_file_links: bool = False,
+                    constants: Constants = NO_CONSTANTS) -> tuple[Language | None, Program]:
     """Build the program at ``path`` (cached). CompileError / UnknownLanguage / LanguageUnavailable
     / RefusedSubmission pass through. The language is None for a build/run-script directory.
     ``entry`` names a directory program's entry file (Java: its main class, or the file declaring
     it) when the package says which (submissions.yaml's ``entrypoint``, DOMjudge's
     ``entry_point``). ``follow_file_links``: the package's own program, whose links to its files
-    are followed (see read_folder); never a submission's."""
+    are followed (see read_folder); never a submission's. ``constants``: the package's, for its
+    own programs (see judge/icpc/constants.py)."""
     if path.is_file():
         language = language_for(path)
-        return language, language.prepare(path, TaskStyle.STDIO)
-    files = read_folder(path, follow_file_links)
+        code = read_source(path) if constants else b""
+        if substitute_file(code, constants) == code:
+            return language, language.prepare(path, TaskStyle.STDIO)
+        with tempfile.TemporaryDirectory(prefix="judge-constants-") as scratch:  # built from a copy
+            copy = Path(scratch) / path.name
+            copy.write_bytes(substitute_file(code, constants))
+            return language, language.prepare(copy, TaskStyle.STDIO)
+    files = substitute_files(read_folder(path, follow_file_links), constants)
     if any(name in files for name in SCRIPT_NAMES):
         return None, _script_program(files)
     language = _directory_language(list(files))
@@ -75,33 +83,38 @@ def prepare_program(path: Path, entry: str | None = None,
 def prepare_submission(problem, source: Path):
     """A submission to ``problem``, one file or a directory of files, built: a Prepared, or a
     PrepareFailure (CE, IE)."""
-    entry = entry_point(problem.package, source)  # an example submission's, as the package names it
+    package = problem.package
+    entry = entry_point(package, source)  # an example submission's, as the package names it
     language = submission_language(source)
-    included = included_files(problem.package.root, language)
+    # A submission, the package's own too, is judged as written: BAPCtools substitutes no
+    # constant in submissions (its test package `constants` has one that must fail if it did).
+    included = included_files(package.root, language, package.constants)
     if included:
         return built(problem, language, lambda: _runnable_with(source, entry, included, language))
     return built(problem, language, lambda: _runnable(source, entry))
 
 
-def build_solution(root: Path, source: Path) -> Program:
+def build_solution(root: Path, source: Path, constants: Constants = NO_CONSTANTS) -> Program:
     """A jury solution of the package at ``root`` (generators.yaml's), built as a submission is:
-    with the package's included code. CompileError / UnknownLanguage / ... pass through."""
+    with the package's included code (its ``constants`` substituted). CompileError /
+    UnknownLanguage / ... pass through."""
     language = submission_language(source)
-    included = included_files(root, language)
+    included = included_files(root, language, constants)
     if included:
         return _runnable_with(source, None, included, language)[1]
     return _runnable(source, None)[1]
 
 
-def included_files(root: Path, language: Language) -> dict[str, bytes]:
+def included_files(root: Path, language: Language, constants: Constants = NO_CONSTANTS) -> dict[str, bytes]:
     """The package's ``include/<language>/`` files (else ``include/default/``), which go with
-    every submission in ``language`` (2025-09, "Included code"); {} when it has none."""
+    every submission in ``language`` (2025-09, "Included code"), its constants substituted; {}
+    when it has none."""
     for code in (*(language.package_codes or (language.name,)), "default"):
         folder = root / "include" / code
         if folder.is_dir():
             files = read_folder(folder, follow_file_links=True)
             if files:
-                return files
+                return substitute_files(files, constants)
     return {}
 
 
@@ -117,10 +130,19 @@ def _runnable_with(source: Path, entry: str | None, included: dict[str, bytes],
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(content)
         # A one-file submission's own file is its entry, unless the package names one or gives
-        # sources of the language itself (its main program, say): then the folder's rules choose.
-        gives_sources = any(Path(name).suffix in language.extensions for name in included)
-        own_entry = source.name if source.is_file() and not gives_sources else None
+        # its main program (a file the folder's rules take as the entry): then those rules choose.
+        own_entry = source.name if source.is_file() and not _gives_entry(included, language) else None
         return _runnable(folder, entry or own_entry)
+
+
+def _gives_entry(included: dict[str, bytes], language: Language) -> bool:
+    """Whether the package's included files hold the program's entry: for Python and JavaScript,
+    a file of the entry names (or a package.json naming its main); for Java, C and C++, any
+    source (the main class, or main())."""
+    names = ENTRY_NAMES.get(language.name)
+    if names is not None:
+        return any(name in included for name in (*names, "package.json"))
+    return any(Path(name).suffix in language.extensions for name in included)
 
 
 def _runnable(source: Path, entry: str | None) -> tuple[Language, Program]:
@@ -235,8 +257,12 @@ exec(compile(open(__file__, "rb").read(), __file__, "exec"))
 """
 
 
+# The entry file a folder of these languages names, in order (when not the only source).
+ENTRY_NAMES = {"python": ("__main__.py", "main.py"), "javascript": ("main.js", "main.mjs")}
+
+
 def _python(language: Language, files: dict[str, bytes], path: Path, chosen: str | None) -> Program:
-    entry = _entry(files, language.extensions, ("__main__.py", "main.py"), path, chosen)
+    entry = _entry(files, language.extensions, ENTRY_NAMES["python"], path, chosen)
     if entry == "solution.py":
         raise CompileError(f"{path.name}: rename solution.py (the judge runs its launcher under that name)")
     launcher = PYTHON_LAUNCHER.format(entry=entry).encode()
@@ -244,7 +270,7 @@ def _python(language: Language, files: dict[str, bytes], path: Path, chosen: str
 
 
 def _javascript(language: Language, files: dict[str, bytes], path: Path, chosen: str | None) -> Program:
-    entry = _entry(files, language.extensions, ("main.js", "main.mjs"), path, chosen or _package_main(files, path))
+    entry = _entry(files, language.extensions, ENTRY_NAMES["javascript"], path, chosen or _package_main(files, path))
     check = ["node", "--check", "{work}/" + entry]
     key = cache_key(language.name, language.version(), *files, *files.values())
     return Program(language.name, cached_build(key, files, check), (*NODE_COMMAND, "{prog}/" + entry))

@@ -123,7 +123,7 @@ def check_input_validators(package: Package) -> list[Check]:
             checks.append(Check(package.root.name, what, True, f"skipped: {reason}"))
             continue
         try:
-            program = prepare_program(path, follow_file_links=True)[1]
+            program = prepare_program(path, follow_file_links=True, constants=package.constants)[1]
         except (CompileError, UnknownLanguage, LanguageUnavailable) as error:
             raise PackageError(f"{path}: the input validator does not build: {error}") from None
         checks.append(_validate_inputs(package, path, program))
