@@ -197,3 +197,32 @@ def test_judge_show_and_list_describe_it_as_multi_pass():
     assert "submission: f\n--- next pass ---\njudge:      decode" in shown.stdout
     listed = run_judge("list", "--problems", str(PACKAGE.parent))
     assert "multi-pass (up to 2 passes)" in listed.stdout
+
+
+def test_example_outputs_are_judged_as_the_first_pass_output(remember_copy):
+    """2025-09 "Valid output" / "Invalid output": an .out is one run's output, so in a multi-pass
+    problem the first pass's: accepted when the validator accepts it (asking for a next pass or
+    not), rejected when it rejects it."""
+    package = remember_copy()
+    for folder, output in (("valid_output", "f\n"), ("invalid_output", "5\n")):  # a note of letters; digits
+        (package / "data" / folder).mkdir()
+        (package / "data" / folder / "note.in").write_text("encode\n5\n")
+        (package / "data" / folder / "note.ans").write_text("5\n")
+        (package / "data" / folder / "note.out").write_text(output)
+    done = run_judge("test", str(package))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "output validator on valid_output  ok  accepts all 1 outputs" in done.stdout
+    assert "output validator on invalid_output  ok  rejects all 1 outputs" in done.stdout
+    (package / "data/invalid_output/note.out").write_text("g\n")  # a valid note: not rejected
+    done = run_judge("test", str(package))
+    assert "output validator on invalid_output  FAIL  invalid_output/note: got AC, expected WA" in done.stdout
+
+
+def test_a_scoring_multi_pass_problem_scores_each_case_by_its_last_pass(remember_copy):
+    """A type may be both (2025-09, "Type"): each secret case scores when all its passes pass."""
+    package = remember_copy("[scoring, multi-pass]")
+    accepted = judged(package, SUBMISSIONS / "accepted" / "remember.py")
+    assert (accepted["verdict"], accepted["score"]) == ("AC", 100)
+    backwards = judged(package, SUBMISSIONS / "wrong_answer" / "reads_backwards.py")  # right on one of 3 secret
+    assert backwards["verdict"] == "WA" and round(backwards["score"], 2) == 33.33
+    assert [case["verdict"] for case in backwards["cases"]] == ["AC", "AC", "WA", "WA"]
