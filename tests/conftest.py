@@ -82,6 +82,19 @@ def forcing_tier(tier: str, monkeypatch):
     sandbox_tier.cache_clear()
 
 
+def machine_tiers() -> list[str]:
+    """The isolation tiers this machine has, strongest first."""
+    from judge.sandbox import probe_tier
+
+    return [tier for tier in ("bwrap", "unshare", "none") if probe_tier(tier) is None]
+
+
+@pytest.fixture(params=machine_tiers())
+def tier(request, monkeypatch):
+    """Each tier this machine has, forced for the test."""
+    yield from forcing_tier(request.param, monkeypatch)
+
+
 @pytest.fixture
 def write_program(tmp_path: Path):
     """Write a small program to a file and return its path."""

@@ -10,14 +10,14 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import machine_tiers
 
 from judge.catalog import load_problem
 from judge.harness import proc_usage
 from judge.runner import judge_submission
-from judge.sandbox import probe_tier
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"
-TIERS = [tier for tier in ("bwrap", "unshare", "none") if probe_tier(tier) is None]
+TIERS = machine_tiers()
 
 
 @pytest.fixture(autouse=True)

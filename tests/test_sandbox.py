@@ -1,4 +1,5 @@
-"""Sandbox housekeeping: what a judge killed mid-run leaves behind is cleaned up later."""
+"""Sandbox housekeeping: what a judge killed mid-run leaves behind is cleaned up later; a run
+in a working directory of the caller's own (a generator's, a validator's) works in every tier."""
 
 import os
 import subprocess
@@ -7,6 +8,21 @@ import time
 from pathlib import Path
 
 from judge.sandbox import Limits, run_sandboxed, scratch
+from judge.sandbox.scratch import own_directory
+
+
+def test_a_run_writes_in_a_working_directory_of_the_callers_own(tier):
+    # The caller's directory is outside the run's scratch, where the unshare tier builds its view:
+    # that scratch must still be one the slot uid can reach.
+    parent = Path(tempfile.mkdtemp(prefix="judge-test-work-"))
+    try:
+        work = own_directory(parent, "work", os.getuid())
+        outcome = run_sandboxed(["/bin/sh", "-c", "echo made > testcase.in"], stdin=b"", work_dir=work,
+                                limits=Limits(cpu_time=1, wall_time=10, memory=64 << 20, output=1 << 20))
+        assert outcome.exit_code == 0, outcome.stderr
+        assert (work / "testcase.in").read_text() == "made\n"
+    finally:
+        subprocess.run(["rm", "-rf", str(parent)], check=False)
 
 
 def test_scratch_directories_of_a_killed_judge_are_removed_by_the_next_one():

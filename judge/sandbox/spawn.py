@@ -91,6 +91,9 @@ class RunSpec:
             return None
         root = self.scratch / "root"
         root.mkdir(mode=0o755, exist_ok=True)
+        # The slot uid mounts the view on it, so it must reach it: also when the working
+        # directory is the caller's (a generator's, a validator's) and not in this scratch.
+        os.chmod(self.scratch, 0o755)
         return root
 
 

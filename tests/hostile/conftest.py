@@ -9,17 +9,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import pytest
-from conftest import forcing_tier
 
-from judge.sandbox import probe_tier
-
-TIERS = [tier for tier in ("bwrap", "unshare", "none") if probe_tier(tier) is None]
-
-
-@pytest.fixture(params=TIERS)
-def tier(request, monkeypatch):
-    """Each tier this machine has, forced for the test."""
-    yield from forcing_tier(request.param, monkeypatch)
+# `tier` (each tier this machine has, forced for the test) is tests/conftest.py's.
 
 
 @dataclass

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import machine_tiers
 
 from judge.catalog import load_problem
 from judge.problem import Case
@@ -30,7 +31,7 @@ from judge.sandbox.slots import FIRST_SLOT_UID, SLOT_COUNT
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 STONES = load_problem("stones")
-TIERS = [tier for tier in ("bwrap", "unshare", "none") if probe_tier(tier) is None]
+TIERS = machine_tiers()
 MISSING_TIERS = {tier: probe_tier(tier) for tier in ("bwrap", "unshare", "none") if probe_tier(tier)}
 STRONGEST = TIERS[:1]
 LITTER_PREFIX = "judge-hostile-"  # every file a program here leaves outside its working directory
