@@ -26,7 +26,7 @@ from pathlib import Path
 
 from judge.docs_links import see
 from judge.errors import UsageError
-from judge.grading import ClassReport, Skipped, is_ignored, rank_students
+from judge.grading import EMPTY_FOLDER, ClassReport, Skipped, is_ignored, rank_students
 
 DAY = 86400.0
 GIT_TIMEOUT = 60
@@ -221,11 +221,16 @@ def apply_lateness(report: ClassReport, lateness: dict[str, Lateness], policy: P
         if late.penalty:
             student.results = {problem: replace(result, score=round(result.score * (1 - late.penalty), 2))
                                for problem, result in student.results.items()}
+        withheld = []
         if late.source == "git" and not late.version:
-            report.skipped.append(Skipped(student.student, "no commit at or before the deadline", student.student))
+            withheld.append(Skipped(student.student, "no commit at or before the deadline", student.student))
         for name in late.late_files if not policy.takes_late_work else ():
-            report.skipped.append(Skipped(f"{student.student}/{name}", "changed after the deadline (by its file "
-                                          "time: no git repository), so not graded", student.student))
+            withheld.append(Skipped(f"{student.student}/{name}", "changed after the deadline (by its file "
+                                    "time: no git repository), so not graded", student.student))
+        if withheld:  # their folder as graded is empty because of it: that is the reason to give
+            report.skipped = [skip for skip in report.skipped
+                              if (skip.path, skip.reason) != (student.student, EMPTY_FOLDER)]
+            report.skipped += withheld
     report.students = rank_students(report.students)
 
 

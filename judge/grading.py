@@ -172,10 +172,11 @@ def _discover_student(student_dir: Path, root: Path, problems: list[str], found:
             found.notes.append(f"{student}/{paths[0].name}: graded as {problem} (the name of a browser's "
                                f"second download of {problem}{paths[0].suffix})")
     if not files:
-        found.skipped.append(Skipped(student, "empty folder", student))
+        found.skipped.append(Skipped(student, EMPTY_FOLDER, student))
 
 
 NOT_UTF8 = "its name is not UTF-8 (rename it); skipped"
+EMPTY_FOLDER = "empty folder"
 
 
 def _is_utf8(name: str) -> bool:

@@ -67,6 +67,15 @@ def test_the_last_commit_by_the_deadline_is_graded_and_later_ones_listed(classro
     assert students["dan"]["late"]["late_files"] == ["stones.py"]
 
 
+def test_work_left_out_as_late_is_named_as_such_not_as_an_empty_folder(classroom, tmp_path):
+    done = run_judge("grade", str(classroom), "--db", str(tmp_path / "r.db"), "--format", "json",
+                     "--deadline", DEADLINE)
+    not_graded = {(item["student"], item["reason"]) for item in json.loads(done.stdout)["not_graded"]}
+    assert ("cat", "no commit at or before the deadline") in not_graded
+    assert ("dan", "changed after the deadline (by its file time: no git repository), so not graded") in not_graded
+    assert not [student for student, reason in not_graded if reason == "empty folder"], not_graded
+
+
 def test_a_late_penalty_grades_late_work_for_less(classroom, tmp_path):
     students = graded(classroom, tmp_path, "--late-penalty", "10%/day")
     assert students["ann"]["problems"]["stones"]["verdict"] == "AC"
