@@ -9,6 +9,7 @@ passages found in it are not counted as shared between two students.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
 from dataclasses import dataclass, field
@@ -101,9 +102,28 @@ def compare_class(folder: Path, sources: dict[str, ProblemSource], threshold: fl
     return SimilarityReport(pairs, threshold, compared, notes)
 
 
+def _copydetect():
+    """copydetect's CodeFingerprint and compare_files, its k-grams hashed with a hash of their own
+    text: it uses Python's hash(), whose seed changes with every process, so which k-grams the
+    winnowing keeps, and so the shared token counts, would change from one run to the next."""
+    import copydetect  # numpy and pygments: only for this command
+    import copydetect.utils
+
+    copydetect.utils.hashed_kgrams = _stable_kgram_hashes
+    return copydetect.CodeFingerprint, copydetect.compare_files
+
+
+def _stable_kgram_hashes(text: str, k: int):
+    import numpy  # copydetect's own dependency
+
+    return numpy.array([int.from_bytes(hashlib.blake2b(text[offset:offset + k].encode("utf-8", "surrogatepass"),
+                                                       digest_size=8).digest(), "little", signed=True)
+                        for offset in range(len(text) - k + 1)], dtype=numpy.int64)
+
+
 def compare_sources(problem_id: str, sources: list[Source], boilerplate: list[Source]) -> list[Pair]:
     """Each pair of ``sources`` compared, passages of ``boilerplate`` ignored."""
-    from copydetect import CodeFingerprint, compare_files  # numpy and pygments: only for this command
+    CodeFingerprint, compare_files = _copydetect()
 
     ignored = set()
     for source in boilerplate:
@@ -125,8 +145,7 @@ def example_copies(problem_id: str, sources: list[Source], examples: list[Source
     one of those is made of, so a submission that is one would otherwise show nothing. Only a
     submission mostly made of one (EXAMPLE_SHARE of it, EXAMPLE_TOKENS at least) is paired with
     it: short programs of one language share their idioms (reading input, printing) with any other."""
-    from copydetect import CodeFingerprint, compare_files  # numpy and pygments: only for this command
-
+    CodeFingerprint, compare_files = _copydetect()
     pairs = []
     for example in examples:
         example_print = None
