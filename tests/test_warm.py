@@ -53,6 +53,10 @@ def test_hostile_programs_get_the_same_verdicts_warm_and_cold(path):
     stones = load_problem("stones")
     cases = [stones.case("n-1")]
     warm_verdicts, cold_verdicts = (verdicts(stones, path, cold=cold, cases=cases) for cold in (False, True))
+    if warm_verdicts != cold_verdicts and any(verdict == "TLE" for _, verdict in warm_verdicts + cold_verdicts):
+        # These programs take milliseconds: a TLE on one side is a machine stalled by its load
+        # (seen once under -n 2 beside other work), which a second look tells from a difference.
+        warm_verdicts, cold_verdicts = (verdicts(stones, path, cold=cold, cases=cases) for cold in (False, True))
     if warm_verdicts != cold_verdicts and path.name in SELF_SIGNALLING and cold_runs_are_pid_1():
         pytest.xfail("cold runs are PID 1 of their namespace (bwrap --as-pid-1), which ignores the signals "
                      "it sends itself; a warm case is an ordinary process, as a cold run under an init would be")
