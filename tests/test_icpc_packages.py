@@ -510,3 +510,16 @@ def test_a_python_module_named_as_the_judges_own_files_is_a_clear_error(package_
     (folder / "harness.py").write_text("def double(x):\n    return 2 * x\n")
     done = run_judge("run", str(package), str(folder), "--no-record")
     assert "harness.py: the judge's own files have these names; rename yours" in done.stdout, done.stdout
+
+
+def test_a_static_validation_score_is_refused_not_left_out(package_copy):
+    """2025-09 "Static validator": a group's static_validation_score is a scored test case of its
+    own; judging without it would give other scores than the package's, so it is refused."""
+    package = package_copy("multiplier")
+    (package / "static_validator").mkdir()
+    (package / "static_validator/validate.py").write_text("import sys\nsys.exit(42)\n")
+    with (package / "data/secret/close/test_group.yaml").open("a") as settings:
+        settings.write("static_validation_score: 10\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 2 and "static_validation_score: static validation" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr

@@ -627,6 +627,10 @@ class _DataReader:
                                f"got {settings['score_aggregation']!r}")
         if "range" in settings and not re.fullmatch(r"\s*\S+\s+\S+\s*", str(settings["range"])):
             raise PackageError(f"{path}: range must be two numbers 'low high', got {settings['range']!r}")
+        if "static_validation_score" in settings:  # a test case of its own, scored: leaving it out changes scores
+            raise PackageError(f"{path}: static_validation_score: static validation (2025-09, \"Static validator\") "
+                               f"is not supported, so the score it adds cannot be given; remove the key to judge "
+                               f"the package without it")
         if "grading" in settings and settings["grading"] != "default":
             raise PackageError(f"{path}: grading: {settings['grading']!r} (custom graders) is not supported; "
                                f"use grader_flags")
