@@ -345,6 +345,16 @@ def test_require_pass_scores_a_group_only_after_the_groups_it_names(package_copy
     assert json.loads(run_judge(*arguments).stdout)["score"] == 0
 
 
+def test_require_pass_naming_no_group_is_an_error(package_copy, tmp_path):
+    package = package_copy("subtasks")
+    (package / "data/secret/group2/test_group.yaml").write_text(
+        "max_score: 60\nscore_aggregation: sum\nrequire_pass: [sample, secret/group_1]\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "require_pass names secret/group_1, which is no test data group here; the groups are: " \
+           "sample, secret, secret/group1, secret/group2" in done.stderr
+
+
 # ---------------------------------------------------------------------------------------------
 # Packages as DOMjudge and BAPCtools ship them
 

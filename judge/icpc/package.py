@@ -362,6 +362,7 @@ class _Reader:
         cases, groups = data.read()
         if not pending:
             data.check_secret("scoring" in types)
+            data.check_required_groups()
         # Only a package's own validator can write nextpass.in, or talk to a submission.
         output_validator = self.output_validator(custom or bool({"interactive", "multi-pass"} & types))
         return Package(
@@ -567,6 +568,20 @@ class _DataReader:
                                f"add some under its data: secret: (or .in/.ans pairs in data/secret)")
         if scoring or not self.cases or self.generator_hint():
             raise PackageError(f"{self.data / 'secret'}: no test cases; add .in/.ans pairs" + self.generator_hint())
+
+    def check_required_groups(self) -> None:
+        """Each group a ``require_pass`` names exists: one that does not would be passed by no
+        case, and so by every submission (a name mistyped, or BAPCtools' numbered ``1-small``)."""
+        for group in self.groups.values():
+            required = group.own.get("require_pass")
+            names = [required] if isinstance(required, str) else list(required or [])
+            unknown = [str(name) for name in names if str(name) not in self.groups or not str(name)]
+            if unknown:
+                where = (f"{self.root / 'generators' / 'generators.yaml'} (test_group.yaml of {group.path})"
+                         if self.generated else self.data / group.path / "test_group.yaml")
+                known = ", ".join(sorted(name for name in self.groups if name))
+                raise PackageError(f"{where}: require_pass names {', '.join(unknown)}, which is no test data group "
+                                   f"here; the groups are: {known}")
 
     def generator_hint(self) -> str:
         """What to do when the test data are to be made by testdata_tools' gen.sh, which this
