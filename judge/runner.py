@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Callable
@@ -13,7 +14,8 @@ from typing import Any
 from judge.checkers import CheckResult, get_checker
 from judge.errors import CompileError, JudgeFault, LanguageUnavailable, UnsupportedSubmission
 from judge.languages import LANGUAGES, Language, Program, language_for
-from judge.languages.base import trim_message
+from judge.harness import FUNCTION_HARNESS_FILE, SERVER_FILE, START_FILE
+from judge.languages.base import server_support_files, trim_message
 from judge.problem import Case, Problem
 from judge.reference import expected_output
 from judge.results import CaseResult, Prepared, PrepareFailure, SubmissionResult
@@ -238,7 +240,7 @@ def check_output(problem: Problem, case: Case, got: str) -> CheckResult:
 # Where a runtime's report of an uncaught error places it in the submission: Python's innermost
 # frame is its traceback's last, node's and the JVM's the first of their stacks. The JVM's own
 # frames name their module (`at java.base/java.util.Scanner.next(Scanner.java:1478)`).
-PYTHON_FRAME = re.compile(r'^\s*File "[^"]*/solution\.py", line (\d+)', re.MULTILINE)
+PYTHON_FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)', re.MULTILINE)
 NODE_FRAME = re.compile(r"/solution\.[cm]?js:(\d+)")
 JAVA_FRAME = re.compile(r"^\s*at (?![\w.$]+/)[\w.$<>]+\([^():]+\.java:(\d+)\)", re.MULTILINE)
 
@@ -278,14 +280,37 @@ def error_line(stderr: bytes) -> str:
     named = [line for line in lines if ("Error" in line or "Exception" in line) and not line.startswith("at ")]
     line = (named or lines or [""])[-1][:200]
     where = error_location(text)
-    return f"{line} (line {where})" if line and where else line
+    return f"{line} ({where})" if line and where else line
 
 
-def error_location(stderr: str) -> int | None:
-    """The submission's line number an uncaught error's report names, if it names one."""
-    python = PYTHON_FRAME.findall(stderr)
+def error_location(stderr: str) -> str | None:
+    """Where in the submission an uncaught error's report places it (``line 7``, or
+    ``helper.py, line 2`` in a file other than a Python program's entry), if it says."""
+    python = _python_location(stderr)
     if python:
-        return int(python[-1])
+        return python
     found = NODE_FRAME.search(stderr) or JAVA_FRAME.search(stderr)
-    return int(found.group(1)) if found else None
+    return f"line {found.group(1)}" if found else None
+
+
+def _python_location(stderr: str) -> str | None:
+    """The innermost frame of a Python traceback in the program's own files: its entry runs as
+    ``solution.py`` (a folder's entry under its own name, by a launcher of that name), beside
+    the modules it imports and the judge's start and server files, which are never the place."""
+    frames = PYTHON_FRAME.findall(stderr)
+    entries = [path for path, _ in frames if path.endswith("/solution.py")]
+    if not entries:
+        return None
+    program_dir = entries[0][:-len("solution.py")]
+    own = [(path[len(program_dir):], line) for path, line in frames
+           if path.startswith(program_dir) and path[len(program_dir):] not in _judge_python_files()]
+    if not own:
+        return None
+    name, line = own[-1]
+    return f"line {line}" if name == "solution.py" else f"{name}, line {line}"
+
+
+@functools.cache
+def _judge_python_files() -> frozenset[str]:
+    return frozenset({START_FILE, SERVER_FILE, FUNCTION_HARNESS_FILE, *server_support_files()})
 

@@ -149,6 +149,21 @@ def test_a_runtime_error_on_a_sample_names_the_line(write_program, name):
     assert hidden.verdict == "RE" and hidden.message == f"exit code 1: {RUNTIME_ERROR_CLASSES[name]}", hidden.message
 
 
+def test_a_runtime_error_in_a_python_folders_module_names_the_file_and_line(tmp_path):
+    """A folder's entry runs through a launcher: the place is the innermost frame of the folder's
+    own files (not the launcher's line), with the file when it is not the entry."""
+    from judge.icpc.loading import load_package
+
+    folder = tmp_path / "adder"
+    folder.mkdir()
+    (folder / "main.py").write_text("from helper import add\nprint(add(*input().split()))\n")
+    (folder / "helper.py").write_text("def add(a, b):\n    return float(a) + float(b) / 0\n")
+    package = load_package(Path(__file__).parent / "packages" / "addition")
+    sample = judge_submission(package, folder, cases=package.cases[:1]).cases[0]
+    assert sample.verdict == "RE" and sample.message.endswith("ZeroDivisionError: float division by zero "
+                                                              "(helper.py, line 2)"), sample.message
+
+
 def test_an_exception_inside_the_jdk_is_placed_at_the_submissions_call(write_program):
     text = ("import java.util.*;\npublic class Main { public static void main(String[] a) {\n"
             "  Scanner in = new Scanner(System.in); in.nextInt();\n  System.out.println(in.nextInt()); } }\n")

@@ -12,3 +12,5 @@ START_FILE = "start.py"
 # Both compiled by the interpreter that runs them (see judge/languages/python.py).
 SERVER_BYTECODE = "server.pyc"
 START_BYTECODE = "start.pyc"
+# A function-style Python program's caller (function_call.py), beside the submission.
+FUNCTION_HARNESS_FILE = "harness.py"

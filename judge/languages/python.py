@@ -9,7 +9,7 @@ import tokenize
 from pathlib import Path
 
 from judge.errors import CompileError, LanguageUnavailable
-from judge.harness import SERVER_BYTECODE, SERVER_FILE, START_BYTECODE, START_FILE
+from judge.harness import FUNCTION_HARNESS_FILE, SERVER_BYTECODE, SERVER_FILE, START_BYTECODE, START_FILE
 from judge.languages.base import (
     HARNESS_DIR,
     Language,
@@ -83,7 +83,7 @@ class Python(Language):
         # The warm-start server travels with every Python program (see judge/warm.py): its files
         # must not replace the program's own modules, nor the entry a module named solution.py.
         server_files = _server_files(interpreter)
-        taken = sorted(set(modules) & {*server_files, "harness.py"})
+        taken = sorted(set(modules) & {*server_files, FUNCTION_HARNESS_FILE})
         if taken:
             raise CompileError(f"{', '.join(taken)}: the judge's own files have these names; rename yours "
                                f"(and the imports of them)")
@@ -95,8 +95,8 @@ class Python(Language):
         start = START_BYTECODE if START_BYTECODE in files else START_FILE
         command = [interpreter, "-I", "-S", "-B", "{prog}/" + start]
         if style == TaskStyle.FUNCTION:
-            files["harness.py"] = (HARNESS_DIR / "function_call.py").read_bytes()
-            command += ["{prog}/harness.py", "{prog}/" + entry]
+            files[FUNCTION_HARNESS_FILE] = (HARNESS_DIR / "function_call.py").read_bytes()
+            command += ["{prog}/" + FUNCTION_HARNESS_FILE, "{prog}/" + entry]
         else:
             command += ["{prog}/" + entry]
         directory = cached_build(cache_key(self.name, style, *modules, *files.values()), files, None)
