@@ -263,8 +263,9 @@ ENTRY_NAMES = {"python": ("__main__.py", "main.py"), "javascript": ("main.js", "
 
 def _python(language: Language, files: dict[str, bytes], path: Path, chosen: str | None) -> Program:
     entry = _entry(files, language.extensions, ENTRY_NAMES["python"], path, chosen)
-    if entry == "solution.py":
-        raise CompileError(f"{path.name}: rename solution.py (the judge runs its launcher under that name)")
+    if "solution.py" in files:  # the submission's own, or the package's include/ one
+        raise CompileError(f"{path.name}: rename solution.py (the judge runs its launcher under that name; "
+                           f"a package's include/ may not have one either)")
     launcher = PYTHON_LAUNCHER.format(entry=entry).encode()
     return language.prepare_sources(files, launcher, "solution.py", TaskStyle.STDIO)  # type: ignore[attr-defined]
 
