@@ -219,3 +219,15 @@ def test_stress_on_a_package_uses_its_seeded_generators():
     assert right.returncode == 0 and json.loads(right.stdout)["examples_run"] == 6
     saving = run_judge("stress", str(PACKAGE), str(PACKAGE / "submissions/wrong_answer/difference.py"), "--save")
     assert saving.returncode == 2 and "is a problem package" in saving.stderr
+
+
+def test_a_generator_that_never_ends_ran_out_of_time(package, tmp_path):
+    """Stopped at problem.yaml's validation_time (by the judge, or the kernel's CPU limit just
+    over it: SIGXCPU), a generator ran out of time; it did not crash."""
+    yaml_path = package / "problem.yaml"
+    yaml_path.write_text(yaml_path.read_text() + "  validation_time: 1\n")
+    (package / "generators" / "pair.py").write_text("while True:\n    pass\n")
+    done = run_judge("generate", str(package), "--out", str(tmp_path / "data"))
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "ran out of time (1 s, problem.yaml's limits.validation_time)" in done.stderr, done.stderr
+    assert "crashed" not in done.stderr

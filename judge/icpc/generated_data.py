@@ -19,6 +19,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import tempfile
 from pathlib import Path
 
@@ -340,7 +341,8 @@ def _crash(outcome: Outcome, limits: Limits, time_source: str = "problem.yaml's 
     """How a run failed without ending by itself ("" if it exited, with any status)."""
     if outcome.internal_error:
         return f"could not run ({outcome.internal_error})"
-    if outcome.wall_timed_out or outcome.cpu_time > limits.cpu_time:
+    # SIGXCPU: the kernel's CPU limit, a little over the watcher's, came first
+    if outcome.wall_timed_out or outcome.cpu_time > limits.cpu_time or outcome.signal == signal.SIGXCPU:
         return f"ran out of time ({limits.cpu_time:g} s, {time_source})"
     if outcome.output_exceeded:
         return f"wrote more than {limits.output // MIB} MiB"
