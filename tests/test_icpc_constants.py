@@ -69,7 +69,8 @@ def test_a_latex_statement_gets_them_through_constant(package):
     ("constants: [1, 2]", "'constants' must be a mapping"),
     ("constants: {2n: 5}", "constants: '2n' is not a valid name"),
     ("constants: {n: {tex: '10^3'}}", "constants.n: a mapping needs a 'value' key"),
-    ("constants: {n: true}", "constants.n.value: must be an integer, a float or a string"),
+    ("constants: {n: true}", "constants.n: must be an integer, a float or a string, got true"),
+    ("constants: {n: {value: [1]}}", "constants.n.value: must be an integer, a float or a string, got [1]"),
     ("constants: {n: {value: 5, bad-name: x}}", "variant 'bad-name' is not a valid name"),
 ])
 def test_malformed_constants_are_named(package, constants, message):

@@ -22,6 +22,7 @@ _LATEX_COMMAND = re.compile(r"\\constant\s*\{\s*(" + NAME + r"(?:\." + NAME + r"
 
 Constants = Mapping[str, str]  # "name" and "name.variant" to the text that replaces them
 NO_CONSTANTS: Constants = MappingProxyType({})
+YAML_WORDS = {"True": "true", "False": "false", "None": "null"}
 
 
 def parse_constants(declared: object) -> dict[str, str]:
@@ -33,11 +34,13 @@ def parse_constants(declared: object) -> dict[str, str]:
     texts: dict[str, str] = {}
     for name, value in declared.items():
         _check_name(name, f"constants: {name!r}")
-        variants = value if isinstance(value, dict) else {"value": value}
-        if "value" not in variants:
+        if not isinstance(value, dict):
+            texts[name] = texts[f"{name}.value"] = _scalar_text(value, f"constants.{name}")
+            continue
+        if "value" not in value:
             raise ValueError(f"constants.{name}: a mapping needs a 'value' key (its variants are other "
                              f"spellings of it), e.g. {name}: {{value: 5000000, tex: '5 \\cdot 10^6'}}")
-        for variant, text in variants.items():
+        for variant, text in value.items():
             _check_name(variant, f"constants.{name}: variant {variant!r}")
             texts[f"{name}.{variant}"] = _scalar_text(text, f"constants.{name}.{variant}")
         texts[name] = texts[f"{name}.value"]
@@ -52,7 +55,8 @@ def _check_name(name: object, where: str) -> None:
 def _scalar_text(value: object, where: str) -> str:
     # bool is an int to Python, but `true` is no integer, float or string of the format's
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise ValueError(f"{where}: must be an integer, a float or a string, got {value!r:.60}")
+        written = YAML_WORDS.get(repr(value), f"{value!r:.60}")  # as the author wrote it
+        raise ValueError(f"{where}: must be an integer, a float or a string, got {written}")
     return str(value)
 
 

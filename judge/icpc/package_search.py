@@ -52,8 +52,8 @@ def search(problem: Problem, prepared: Prepared, deadline: float, is_hidden_inpu
     ``on_tried`` is told the count after each case judged."""
     package = problem.package
     if package.interactive:
-        return Found(note=f"the problem package {problem.id} is interactive: its generators make the "
-                          f"validator's input, which no submission's failure can be shown on")
+        return Found(note=f"the problem package {problem.id} is interactive: a case's input is the "
+                          f"validator's, not the submission's, so no input can show its failure")
     if not (package.root / GENERATORS_FILE).is_file():
         return Found(note=f"the problem package {problem.id} has no input generator (no {GENERATORS_FILE}), "
                           f"so no input of the judge's own can be searched for")
