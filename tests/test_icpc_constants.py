@@ -12,7 +12,7 @@ import shutil
 import pytest
 from conftest import ROOT, run_judge
 
-from judge.icpc.constants import parse_constants, substitute, substitute_latex
+from judge.icpc.constants import mismatched_variants, parse_constants, substitute, substitute_latex
 
 PACKAGE = ROOT / "tests" / "packages" / "constants"
 
@@ -91,3 +91,24 @@ def test_substitution_rules():
         "5000000 5000000 5 \\cdot 10^6 {{ k }} {{k.other}} {{x}} {k}"
     assert substitute_latex("\\constant{k.tex} \\constant{word} \\constant{nope}", constants) == \
         "5 \\cdot 10^6 five \\constant{nope}"
+
+
+def test_judge_test_warns_of_sequences_naming_no_constant_and_of_variants_of_another_value(package):
+    yaml_path = package / "problem.yaml"
+    yaml_path.write_text(yaml_path.read_text().replace("    tex: 10^3\n", "    tex: 10^3\n    wrong: 10^4\n"))
+    validator = package / "input_validators/validate.py"
+    validator.write_text(validator.read_text() + "# at most {{max_m}} (a typo)\n")
+    done = run_judge("test", str(package), env={"COLUMNS": "1000"})
+    assert done.returncode == 0, done.stdout + done.stderr  # warnings: the package still judges
+    assert "constants  ok  3 (factor, max_n, unit), substituted in" in done.stdout, done.stdout
+    assert "warning: {{max_m}} in input_validators/validate.py names no constant; left as written" in done.stdout
+    assert "warning: {{undefined}} in statement/problem.en.md names no constant" in done.stdout
+    assert "warning: max_n.wrong is '10^4', which is not the value '1000'" in done.stdout
+    assert "max_n.tex" not in done.stdout  # 10^3 is 1000
+
+
+def test_variants_are_read_as_the_numbers_they_spell():
+    constants = parse_constants({"k": {"value": 5000000, "comma": "5,000,000", "tex": "5 \\cdot 10^{6}",
+                                       "thin": "5\\,000\\,000", "word": "five million", "sci": "5e6"},
+                                 "x": {"value": 10.0, "german": "10,0", "off": "10,5"}, "s": {"value": "text", "a": "1"}})
+    assert mismatched_variants(constants) == ["x.off"]

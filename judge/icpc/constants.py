@@ -10,6 +10,9 @@ same value, e.g. ``tex: 5,000,000``); ``{{name}}`` is ``{{name.value}}``.
 
 from __future__ import annotations
 
+import ast
+import math
+import operator
 import re
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -100,3 +103,64 @@ def substitute_file(content: bytes, constants: Constants) -> bytes:
 def substitute_files(files: dict[str, bytes], constants: Constants) -> dict[str, bytes]:
     """A program's files (relative name: content), each substituted."""
     return {name: substitute_file(content, constants) for name, content in files.items()}
+
+
+def undefined_in(text: str, constants: Constants, latex: bool = False) -> list[str]:
+    """The constant sequences of ``text`` (``\\constant{...}`` commands in LaTeX) that name no
+    constant, as written, each once."""
+    pattern, written = (_LATEX_COMMAND, "\\constant{{{}}}") if latex else (_SEQUENCE, "{{{{{}}}}}")
+    names = dict.fromkeys(match.group(1) for match in pattern.finditer(text))
+    return [written.format(name) for name in names if name not in constants and name not in STATEMENT_COMMANDS]
+
+
+# Markdown statements' own {{...}} commands (2025-09, "Markdown environment"): not constants.
+STATEMENT_COMMANDS = ("nextsample", "remainingsamples")
+
+
+def mismatched_variants(constants: Constants) -> list[str]:
+    """Variants that spell a number other than their constant's value ("5,000,000" and
+    "5 \\cdot 10^6" spell 5000000; "five" spells no number: nothing to say), as "name.variant"."""
+    wrong = []
+    for key, text in constants.items():
+        name, _, variant = key.partition(".")
+        if not variant or variant == "value":
+            continue
+        value = _number(constants[name])
+        spelled = [number for number in map(_number, _readings(text)) if number is not None]
+        if value is not None and spelled and not any(math.isclose(number, value) for number in spelled):
+            wrong.append(key)
+    return wrong
+
+
+def _readings(text: str) -> list[str]:
+    """A variant as plain arithmetic, read with ',' as thousands separator and as decimal point."""
+    plain = re.sub(r"\\[,;!: ]|[{}~\s$]", "", text)
+    plain = re.sub(r"\\cdot|\\times|×|·", "*", plain).replace("^", "**")
+    return [plain.replace(",", ""), plain.replace(",", ".")]
+
+
+def _number(text: str) -> float | None:
+    """The value of a number or a small arithmetic expression of numbers, else None."""
+    try:
+        return float(_evaluate(ast.parse(text, mode="eval").body))
+    except (SyntaxError, ValueError, TypeError, OverflowError, ZeroDivisionError):
+        return None
+
+
+_OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
+
+
+def _evaluate(node: ast.AST) -> float:
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.UAdd, ast.USub)):
+        number = _evaluate(node.operand)
+        return number if isinstance(node.op, ast.UAdd) else -number
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+        base, exponent = _evaluate(node.left), _evaluate(node.right)
+        if abs(exponent) > 400:  # no 10^10^10 to compute
+            raise ValueError("exponent too large")
+        return float(base) ** exponent
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+        return _OPERATORS[type(node.op)](_evaluate(node.left), _evaluate(node.right))
+    raise ValueError("not arithmetic")

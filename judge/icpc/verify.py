@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from judge.icpc.constant_checks import check_constants
 from judge.icpc.data_checks import VALID_EXIT, check_example_outputs, check_invalid_inputs, run_input_validator
 from judge.icpc.expectations import (
     CheckedByHand,
@@ -46,6 +47,7 @@ def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]
     yield Check(name, "package loads", True, f"{len(problem.cases)} cases, format {package.version}, "
                                              f"{', '.join(sorted(package.types))}")
     yield Check(name, "time limit", True, f"{problem.time_limit:g} s ({timing.source})")
+    yield from check_constants(package)
     if package.generated is not None:
         yield Check(name, "generated data", True, f"{len(package.generated.cases)} cases made by "
                                                   f"generators/generators.yaml (`judge generate` writes them out)")
