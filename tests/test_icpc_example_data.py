@@ -24,6 +24,16 @@ def test_a_package_whose_example_data_is_right_passes():
     assert "rejects all 2 invalid inputs" in done.stdout
     assert "output validator on invalid_output" in done.stdout and "rejects all 2 outputs" in done.stdout
     assert "output validator on valid_output" in done.stdout and "accepts all 1 outputs" in done.stdout
+    assert "input validators on example outputs' inputs  ok  accept all 3 inputs" in done.stdout
+
+
+def test_an_example_outputs_input_must_be_valid(package):
+    """2025-09 "Invalid output" / "Valid output": "The input file tc.in, which must contain valid input"."""
+    (package / "data" / "invalid_output" / "extra.in").write_text("2 two\n")
+    done = run_judge("test", str(package), env={"COLUMNS": "1000"})
+    assert done.returncode == 1
+    assert "invalid_output/extra.in: validate.py rejects it (exit 43); an example output's input must be valid" \
+        in done.stdout, done.stdout
 
 
 def test_an_input_validator_accepting_an_invalid_input_fails(package):

@@ -55,6 +55,25 @@ def check_invalid_inputs(package: Package, validators: list[tuple[Path, object]]
     return [Check(package.root.name, what, True, f"rejects all {len(inputs)} invalid inputs")]
 
 
+def check_example_output_inputs(package: Package, validators: list[tuple[Path, object]]) -> list[Check]:
+    """The ``.in`` of each ``data/invalid_output`` and ``valid_output`` example "must contain valid
+    input": every input validator accepts it, given its folders' ``input_validator_args``."""
+    inputs = [path for folder in ("invalid_output", "valid_output") for path in _files(package, folder, ".in")]
+    if not inputs or not validators:
+        return []
+    what = "input validators on example outputs' inputs"
+    for path in inputs:
+        arguments = invalid_input_arguments(package, path)
+        for validator, program in validators:
+            outcome = run_input_validator(package, program, path.read_bytes(), arguments_for(arguments, validator))
+            if outcome.exit_code != VALID_EXIT:
+                how = f"rejects it (exit {outcome.exit_code})" if outcome.exit_code is not None \
+                    else "crashed or ran out of time on it"
+                return [Check(package.root.name, what, False, f"{_name(package, path)}.in: {validator.name} {how}; "
+                                                              f"an example output's input must be valid")]
+    return [Check(package.root.name, what, True, f"accept all {len(inputs)} inputs")]
+
+
 def check_example_outputs(package: Package, validator) -> list[Check]:
     """Each ``.out`` of ``data/invalid_output`` is rejected and each of ``data/valid_output``
     accepted by the output validator (``validator``: the package's, or its default one)."""

@@ -15,7 +15,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from judge.icpc.constant_checks import check_constants
-from judge.icpc.data_checks import VALID_EXIT, check_example_outputs, check_invalid_inputs, run_input_validator
+from judge.icpc.data_checks import (
+    VALID_EXIT,
+    check_example_output_inputs,
+    check_example_outputs,
+    check_invalid_inputs,
+    run_input_validator,
+)
 from judge.icpc.expectations import (
     CheckedByHand,
     Expectation,
@@ -130,7 +136,7 @@ def check_input_validators(package: Package) -> list[Check]:
             raise PackageError(f"{path}: the input validator does not build: {error}") from None
         checks.append(_validate_inputs(package, path, program))
         built.append((path, program))
-    return checks + check_invalid_inputs(package, built)
+    return checks + check_invalid_inputs(package, built) + check_example_output_inputs(package, built)
 
 
 def _validate_inputs(package: Package, path: Path, program) -> Check:
