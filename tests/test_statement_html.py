@@ -50,3 +50,12 @@ def test_a_package_statement_page_has_its_samples():
     done = run_judge("show", str(ROOT / "tests" / "packages" / "addition"), "--html")
     assert done.returncode == 0, done.stderr
     assert "<table>" in done.stdout and "<caption>sample/" in done.stdout
+
+
+def test_an_interactive_samples_page_shows_its_interaction():
+    """A sample with an .interaction file is shown as that transcript (its .in is the validator's
+    input, which the submission never sees), as `judge show` prints it."""
+    done = run_judge("show", str(ROOT / "tests" / "packages" / "doubler"), "--html")
+    assert done.returncode == 0, done.stderr
+    assert "<caption>sample/1 (interaction)</caption>" in done.stdout
+    assert "<th>Interaction</th>" in done.stdout and "judge:      3\nsubmission: 6" in done.stdout

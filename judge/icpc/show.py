@@ -40,20 +40,28 @@ def render_package(problem: Problem) -> str:
     lines.append("")
     if problem.statement.strip():
         lines += [problem.statement.rstrip(), ""]
+    transcripts = sample_interactions(package)
     for case in problem.cases:
         if case.visibility == Visibility.SAMPLE:
-            files = package.cases[case.name]
-            if files.interaction is not None:
-                lines += [f"## {case.name} (interaction)", _interaction(files.interaction.read_text()), ""]
+            if case.name in transcripts:
+                lines += [f"## {case.name} (interaction)", transcripts[case.name], ""]
             elif package.multi_pass:  # the answer file is the validator's, not a pass's output
                 lines += [f"## {case.name}", "input of the first pass:", case.input.rstrip(), "answer file:",
                           str(case.expected).rstrip(), ""]
             else:
                 lines += [f"## {case.name}", "input:", case.input.rstrip(), "output:", str(case.expected).rstrip(), ""]
-    for path in package.interactions:
-        name = str(path.relative_to(package.data_dir).with_suffix(""))
-        lines += [f"## {name} (interaction)", _interaction(path.read_text(encoding="utf-8", errors="replace")), ""]
+    for name in [name for name in transcripts if name not in package.cases]:
+        lines += [f"## {name} (interaction)", transcripts[name], ""]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def sample_interactions(package) -> dict[str, str]:
+    """The samples' ``.interaction`` transcripts, readable, by case name (a sample's own, and
+    those of interactions without a case, in order)."""
+    paths = [files.interaction for name, files in package.cases.items()
+             if name in package.samples and files.interaction is not None] + list(package.interactions)
+    return {str(path.relative_to(package.data_dir).with_suffix("")):
+            _interaction(path.read_text(encoding="utf-8", errors="replace")) for path in paths}
 
 
 def _interaction(text: str) -> str:

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from judge.html_page import environment
+from judge.icpc.show import sample_interactions
 from judge.problem import Problem
 from judge.reference import expected_output
 from judge.vocabulary import Visibility
@@ -28,9 +29,14 @@ class Block:
 
 def render(problem: Problem) -> str:
     """The statement page of ``problem``: title, statement and samples."""
-    samples = [(case.name, _shown(case.input if case.input is not None else list(case.args or ())),
+    transcripts = sample_interactions(problem.package) if problem.package is not None else {}
+    # (caption, input, output); an interaction's transcript is one text, its output None
+    samples = [(f"{case.name} (interaction)", transcripts[case.name], None) if case.name in transcripts else
+               (case.name, _shown(case.input if case.input is not None else list(case.args or ())),
                 _shown(expected_output(problem, case)))
                for case in problem.cases if case.visibility == Visibility.SAMPLE]
+    samples += [(f"{name} (interaction)", text, None) for name, text in transcripts.items()
+                if name not in problem.package.cases]
     return environment().get_template("statement.html.j2").render(
         problem=problem, blocks=blocks(problem.statement), samples=samples,
         own_title=not problem.statement.lstrip().startswith("#"))  # else the statement's heading is the title
