@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from judge.icpc.builds import build_programs
 from judge.icpc.data_checks import VALID_EXIT, check_example_outputs, check_invalid_inputs, run_input_validator
 from judge.icpc.expectations import (
     CheckedByHand,
@@ -39,6 +40,8 @@ def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]
     """Every check of one package, each as soon as it is made, its time limit inferred first if
     it is not known yet (and cached); PackageError for a package that is broken rather than wrong
     (a validator that does not build or breaks its protocol, or no limit to be had)."""
+    cores = jobs or max(1, len(os.sched_getaffinity(0)))
+    build_programs(problem, cores)  # all at once: judging below finds them built
     problem = with_time_limit(problem)
     package: Package = problem.package
     name = problem.id
@@ -65,9 +68,7 @@ def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]
             yield outcome
         else:
             runnable.append(outcome)
-    cores = jobs or max(1, len(os.sched_getaffinity(0)))
-    with ThreadPoolExecutor(max_workers=cores) as pool:
-        yield from pool.map(lambda job: check_submission(problem, *job), runnable)  # in order, as each ends
+    yield from _checked_submissions(problem, runnable, cores)
     if not any(folder == "accepted" for _, folder, _ in runnable):
         yield Check(name, "accepted submission", False, "no accepted submission in a supported language")
 
@@ -97,6 +98,22 @@ def _submission_rules(package: Package, name: str) -> Iterator[Check | tuple]:
             yield Check(name, what, True, f"skipped: {reason}")
         else:
             yield path, folder, rule
+
+
+def _checked_submissions(problem: Problem, runnable: list[tuple], cores: int) -> Iterator[Check]:
+    """Each submission's check in the package's order, as soon as it and those before it are
+    made, ``cores`` submissions judged at a time. Those expected to run into the time limit start
+    first: the longest runs then overlap the others, instead of ending the command alone."""
+    order = sorted(range(len(runnable)), key=lambda index: not _runs_to_time_limit(runnable[index][2]))
+    with ThreadPoolExecutor(max_workers=cores) as pool:
+        started = {index: pool.submit(check_submission, problem, *runnable[index]) for index in order}
+        for index in range(len(runnable)):
+            yield started[index].result()
+
+
+def _runs_to_time_limit(rule: Expectation | list[Rule]) -> bool:
+    return isinstance(rule, Expectation) and not rule.partial and Verdict.TLE in rule.verdicts \
+        and Verdict.AC not in rule.verdicts
 
 
 def check_samples(package: Package) -> Check:
