@@ -10,6 +10,8 @@ import json
 import math
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 from judge.icpc.expectations import submissions
 from judge.icpc.package import PackageError, package_hash
@@ -74,17 +76,26 @@ def slowest_accepted(problem: Problem) -> float:
     """The slowest case of any accepted submission, in CPU seconds of the problem's own limit
     (a Java or JavaScript run's time is taken back through its language's allowance)."""
     capped = dataclasses.replace(problem, time_limit=CAP_SECONDS)
-    times = []
     accepted = [path for path, folder in submissions(problem.package) if folder == ACCEPTED and not unsupported_reason(path)]
-    for number, path in enumerate(accepted, 1):
+    # As many programs run at once as there are cores (see verify): submissions side by side,
+    # each running its cases side by side when there are fewer submissions than cores.
+    cores = os.cpu_count() or 1
+    at_once = max(1, min(cores, len(accepted)))
+
+    def slowest_case(numbered: tuple[int, Path]) -> float | None:
+        number, path = numbered
         # It may take minutes: say what is going on (on stderr, which reports never are).
         print(f"judge: {problem.id} gives no time limit: inferring it from its accepted submissions "
               f"({number}/{len(accepted)}: {path.relative_to(problem.package.root)}); done once, then cached",
               file=sys.stderr, flush=True)
-        result = judge_submission(capped, path.resolve(), jobs=os.cpu_count() or 1)  # see verify
-        if result.verdict == Verdict.AC and result.cases:
-            language = submission_language(path)
-            times.append(max(base_seconds(language, case.cpu_time) for case in result.cases))
+        result = judge_submission(capped, path.resolve(), jobs=max(1, cores // at_once))
+        if result.verdict != Verdict.AC or not result.cases:
+            return None
+        language = submission_language(path)
+        return max(base_seconds(language, case.cpu_time) for case in result.cases)
+
+    with ThreadPoolExecutor(max_workers=at_once) as pool:
+        times = [seconds for seconds in pool.map(slowest_case, enumerate(accepted, 1)) if seconds is not None]
     if not times:
         raise PackageError(f"{problem.package.root}: no time limit: problem.yaml gives none (limits.time_limit), "
                            f"there is no .timelimit file, and no accepted submission runs here to infer it "
