@@ -107,17 +107,16 @@ def _checked_submissions(problem: Problem, runnable: list[tuple], cores: int,
     first: the longest runs then overlap the others, instead of ending the command alone. An
     accepted submission judged while the limit was inferred keeps that run where it decides the
     same under the limit (``decided_alike``)."""
-    order = sorted(range(len(runnable)), key=lambda index: not _runs_to_time_limit(runnable[index][2]))
-
-    def check(path: Path, folder: str, rule) -> Check:
-        earlier = inference_runs.get(path.resolve())
-        kept = earlier if earlier is not None and decided_alike(problem, path, earlier) else None
-        return check_submission(problem, path, folder, rule, judged=kept)
-
+    kept = {index: inference_runs[path.resolve()] for index, (path, _, _) in enumerate(runnable)
+            if path.resolve() in inference_runs and decided_alike(problem, path, inference_runs[path.resolve()])}
+    order = sorted((index for index in range(len(runnable)) if index not in kept),
+                   key=lambda index: not _runs_to_time_limit(runnable[index][2]))
     with ThreadPoolExecutor(max_workers=cores) as pool:
-        started = {index: pool.submit(check, *runnable[index]) for index in order}
+        started = {index: pool.submit(check_submission, problem, *runnable[index]) for index in order}
         for index in range(len(runnable)):
-            yield started[index].result()
+            # A kept run needs no worker: its check is made here, not queued behind the long runs.
+            yield check_submission(problem, *runnable[index], judged=kept[index]) if index in kept \
+                else started[index].result()
 
 
 def _runs_to_time_limit(rule: Expectation | list[Rule]) -> bool:
