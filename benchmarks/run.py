@@ -19,6 +19,9 @@ machines are noisy); run it on its own:
    for JavaScript, which omok has none in); also the whole suite vs the whole plain loop
 9. one-case judge run vs plain python3 run: `judge run stones <accepted .py> --case sample-1` vs the
    same interpreter running the solution on that input (medians of interleaved runs)
+10. against other tools: `judge test PKG` vs problemtools' `verifyproblem PKG -p submissions` and
+   BAPCtools' `bt run` on problemtools' example problems, each cold (median of 3); the peers'
+   install and the set-up are in benchmarks/peer_tools.py (`--peers VENV`, `--examples DIR`)
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from tabulate import tabulate
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from judge.catalog import known_problems, load_problem  # noqa: E402 - the judge of this checkout
+from peer_tools import peer_rows  # noqa: E402 - benchmarks/peer_tools.py, beside this file
 
 ROOT = Path(__file__).resolve().parent.parent
 SUBMISSION_PYTHON = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.executable
@@ -318,6 +322,10 @@ def main() -> None:
     parser.add_argument("--only", type=int, nargs="+", metavar="N", help="run only these items (numbers above)")
     parser.add_argument("--languages", nargs="+", choices=sorted(MARGINAL_SOLUTIONS), default=sorted(MARGINAL_SOLUTIONS),
                         metavar="LANGUAGE", help="item 8 for these languages only")
+    parser.add_argument("--peers", metavar="VENV", help="item 10: the virtual environment holding problemtools and "
+                        "BAPCtools (default: $JUDGE_BENCH_PEERS, else verifyproblem and bt on PATH)")
+    parser.add_argument("--examples", metavar="DIR", help="item 10: problemtools' examples/ folder (default: the "
+                        "installed problemtools', else its downloaded sdist's)")
     args = parser.parse_args()
     items = {
         1: lambda: per_case_overhead(work, 200 if args.quick else 1000),
@@ -329,6 +337,7 @@ def main() -> None:
         7: lambda: per_case_cost(work, 3 if args.quick else 10),
         8: lambda: marginal_case_cost(work, 3 if args.quick else 5, args.languages),
         9: lambda: one_case_run(5 if args.quick else 15),
+        10: lambda: peer_rows(args.peers, args.examples, work, JUDGE, JUDGE_ENV, 1 if args.quick else 3),
     }
     unknown = set(args.only or ()) - set(items)
     if unknown:
@@ -343,7 +352,10 @@ def main() -> None:
             rows += row if isinstance(row[0], list) else [row]  # an item may report several rows
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    table = [[name, measured, baseline, f"{ratio:.2f}", target, "met" if met else "NOT met"]
+    # An item comparing with several baselines gives its ratios as text, and "skipped" for met
+    # when it could not run.
+    table = [[name, measured, baseline, ratio if isinstance(ratio, str) else f"{ratio:.2f}", target,
+              met if isinstance(met, str) else "met" if met else "NOT met"]
              for name, measured, baseline, ratio, target, met in rows]
     print(tabulate(table, headers=["benchmark", "judge", "baseline", "ratio", "target", ""], tablefmt="github"))
 

@@ -3,6 +3,7 @@ and the pytest plugin on the hand-made packages in tests/packages/."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -15,6 +16,11 @@ from conftest import ROOT, run_judge
 
 from judge.icpc.loading import load_package
 from judge.icpc.package import PackageError
+from judge.icpc.programs import submission_language
+from judge.icpc.timelimit import decided_alike
+from judge.results import CaseResult, SubmissionResult
+from judge.runner import base_limits
+from judge.verdict import Verdict
 
 PACKAGES = ROOT / "tests" / "packages"
 
@@ -149,6 +155,25 @@ def test_time_limit_is_inferred_from_the_slowest_accepted_submission_and_cached(
     # A Python program this small takes far less than half a second: 2 x that rounds up to 1 s.
     assert "1 s CPU per case (inferred from the slowest accepted submission x 2)" in shown.stdout
     assert list(cache_dir.glob("icpc-timelimit-*"))
+
+
+def test_an_accepted_run_made_to_infer_the_limit_is_kept_only_where_the_limit_decides_alike():
+    """judge test keeps an accepted submission's run from the inference when judging it again
+    under the inferred limit would decide the same: AC on every case, within CPU and wall time."""
+    package = PACKAGES / "addition"
+    problem = dataclasses.replace(load_package(package), time_limit=1.0)
+    source = package / "submissions" / "accepted" / "add.py"
+    limits = submission_language(source).limits(base_limits(problem))
+
+    def run(verdict=Verdict.AC, cpu=0.1, wall=0.2, partial=False) -> SubmissionResult:
+        cases = [CaseResult("a", "secret", Verdict.AC, 0.05, 0.1), CaseResult("b", "secret", verdict, cpu, wall)]
+        return SubmissionResult("addition", str(source), "python", verdict, 100, 100, cases, partial=partial)
+
+    assert decided_alike(problem, source, run())
+    assert not decided_alike(problem, source, run(cpu=limits.cpu_time + 0.5))  # TLE under the limit
+    assert not decided_alike(problem, source, run(wall=limits.wall_time + 0.5))
+    assert not decided_alike(problem, source, run(verdict=Verdict.WA))
+    assert not decided_alike(problem, source, run(partial=True))
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="runs are other users only when the judge is root")

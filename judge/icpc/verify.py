@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from judge.icpc.builds import build_programs
 from judge.icpc.constant_checks import check_constants
 from judge.icpc.data_checks import (
     VALID_EXIT,
@@ -32,10 +33,10 @@ from judge.icpc.expectations import (
 from judge.icpc.package import CaseFiles, Package, PackageError, arguments_for
 from judge.icpc.programs import prepare_program, submission_language, unsupported_reason
 from judge.icpc.submission_rules import Rule, check_rules, load_rules, rules_for
-from judge.icpc.timelimit import base_seconds, with_time_limit
+from judge.icpc.timelimit import base_seconds, decided_alike, with_time_limit_and_runs
 from judge.languages import CompileError, LanguageUnavailable, UnknownLanguage
 from judge.problem import Problem
-from judge.results import Check
+from judge.results import Check, SubmissionResult
 from judge.runner import judge_submission
 from judge.verdict import Verdict, signal_name
 
@@ -46,7 +47,9 @@ def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]
     """Every check of one package, each as soon as it is made, its time limit inferred first if
     it is not known yet (and cached); PackageError for a package that is broken rather than wrong
     (a validator that does not build or breaks its protocol, or no limit to be had)."""
-    problem = with_time_limit(problem)
+    cores = jobs or max(1, len(os.sched_getaffinity(0)))
+    build_programs(problem, cores)  # all at once: judging below finds them built
+    problem, inference_runs = with_time_limit_and_runs(problem)
     package: Package = problem.package
     name = problem.id
     timing = package.timing
@@ -73,9 +76,7 @@ def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]
             yield outcome
         else:
             runnable.append(outcome)
-    cores = jobs or max(1, len(os.sched_getaffinity(0)))
-    with ThreadPoolExecutor(max_workers=cores) as pool:
-        yield from pool.map(lambda job: check_submission(problem, *job), runnable)  # in order, as each ends
+    yield from _checked_submissions(problem, runnable, cores, inference_runs)
     if not any(folder == "accepted" for _, folder, _ in runnable):
         yield Check(name, "accepted submission", False, "no accepted submission in a supported language")
 
@@ -105,6 +106,30 @@ def _submission_rules(package: Package, name: str) -> Iterator[Check | tuple]:
             yield Check(name, what, True, f"skipped: {reason}")
         else:
             yield path, folder, rule
+
+
+def _checked_submissions(problem: Problem, runnable: list[tuple], cores: int,
+                         inference_runs: dict[Path, SubmissionResult]) -> Iterator[Check]:
+    """Each submission's check in the package's order, as soon as it and those before it are
+    made, ``cores`` submissions judged at a time. Those expected to run into the time limit start
+    first: the longest runs then overlap the others, instead of ending the command alone. An
+    accepted submission judged while the limit was inferred keeps that run where it decides the
+    same under the limit (``decided_alike``)."""
+    kept = {index: inference_runs[path.resolve()] for index, (path, _, _) in enumerate(runnable)
+            if path.resolve() in inference_runs and decided_alike(problem, path, inference_runs[path.resolve()])}
+    order = sorted((index for index in range(len(runnable)) if index not in kept),
+                   key=lambda index: not _runs_to_time_limit(runnable[index][2]))
+    with ThreadPoolExecutor(max_workers=cores) as pool:
+        started = {index: pool.submit(check_submission, problem, *runnable[index]) for index in order}
+        for index in range(len(runnable)):
+            # A kept run needs no worker: its check is made here, not queued behind the long runs.
+            yield check_submission(problem, *runnable[index], judged=kept[index]) if index in kept \
+                else started[index].result()
+
+
+def _runs_to_time_limit(rule: Expectation | list[Rule]) -> bool:
+    return isinstance(rule, Expectation) and not rule.partial and Verdict.TLE in rule.verdicts \
+        and Verdict.AC not in rule.verdicts
 
 
 def check_samples(package: Package) -> Check:
@@ -173,13 +198,14 @@ def _input_arguments(files: CaseFiles, validator: Path) -> tuple[str, ...]:
 
 
 def check_submission(problem: Problem, path: Path, folder: str, rule: Expectation | list[Rule],
-                     jobs: int = 1) -> Check:
-    """Judge one example submission and compare with what its folder (or annotation, or
-    submissions.yaml) promises."""
+                     jobs: int = 1, judged: SubmissionResult | None = None) -> Check:
+    """Judge one example submission (unless ``judged`` is its result already) and compare with
+    what its folder (or annotation, or submissions.yaml) promises."""
     package = problem.package
     # An example may be a link to another one of the package (load_package saw it stays inside);
     # the judge opens sources without following links, so it gets the file itself.
-    result = judge_submission(problem, path.resolve(), jobs=jobs, stop_on_failure=_may_stop_early(package, rule))
+    result = judged or judge_submission(problem, path.resolve(), jobs=jobs,
+                                        stop_on_failure=_may_stop_early(package, rule))
     what = f"submission {folder}/{path.name}"
     _refuse_broken_validator(package, result)
     if isinstance(rule, list):

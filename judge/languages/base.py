@@ -155,15 +155,30 @@ def cached_build(key: str, files: dict[str, bytes], compile_command: list[str] |
     trimmed message."""
     build = None
     if compile_command:
+        failed = _FAILED_COMPILES.get(key)
+        if failed is not None:
+            raise CompileError(_compiler_message(failed, clean_message))
+
         def build(directory: Path) -> None:
-            _compile(directory, compile_command, clean_message)
+            _compile(directory, key, compile_command, clean_message)
     try:
         return cached_entry(key, files, build)
     except CacheUnusable as error:
         raise LanguageUnavailable(str(error)) from None
 
 
-def _compile(build: Path, command: list[str], clean_message) -> None:
+# The compiler's output for each key whose build failed in this process, the oldest dropped
+# first: the same sources, compiler and command fail the same way, so a program built twice in
+# one command (`judge test` builds a package's programs ahead, then where each is judged) is
+# compiled once. Failures are not in the cache on disk, whose entries are verified builds only;
+# a compilation that ran out of time or was killed (short of memory, say) is not remembered,
+# since it may not fail again, nor a message too long to keep.
+_FAILED_COMPILES: dict[str, str] = {}
+FAILED_COMPILES_KEPT = 256
+FAILED_COMPILE_CHARS = 64 << 10
+
+
+def _compile(build: Path, key: str, command: list[str], clean_message) -> None:
     outcome = run_sandboxed(command, stdin=b"", limits=COMPILE_LIMITS, work_dir=build)
     if outcome.internal_error:
         raise LanguageUnavailable(f"the compiler could not run: {outcome.internal_error}")
@@ -172,7 +187,19 @@ def _compile(build: Path, command: list[str], clean_message) -> None:
     if outcome.exit_code != 0 or outcome.signal is not None:
         text = (outcome.stderr or outcome.stdout).decode("utf-8", errors="replace")
         text = text.replace(f"{build}/", "").replace(f"{WORK_DIR_INSIDE}/", "")
-        raise CompileError(trim_message(clean_message(text)) or "the compiler failed without a message")
+        if outcome.signal is None and len(text) <= FAILED_COMPILE_CHARS:
+            _remember_failure(key, text)
+        raise CompileError(_compiler_message(text, clean_message))
+
+
+def _compiler_message(text: str, clean_message) -> str:
+    return trim_message(clean_message(text)) or "the compiler failed without a message"
+
+
+def _remember_failure(key: str, text: str) -> None:
+    _FAILED_COMPILES[key] = text
+    while len(_FAILED_COMPILES) > FAILED_COMPILES_KEPT:
+        _FAILED_COMPILES.pop(next(iter(_FAILED_COMPILES)), None)
 
 
 # Terminal escape sequences (colours, cursor moves) and other control characters but tab.

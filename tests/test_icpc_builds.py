@@ -1,0 +1,68 @@
+"""`judge test PKG` builds a package's programs ahead, side by side (judge/icpc/builds.py), and
+judges its submissions side by side, those expected to time out first; a compile that failed is
+not run again in the same process (judge/languages/base.py). Each compile error is still reported
+against its own submission, the others are still verified, and the checks come in the package's
+order."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from conftest import ROOT, run_judge
+
+from judge.errors import CompileError
+from judge.icpc.expectations import submissions
+from judge.icpc.loading import load_package
+from judge.languages.base import cache_key, cached_build
+
+PACKAGES = ROOT / "tests" / "packages"
+
+
+def submission_lines(output: str) -> dict[str, str]:
+    """judge test's line for each submission, by its check's name ("submission accepted/x.c")."""
+    return {line.split("  ")[1]: line for line in output.splitlines() if "  submission " in line}
+
+
+def test_each_compile_error_is_reported_against_its_own_submission(tmp_path, cache):
+    package = tmp_path / "addition"
+    shutil.copytree(PACKAGES / "addition", package)
+    (package / "submissions" / "compile_error" / "second.c").write_text("int main(void) { return second_missing; }\n")
+    (package / "submissions" / "accepted" / "broken.cpp").write_text("int main() { return accepted_missing; }\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 1, done.stdout + done.stderr
+    lines = submission_lines(done.stdout)
+    # Each error names its own source's mistake, and no other's.
+    own_mistake = {"submission accepted/broken.cpp": "accepted_missing",
+                   "submission compile_error/second.c": "second_missing",
+                   "submission compile_error/typo.cpp": "undefined_name"}
+    for name, mistake in own_mistake.items():
+        assert "got CE" in lines[name] and mistake in lines[name], lines[name]
+        others = set(own_mistake.values()) - {mistake}
+        assert not any(other in lines[name] for other in others), lines[name]
+    assert "  FAIL  expected AC, got CE" in lines["submission accepted/broken.cpp"]
+    # The failing compile stops nothing: every other submission is judged and gets its verdict.
+    rest = {name: line for name, line in lines.items() if name != "submission accepted/broken.cpp"}
+    assert all("  ok  got " in line for line in rest.values()), done.stdout
+    assert "got TLE" in lines["submission time_limit_exceeded/spins.py"]
+    # In the package's order, though the submission expected to time out was started first.
+    order = [f"submission {folder}/{path.name}" for path, folder in submissions(load_package(package).package)]
+    assert list(lines) == order
+
+
+@pytest.mark.parametrize("ending", ["exit 1", "kill -9 $$"])
+def test_a_failed_compile_is_remembered_unless_it_was_killed(cache, ending):
+    """The "compiler" prints the time, in nanoseconds, then fails: the same message twice means
+    it ran once. A compiler killed (short of memory, say) may not fail again: it runs again."""
+    command = ["/bin/sh", "-c", f"echo failed at $(date +%s%N) >&2; {ending}"]
+    key = cache_key("test-failed-compile", ending, str(cache))
+    messages = []
+    for _ in range(2):
+        with pytest.raises(CompileError) as failed:
+            cached_build(key, {"source": b""}, command)
+        messages.append(str(failed.value))
+    assert "failed at" in messages[0]
+    with pytest.raises(CompileError) as other_key:  # another key compiles: the clock has moved on
+        cached_build(cache_key("test-failed-compile", ending, "another"), {"source": b""}, command)
+    assert str(other_key.value) != messages[0]
+    assert (messages[0] == messages[1]) is (ending == "exit 1")
