@@ -5,7 +5,6 @@ submission's own of the same name."""
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 from conftest import ROOT, run_judge
@@ -49,13 +48,3 @@ def test_a_language_without_included_code_is_judged_as_it_is(tmp_path):
                         'printf("%lld\\n", n * n); return 0; }\n')
     assert judged(solution)["verdict"] == "AC"
 
-
-def test_an_included_file_named_like_the_launcher_is_a_compile_error_saying_so(tmp_path):
-    package = tmp_path / "included"
-    shutil.copytree(PACKAGE, package)
-    (package / "include/python3/solution.py").write_text("SIDE = 1\n")
-    solution = tmp_path / "square.py"
-    solution.write_text("def square(n):\n    return n * n\n")
-    done = run_judge("run", str(package), str(solution), "--no-record", "--format", "json")
-    result = json.loads(done.stdout)
-    assert result["verdict"] == "CE" and "rename solution.py" in result["compile_message"], result

@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from judge.errors import JudgeError
 from judge.icpc.expectations import submissions
-from judge.icpc.programs import prepare_program, unsupported_reason
+from judge.icpc.programs import package_program, unsupported_reason
 from judge.problem import Problem
 from judge.runner import prepare
 
@@ -34,8 +34,7 @@ def _builds(problem: Problem) -> list[Callable[[], object]]:
     runnable = sorted((path for path, _ in submissions(package) if not unsupported_reason(path)),
                       key=lambda path: path.suffix != ".java")
     builds: list[Callable[[], object]] = [lambda path=path: prepare(problem, path.resolve()) for path in runnable]
-    builds += [lambda path=path: prepare_program(path, follow_file_links=True, constants=package.constants)
-               for path in package.input_validators]
+    builds += [lambda path=path: package_program(package, path) for path in package.input_validators]
     if package.output_validator is not None:
         builds.append(problem.task.validator.program)
     return builds

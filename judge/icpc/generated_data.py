@@ -29,7 +29,7 @@ from judge.icpc.data_checks import VALID_EXIT, run_input_validator
 from judge.icpc.expectations import submissions
 from judge.icpc.generators import CASE_FILES, GENERATORS_FILE, Command, GeneratorsError, Plan, PlannedCase, read_plan
 from judge.icpc.package import Package, files_under, split_args
-from judge.icpc.programs import build_solution, prepare_program, unsupported_reason
+from judge.icpc.programs import build_solution, package_program, prepare_program, unsupported_reason
 from judge.languages import CompileError, LanguageUnavailable, UnknownLanguage
 from judge.languages.base import cache_key, cache_root
 from judge.problem import MIB
@@ -183,8 +183,7 @@ class CaseMaker:
                 if name in self.plan.generators:
                     self.programs[name] = self.implicit(name)
                 else:
-                    self.programs[name] = prepare_program(self.package.root / "generators" / name,
-                                                          follow_file_links=True, constants=self.package.constants)[1]
+                    self.programs[name] = package_program(self.package, self.package.root / "generators" / name)
             except (CompileError, UnknownLanguage, LanguageUnavailable) as error:
                 raise self.fail(case, f"the generator {name} does not build: {error}") from None
         return self.programs[name]
@@ -213,8 +212,7 @@ class CaseMaker:
             for path in self.package.input_validators:
                 if unsupported_reason(path, follow_file_links=True) is None:
                     try:
-                        self.validators.append((path, prepare_program(path, follow_file_links=True,
-                                                                                 constants=self.package.constants)[1]))
+                        self.validators.append((path, package_program(self.package, path)))
                     except (CompileError, UnknownLanguage, LanguageUnavailable) as error:
                         raise GeneratorsError(f"{path}: the input validator does not build: {error}") from None
         return self.validators

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from judge.icpc import default_validator
 from judge.icpc.package import CaseFiles, Package, PackageError
-from judge.icpc.programs import prepare_program
+from judge.icpc.programs import package_program
 from judge.languages import CompileError, LanguageUnavailable, Program, UnknownLanguage
 from judge.sandbox import Limits, Outcome, run_sandboxed
 from judge.verdict import Verdict, signal_name
@@ -138,7 +138,7 @@ class OutputValidator:
         with self._lock:
             if self._program is None:
                 try:
-                    self._program = prepare_program(self.path, follow_file_links=True, constants=self.package.constants)[1]
+                    self._program = package_program(self.package, self.path)
                 except (CompileError, UnknownLanguage, LanguageUnavailable) as error:
                     raise PackageError(f"{self.path}: the output validator does not build: {error}") from None
         return self._program

@@ -80,6 +80,13 @@ def prepare_program(path: Path, entry: str | None = None, follow_file_links: boo
     return language, builder(language, files, path, entry)
 
 
+def package_program(package, path: Path) -> Program:
+    """One of the package's own programs (a validator, a generator), built: its links to the
+    package's files followed and its constants substituted. CompileError / UnknownLanguage /
+    LanguageUnavailable pass through."""
+    return prepare_program(path, follow_file_links=True, constants=package.constants)[1]
+
+
 def prepare_submission(problem, source: Path):
     """A submission to ``problem``, one file or a directory of files, built: a Prepared, or a
     PrepareFailure (CE, IE)."""
@@ -263,9 +270,8 @@ ENTRY_NAMES = {"python": ("__main__.py", "main.py"), "javascript": ("main.js", "
 
 def _python(language: Language, files: dict[str, bytes], path: Path, chosen: str | None) -> Program:
     entry = _entry(files, language.extensions, ENTRY_NAMES["python"], path, chosen)
-    if "solution.py" in files:  # the submission's own, or the package's include/ one
-        raise CompileError(f"{path.name}: rename solution.py (the judge runs its launcher under that name; "
-                           f"a package's include/ may not have one either)")
+    if entry == "solution.py":
+        raise CompileError(f"{path.name}: rename solution.py (the judge runs its launcher under that name)")
     launcher = PYTHON_LAUNCHER.format(entry=entry).encode()
     return language.prepare_sources(files, launcher, "solution.py", TaskStyle.STDIO)  # type: ignore[attr-defined]
 

@@ -31,7 +31,7 @@ from judge.icpc.expectations import (
     submissions,
 )
 from judge.icpc.package import CaseFiles, Package, PackageError, arguments_for
-from judge.icpc.programs import prepare_program, submission_language, unsupported_reason
+from judge.icpc.programs import package_program, submission_language, unsupported_reason
 from judge.icpc.submission_rules import Rule, check_rules, load_rules, rules_for
 from judge.icpc.timelimit import base_seconds, decided_alike, with_time_limit_and_runs
 from judge.languages import CompileError, LanguageUnavailable, UnknownLanguage
@@ -156,7 +156,7 @@ def check_input_validators(package: Package) -> list[Check]:
             checks.append(Check(package.root.name, what, True, f"skipped: {reason}"))
             continue
         try:
-            program = prepare_program(path, follow_file_links=True, constants=package.constants)[1]
+            program = package_program(package, path)
         except (CompileError, UnknownLanguage, LanguageUnavailable) as error:
             raise PackageError(f"{path}: the input validator does not build: {error}") from None
         checks.append(_validate_inputs(package, path, program))
