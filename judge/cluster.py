@@ -3,9 +3,10 @@
 This process stays the one that reads the submissions, keeps the results store and renders the
 reports. It sends each submission's source bytes and each problem's files (a ``ProblemBundle``,
 once per worker, named by its content hash) to the workers, which judge with their own sandbox
-and toolchains (``judge.cluster_worker``), and it records each submission's results once, as
-they come back. A task lost with a worker is run again elsewhere by the scheduler; as nothing is
-recorded before a task's result arrives, nothing is recorded twice.
+and toolchains (``judge.cluster_worker``), and it records each case's result as a worker
+decides it (a Dask event the worker sends), as a local grade does. A task lost with a worker is
+run again elsewhere by the scheduler; as each case is recorded once, by name, nothing is recorded
+twice, and a grade stopped midway resumes from the cases recorded.
 
 Dask is imported only here and only when ``--cluster`` is given: a local grade never loads it.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import functools
 import logging
+import queue
 import sys
 import threading
 import uuid
@@ -203,35 +205,54 @@ class Cluster:
               on_done: Callable[[Entry], None] | None,
               skip: Callable[[Entry, str], None]) -> list[SubmissionResult | None]:
         """Each entry's result, in order: from the store when complete, else judged on the cluster
-        and recorded here as it arrives. None for a submission the cluster could not judge."""
-        from distributed import as_completed  # Dask: only with --cluster
+        and recorded here case by case as the workers decide them. None for a submission the
+        cluster could not judge."""
+        # The worker's side imports Dask's: only once a cluster is in use (`judge grade` without one never loads Dask).
+        from judge.cluster_worker import case_of
 
-        results: list[SubmissionResult | None] = [None] * len(entries)
-        pending = {}
-        for index, entry in enumerate(entries):
-            resumption = resume_entry(entry, problems[entry.problem], store)
-            if resumption.needs_judging:
-                pending[self._submit(entry, problems[entry.problem], resumption)] = (index, entry, resumption)
-                continue
-            results[index] = finish_entry(entry, problems[entry.problem], store, resumption, None)
-            if on_done:
-                on_done(entry)
-        for future in as_completed(list(pending)):
-            index, entry, resumption = pending.pop(future)
-            fresh = self._result(future, entry, skip)
-            if fresh is not None:
-                results[index] = finish_entry(entry, problems[entry.problem], store, resumption, fresh)
-            if on_done:
-                on_done(entry)
-        return results
+        # What the workers send, in the order it comes: ("case", event) for each case decided,
+        # ("done", key) for each task finished. Dask calls back in threads of its own; the store
+        # is written here, in the grading thread, only.
+        arrivals: queue.Queue = queue.Queue()
+        topic = f"judge-cases-{self.run_token}"
+        self.client.subscribe_topic(topic, lambda event: arrivals.put(("case", event[1])))
+        try:
+            results: list[SubmissionResult | None] = [None] * len(entries)
+            pending = {}  # task key -> (index, entry, resumption, future)
+            for index, entry in enumerate(entries):
+                resumption = resume_entry(entry, problems[entry.problem], store)
+                if resumption.needs_judging:
+                    future = self._submit(entry, problems[entry.problem], resumption, topic)
+                    pending[future.key] = (index, entry, resumption, future)
+                    future.add_done_callback(lambda done: arrivals.put(("done", done.key)))
+                    continue
+                results[index] = finish_entry(entry, problems[entry.problem], store, resumption, None)
+                if on_done:
+                    on_done(entry)
+            while pending:
+                kind, item = arrivals.get()
+                if kind == "case":
+                    key, case = case_of(item)
+                    if key in pending:  # (a task's last events may come after its result)
+                        pending[key][2].record(store, case)
+                    continue
+                index, entry, resumption, future = pending.pop(item)
+                fresh = self._result(future, entry, skip)
+                if fresh is not None:
+                    results[index] = finish_entry(entry, problems[entry.problem], store, resumption, fresh)
+                if on_done:
+                    on_done(entry)
+            return results
+        finally:
+            self.client.unsubscribe_topic(topic)
 
-    def _submit(self, entry: Entry, problem: Problem, resumption):
+    def _submit(self, entry: Entry, problem: Problem, resumption, case_topic: str):
         # The worker's side imports Dask's: only once a cluster is in use (`judge grade` without one never loads Dask).
         from judge.cluster_worker import judge_remotely, resource_name
 
         return self.client.submit(
             judge_remotely, self._bundle(problem), entry.path.name, read_source(entry.path),
-            resumption.language, [case.name for case in resumption.remaining], self.cold,
+            resumption.language, [case.name for case in resumption.remaining], self.cold, case_topic,
             key=f"judge-{entry.student}-{entry.problem}-{resumption.submission_id}-{self.run_token}",
             resources={resource_name(resumption.language, self.options.min_sandbox): 1}, pure=False)
 

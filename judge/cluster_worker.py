@@ -18,12 +18,13 @@ import functools
 import hashlib
 import logging
 import multiprocessing.util
+import pickle
 import shutil
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from distributed import WorkerPlugin
+from distributed import WorkerPlugin, get_worker
 
 from judge import __version__
 from judge.errors import JudgeError, LanguageUnavailable, SandboxError, SuiteError
@@ -31,7 +32,7 @@ from judge.formats import format_of, formats
 from judge.languages import LANGUAGES
 from judge.languages.self_test import self_test
 from judge.problem import Problem
-from judge.results import SubmissionResult
+from judge.results import CaseResult, SubmissionResult
 from judge.runner import judge_submission
 from judge.sandbox import TIERS, sandbox_tier
 from judge.sandbox.scratch import scratch_dir as _scratch_dir
@@ -157,23 +158,40 @@ def forget_materialized() -> None:
 # The task
 
 def judge_remotely(bundle: ProblemBundle, source_name: str, source: bytes, language: str,
-                   case_names: list[str], cold: bool) -> SubmissionResult:
-    """Judge one submission (its file name and bytes) on the named cases of the bundle's problem.
+                   case_names: list[str], cold: bool, case_topic: str) -> SubmissionResult:
+    """Judge one submission (its file name and bytes) on the named cases of the bundle's problem,
+    sending each case's result to the client as it is decided, as an event on ``case_topic``
+    (see ``case_event``).
 
     Pure in effect: it writes only temporary files and returns the results, so the scheduler may
-    run it again on another worker when one dies; the client records the results once."""
+    run it again on another worker when one dies; the client records each case once."""
     problem = materialized_problem(bundle)
     cases = [problem.case(name) for name in case_names]
+    worker = get_worker()
+    task = worker.get_current_task()
     folder = _scratch_dir("submission")
     try:
         path = folder / source_name
         path.write_bytes(source)
         # What the program printed is not recorded or reported by `grade` (beyond a sample case's
         # excerpt): it is not kept, and need not cross the network.
-        result = judge_submission(problem, path, language, cases=cases, cold=cold, keep_output=False)
+        result = judge_submission(problem, path, language, cases=cases, cold=cold, keep_output=False,
+                                  on_case=lambda case: worker.log_event(case_topic, case_event(task, case)))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return result
+
+
+def case_event(task: str, result: CaseResult) -> dict:
+    """An event saying that the task ``task`` decided a case: the client records it at once, as a
+    local grade does, rather than when the whole submission is judged. Pickled, as the task's
+    result is (an event's message must be plain msgpack data)."""
+    return {"task": task, "case": pickle.dumps(result)}
+
+
+def case_of(event: dict) -> tuple[str, CaseResult]:
+    """The task and the case result a ``case_event`` tells of."""
+    return event["task"], pickle.loads(event["case"])
 
 
 # ---------------------------------------------------------------------------------------------

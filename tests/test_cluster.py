@@ -239,6 +239,36 @@ def test_a_killed_grader_resumes_from_the_store(dask_cluster, tmp_path):
     assert students == {"ana": {"status": "graded", "score": 100.0, "verdict": "AC"}, "zed": {"status": "graded", "score": 100.0, "verdict": "AC"}}
 
 
+def test_a_cluster_records_each_case_as_it_is_decided(dask_cluster, tmp_path):
+    folder = make_class(tmp_path / "subs", {"slowpoke/stones.py": SLOW_STONES})
+    db = tmp_path / "cluster.db"
+    command = [sys.executable, "-m", "judge", "grade", str(folder), "--db", str(db), "--format", "json",
+               *cluster_args(dask_cluster.address)]
+    judge = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen_midway = set()  # how many cases the store held while the submission was still being judged
+    try:
+        while judge.poll() is None:
+            if db.exists() and not _complete(db):
+                seen_midway.add(_case_count(db))
+            time.sleep(0.05)
+        out, err = judge.communicate(timeout=60)
+    finally:
+        judge.kill()
+    assert judge.returncode == 0, err
+    assert json.loads(out)["students"][0]["problems"]["stones"]["verdict"] == "AC"
+    # Cases came in one by one (each takes a quarter of a second), not all at once at the end.
+    assert len(seen_midway - {0}) >= 3, sorted(seen_midway)
+    assert counts(db) == (1, suite_size("stones"))
+
+
+def _case_count(db: Path) -> int:
+    try:
+        with sqlite3.connect(db) as connection:
+            return connection.execute("SELECT COUNT(*) FROM case_results").fetchone()[0]
+    except sqlite3.OperationalError:  # the grader is still creating the tables
+        return 0
+
+
 def _complete(db: Path) -> set[tuple[str, str]]:
     if not db.exists():
         return set()
@@ -453,3 +483,4 @@ def test_a_local_grade_never_imports_dask(tmp_path):
     done = subprocess.run([sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True, timeout=120,
                           check=False)
     assert done.stdout.strip().splitlines()[-1] == "loaded: [] status: 0", done.stderr
+
