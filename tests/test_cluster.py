@@ -484,3 +484,18 @@ def test_a_local_grade_never_imports_dask(tmp_path):
                           check=False)
     assert done.stdout.strip().splitlines()[-1] == "loaded: [] status: 0", done.stderr
 
+
+def test_a_local_cluster_has_credentials_of_its_own_each_grade():
+    from cryptography import x509
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    from judge.cluster import ephemeral_security
+
+    first, second = ephemeral_security(distributed), ephemeral_security(distributed)
+    assert first.require_encryption and first.tls_worker_key != second.tls_worker_key
+    certificate = x509.load_pem_x509_certificate(first.tls_ca_file.encode())
+    # An elliptic-curve key (made in a tenth of a millisecond), whose certificate signs all three roles.
+    assert isinstance(certificate.public_key(), ec.EllipticCurvePublicKey)
+    assert first.tls_client_cert == first.tls_scheduler_cert == first.tls_worker_cert == first.tls_ca_file
+    # The key is in memory only: not a path to a file another user might read.
+    assert "-----BEGIN PRIVATE KEY-----" in first.tls_worker_key and "\n" in first.tls_worker_key
