@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from judge import __version__
 from judge.errors import ClusterError
 from judge.grading import finish_entry, resume_entry
 from judge.languages import LANGUAGES, language_for
@@ -120,34 +121,60 @@ class Cluster:
         self.run_token = uuid.uuid4().hex[:8]  # keeps this run's task keys apart from other clients'
         self.local_cluster = None
         self._bundles: dict[str, object] = {}  # problem id -> the future holding its bundle
+        if is_local(options.address):
+            self.client, self.languages = self._start_local(distributed)
+            return
         self.client = self._connect(distributed)
         try:
-            self.statuses = self._admit_workers()
+            statuses = self._admit_workers()
         except BaseException:
             self.close()
             raise
-        self.languages = {language for status in self.statuses.values() if not status["refusal"]
+        self.languages = {language for status in statuses.values() if not status["refusal"]
                           for language in status["languages"]}
 
-    def _connect(self, distributed):
+    def _start_local(self, distributed):
+        """A client of a cluster of worker processes started here, and the languages they judge.
+
+        Its workers judge on this machine for this process, as `-j N` would: in its sandbox tier,
+        checked here once (a machine whose tier is too weak starts no worker), and with every
+        language, untested, as a local grade offers them (a submission in one whose toolchain is
+        missing gets IE, as it would there). So they need no plugin to check them when they join:
+        each starts with the resources a checked worker would advertise."""
         import dask  # Dask: only with --cluster
 
+        # The worker's side imports Dask's: only once a cluster is in use (`judge grade` without one never loads Dask).
+        from judge.cluster_worker import advertised_resources, probe_worker
+
         address = self.options.address
-        if is_local(address):
-            workers = _local_workers(address)
-            security = ephemeral_security(distributed)
-            # Over mutual TLS with a key and certificate made now and held only by this process and
-            # its own worker processes (in memory; Dask writes them for a moment to a private
-            # temporary directory to load them): another user of this machine who finds the ports
-            # cannot connect, and so cannot run code as this grader.
-            # Their plain-HTTP servers (which Dask always starts) answer nothing: the scheduler's
-            # pages would show anyone the workers' logs and the tasks, named after the students.
-            no_pages = {"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}
-            with dask.config.set({**no_pages, "distributed.worker.multiprocessing-method": "forkserver"}):
-                self.local_cluster = distributed.LocalCluster(
-                    n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                    security=security, protocol="tls://", dashboard_address=None, silence_logs=logging.CRITICAL)
-            return distributed.Client(self.local_cluster, timeout=CONNECT_TIMEOUT, security=security)
+        workers = _local_workers(address)
+        status = probe_worker(self.options.min_sandbox, __version__, tuple(LANGUAGES))
+        if status.refusal:
+            raise ClusterError(f"no worker of {address} can judge here: {status.refusal}")
+        security = ephemeral_security(distributed)
+        # Over mutual TLS with a key and certificate made now and held only by this process and
+        # its own worker processes (in memory; Dask writes them for a moment to a private
+        # temporary directory to load them): another user of this machine who finds the ports
+        # cannot connect, and so cannot run code as this grader.
+        # Their plain-HTTP servers (which Dask always starts) answer nothing: the scheduler's
+        # pages would show anyone the workers' logs and the tasks, named after the students.
+        no_pages = {"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}
+        # No active memory manager: it would drop a worker's copy of a problem's bundle between
+        # two of its tasks (one copy suffices, to its mind), and the next would fetch it again.
+        keep_bundles = {"distributed.scheduler.active-memory-manager.start": False}
+        with dask.config.set({**no_pages, **keep_bundles, "distributed.worker.multiprocessing-method": "forkserver"}):
+            self.local_cluster = distributed.LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                security=security, protocol="tls://", dashboard_address=None, silence_logs=logging.CRITICAL,
+                resources=advertised_resources(status, slots=1))
+        try:
+            return distributed.Client(self.local_cluster, timeout=CONNECT_TIMEOUT, security=security), set(status.languages)
+        except BaseException:
+            self.close()
+            raise
+
+    def _connect(self, distributed):
+        address = self.options.address
         try:
             return distributed.Client(address, timeout=CONNECT_TIMEOUT, security=self._security(distributed))
         except (OSError, TimeoutError, ValueError) as error:
@@ -172,8 +199,7 @@ class Cluster:
             raise ClusterError(f"no worker joined the scheduler at {self.options.address} within "
                                f"{WORKER_WAIT:g} s; start some with `dask worker {self.options.address}`") from None
         try:
-            languages = tuple(LANGUAGES) if self.local_cluster is not None else None
-            self.client.register_plugin(JudgeWorkerPlugin(self.options.min_sandbox, languages))
+            self.client.register_plugin(JudgeWorkerPlugin(self.options.min_sandbox))
             statuses = self.client.run(worker_status)
         except WorkerRefused:
             statuses = self.client.run(worker_status)  # each worker's reason is printed just below

@@ -1,7 +1,8 @@
 """What runs on a Dask worker for `judge grade --cluster`.
 
 Two parts: ``JudgeWorkerPlugin``, which checks the worker's sandbox tier and toolchains when it
-joins and advertises them as Dask resources (``judge-<language>-<tier>``), and
+joins and advertises them as Dask resources (``judge-<language>-<tier>``; a local:N cluster's
+workers, checked by the grader that starts them, start with theirs), and
 ``judge_remotely``, the task that judges one submission from the bytes the client sent, with
 this machine's sandbox and toolchains and the same functions a local run uses.
 
@@ -257,27 +258,26 @@ class JudgeWorkerPlugin(WorkerPlugin):
 
     name = PLUGIN_NAME
 
-    def __init__(self, required_tier: str, languages: tuple[str, ...] | None = None) -> None:
+    def __init__(self, required_tier: str) -> None:
         self.required_tier = required_tier
         self.client_version = __version__  # pickled here, compared there
-        # Given for a local:N cluster, whose workers judge on this machine for it as `-j N`
-        # would: every language, untested, as a local grade offers them (a submission in one
-        # whose toolchain is missing gets IE, as it would there), not the seconds of start-up
-        # that building and running each language's self-test in each worker costs.
-        self.languages = languages
 
     async def setup(self, worker) -> None:
         global _status
         status = await asyncio.get_running_loop().run_in_executor(None, probe_worker, self.required_tier,
-                                                                    self.client_version, self.languages)
+                                                                    self.client_version)
         _status = status
-        slots = worker.state.nthreads
-        await worker.set_resources(**{resource_name(language, tier): slots
-                                      for language in (*status.languages, ANY_LANGUAGE)
-                                      for tier in tiers_up_to(status.tier)})
+        await worker.set_resources(**advertised_resources(status, worker.state.nthreads))
         if status.refusal:
             logger.error("judge: this worker is refused: %s", status.refusal)
             raise WorkerRefused(status.refusal)
+
+
+def advertised_resources(status: WorkerStatus, slots: int) -> dict[str, int]:
+    """The Dask resources a worker found as ``status`` offers, ``slots`` of each: one per language
+    (and one for holding problem bundles) for its tier and each weaker one."""
+    return {resource_name(language, tier): slots for language in (*status.languages, ANY_LANGUAGE)
+            for tier in tiers_up_to(status.tier)}
 
 
 def worker_status() -> dict | None:

@@ -423,6 +423,36 @@ def test_a_local_cluster_talks_only_to_its_own_grader(tmp_path):
         cluster.close()
 
 
+def test_a_local_cluster_sends_each_worker_a_problem_once(tmp_path):
+    from judge.cluster import Cluster, ClusterOptions
+    from judge.grading import grade_folder
+    from judge.store import Store
+
+    tenth_late = SLOW_STONES.replace("0.25", "0.1")  # each submission a couple of seconds long
+    folder = make_class(tmp_path / "subs", {f"s{index}/stones.py": f"# {index}\n{tenth_late}" for index in range(6)})
+    cluster = Cluster(ClusterOptions("local:2", sandbox_tier()))
+    try:
+        report = grade_folder(folder, Store(tmp_path / "r.db"), backend=cluster)
+        assert {student.results["stones"].verdict.value for student in report.students} == {"AC"}, report.issues
+
+        def seen(dask_worker):
+            fetched = [str(key) for entry in dask_worker.transfer_incoming_log for key in entry["keys"]]
+            judged = {str(key) for key, *_ in dask_worker.state.log if str(key).startswith("judge-s")}
+            return fetched, len(judged), sorted(dask_worker.state.total_resources)
+
+        workers = cluster.client.run(seen).values()
+    finally:
+        cluster.close()
+    assert all(count for _, count, _ in workers), "each worker judges some of the class"
+    # The bundle is made on one worker and fetched by the other once, though it judges several submissions
+    # with it (and the tasks are minutes apart in a real class).
+    fetched = [key for keys, _, _ in workers for key in keys]
+    assert len(fetched) == 1 and fetched[0].startswith("judge-problem-"), fetched
+    # Each worker started with the resources a checked worker advertises, for its tier and each weaker one.
+    assert all(f"judge-python-{sandbox_tier()}" in resources and "judge-python-none" in resources
+               for _, _, resources in workers)
+
+
 def test_a_refused_worker_gets_neither_submissions_nor_problems(tmp_path):
     if sandbox_tier() == "none":
         pytest.skip("this machine has no sandbox tier weaker than its own")
@@ -451,8 +481,11 @@ def test_a_worker_with_a_weaker_sandbox_is_refused(tmp_path):
     done = run_judge("grade", str(folder), "--db", str(tmp_path / "r.db"), "--cluster", "local:1",
                      "--min-sandbox", "unshare", env={"JUDGE_SANDBOX": "none"})
     assert done.returncode == 2
-    assert "refused: its sandbox tier is 'none', weaker than the 'unshare' this grade requires" in done.stderr
-    assert "judge: error: no worker of local:1 can judge here" in done.stderr
+    # Checked before any worker is started (none says it is refused): the command's last word says why.
+    assert done.stderr.splitlines()[-1].startswith(
+        "judge: error: no worker of local:1 can judge here: its sandbox tier is 'none', weaker than the 'unshare' "
+        "this grade requires"), done.stderr
+    assert "refused" not in done.stderr
     assert "Traceback" not in done.stderr
 
 
