@@ -3,8 +3,8 @@
 This process stays the one that reads the submissions, keeps the results store and renders the
 reports. It sends each submission's source bytes and each problem's files (a ``ProblemBundle``,
 once per worker, named by its content hash) to the workers, which judge with their own sandbox
-and toolchains (``judge.cluster_worker``), and it records each case's result as a worker
-decides it (a Dask event the worker sends), as a local grade does. A task lost with a worker is
+and toolchains (``judge.cluster_worker``), and it records the cases' results as the workers
+decide them (in Dask events, within half a second), as a local grade does. A task lost with a worker is
 run again elsewhere by the scheduler; as each case is recorded once, by name, nothing is recorded
 twice, and a grade stopped midway resumes from the cases recorded.
 
@@ -235,14 +235,14 @@ class Cluster:
         and recorded here case by case as the workers decide them. None for a submission the
         cluster could not judge."""
         # The worker's side imports Dask's: only once a cluster is in use (`judge grade` without one never loads Dask).
-        from judge.cluster_worker import case_of
+        from judge.cluster_worker import cases_of
 
-        # What the workers send, in the order it comes: ("case", event) for each case decided,
+        # What the workers send, in the order it comes: ("cases", event) for cases decided,
         # ("done", key) for each task finished. Dask calls back in threads of its own; the store
         # is written here, in the grading thread, only.
         arrivals: queue.Queue = queue.Queue()
         topic = f"judge-cases-{self.run_token}"
-        self.client.subscribe_topic(topic, lambda event: arrivals.put(("case", event[1])))
+        self.client.subscribe_topic(topic, lambda event: arrivals.put(("cases", event[1])))
         try:
             results: list[SubmissionResult | None] = [None] * len(entries)
             pending = {}  # task key -> (index, entry, resumption, future)
@@ -258,9 +258,9 @@ class Cluster:
                     on_done(entry)
             while pending:
                 kind, item = arrivals.get()
-                if kind == "case":
-                    key, case = case_of(item)
-                    if key in pending:  # (a task's last events may come after its result)
+                if kind == "cases":
+                    key, cases = cases_of(item)
+                    for case in cases if key in pending else ():  # (a task's last event may come after its result)
                         pending[key][2].record(store, case)
                     continue
                 index, entry, resumption, future = pending.pop(item)

@@ -18,10 +18,12 @@ import dataclasses
 import functools
 import hashlib
 import logging
+import math
 import multiprocessing.util
 import pickle
 import shutil
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -161,15 +163,13 @@ def forget_materialized() -> None:
 def judge_remotely(bundle: ProblemBundle, source_name: str, source: bytes, language: str,
                    case_names: list[str], cold: bool, case_topic: str) -> SubmissionResult:
     """Judge one submission (its file name and bytes) on the named cases of the bundle's problem,
-    sending each case's result to the client as it is decided, as an event on ``case_topic``
-    (see ``case_event``).
+    sending the cases' results to the client as they are decided, in events on ``case_topic``
+    (see ``CaseSender``).
 
     Pure in effect: it writes only temporary files and returns the results, so the scheduler may
     run it again on another worker when one dies; the client records each case once."""
     problem = materialized_problem(bundle)
     cases = [problem.case(name) for name in case_names]
-    worker = get_worker()
-    task = worker.get_current_task()
     folder = _scratch_dir("submission")
     try:
         path = folder / source_name
@@ -177,22 +177,41 @@ def judge_remotely(bundle: ProblemBundle, source_name: str, source: bytes, langu
         # What the program printed is not recorded or reported by `grade` (beyond a sample case's
         # excerpt): it is not kept, and need not cross the network.
         result = judge_submission(problem, path, language, cases=cases, cold=cold, keep_output=False,
-                                  on_case=lambda case: worker.log_event(case_topic, case_event(task, case)))
+                                  on_case=CaseSender(case_topic))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return result
 
 
-def case_event(task: str, result: CaseResult) -> dict:
-    """An event saying that the task ``task`` decided a case: the client records it at once, as a
-    local grade does, rather than when the whole submission is judged. Pickled, as the task's
-    result is (an event's message must be plain msgpack data)."""
-    return {"task": task, "case": pickle.dumps(result)}
+CASE_EVENT_INTERVAL = 0.5  # seconds between two events of one task
 
 
-def case_of(event: dict) -> tuple[str, CaseResult]:
-    """The task and the case result a ``case_event`` tells of."""
-    return event["task"], pickle.loads(event["case"])
+class CaseSender:
+    """Sends the cases a task decides to the client, which records them at once, as a local grade
+    does: the first in an event of its own (a grade's first result does not wait for a whole
+    submission), then those decided since, in one event at most every ``CASE_EVENT_INTERVAL``
+    seconds (an event per case would cost the grader's scheduler and client a millisecond of CPU
+    each). Those not sent when the task ends arrive with its result."""
+
+    def __init__(self, topic: str) -> None:
+        self.topic = topic
+        self.worker = get_worker()
+        self.task = self.worker.get_current_task()
+        self.unsent: list[CaseResult] = []
+        self.last_sent = -math.inf
+
+    def __call__(self, result: CaseResult) -> None:
+        self.unsent.append(result)
+        now = time.monotonic()
+        if now - self.last_sent >= CASE_EVENT_INTERVAL:
+            # Pickled, as the task's result is: an event's message must be plain msgpack data.
+            self.worker.log_event(self.topic, {"task": self.task, "cases": pickle.dumps(self.unsent)})
+            self.unsent, self.last_sent = [], now
+
+
+def cases_of(event: dict) -> tuple[str, list[CaseResult]]:
+    """The task and the case results a ``CaseSender`` event tells of."""
+    return event["task"], pickle.loads(event["cases"])
 
 
 # ---------------------------------------------------------------------------------------------
