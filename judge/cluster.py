@@ -14,9 +14,11 @@ Dask is imported only here and only when ``--cluster`` is given: a local grade n
 from __future__ import annotations
 
 import argparse
+import collections
 import datetime
 import functools
 import logging
+import math
 import queue
 import sys
 import threading
@@ -243,19 +245,27 @@ class Cluster:
         arrivals: queue.Queue = queue.Queue()
         topic = f"judge-cases-{self.run_token}"
         self.client.subscribe_topic(topic, lambda event: arrivals.put(("cases", event[1])))
+        results: list[SubmissionResult | None] = [None] * len(entries)
+        waiting: collections.deque = collections.deque()  # (index, entry, resumption) not yet sent
+        pending = {}  # task key -> (index, entry, resumption, future)
+
+        def send() -> None:
+            index, entry, resumption = waiting.popleft()
+            future = self._submit(entry, problems[entry.problem], resumption, topic)
+            pending[future.key] = (index, entry, resumption, future)
+            future.add_done_callback(lambda done: arrivals.put(("done", done.key)))
+
         try:
-            results: list[SubmissionResult | None] = [None] * len(entries)
-            pending = {}  # task key -> (index, entry, resumption, future)
             for index, entry in enumerate(entries):
                 resumption = resume_entry(entry, problems[entry.problem], store)
                 if resumption.needs_judging:
-                    future = self._submit(entry, problems[entry.problem], resumption, topic)
-                    pending[future.key] = (index, entry, resumption, future)
-                    future.add_done_callback(lambda done: arrivals.put(("done", done.key)))
+                    waiting.append((index, entry, resumption))
                     continue
                 results[index] = finish_entry(entry, problems[entry.problem], store, resumption, None)
                 if on_done:
                     on_done(entry)
+            while waiting and len(pending) < self._in_flight:
+                send()
             while pending:
                 kind, item = arrivals.get()
                 if kind == "cases":
@@ -264,6 +274,8 @@ class Cluster:
                         pending[key][2].record(store, case)
                     continue
                 index, entry, resumption, future = pending.pop(item)
+                if waiting:  # first: the worker that finished waits for it
+                    send()
                 fresh = self._result(future, entry, skip)
                 if fresh is not None:
                     results[index] = finish_entry(entry, problems[entry.problem], store, resumption, fresh)
@@ -272,6 +284,15 @@ class Cluster:
             return results
         finally:
             self.client.unsubscribe_topic(topic)
+
+    @property
+    def _in_flight(self) -> float:
+        """How many submissions the cluster is given at a time. A local cluster gets one per
+        worker, and the next as each finishes, as `-j N` takes them: Dask assigns each task it is
+        given to a worker at once, and one queued behind a long submission on a busy worker was
+        moved to an idle one only a second or so later, which at the end of a grade is a second
+        lost. A cluster elsewhere, whose workers may come and go, gets them all at once."""
+        return _local_workers(self.options.address) if self.local_cluster is not None else math.inf
 
     def _submit(self, entry: Entry, problem: Problem, resumption, case_topic: str):
         # The worker's side imports Dask's: only once a cluster is in use (`judge grade` without one never loads Dask).
@@ -294,6 +315,11 @@ class Cluster:
             self._bundles[problem.id] = self.client.submit(
                 bundle_value, bundle, key=f"judge-problem-{self.options.min_sandbox}-{bundle.digest}",
                 resources={resource_name(ANY_LANGUAGE, self.options.min_sandbox): 1})
+            if self.local_cluster is not None:
+                # On every worker before its first submission: Dask gives a task only to a worker
+                # that holds its inputs, so with the bundle on one worker, its submissions would
+                # queue there while the others stood idle (until Dask moved them, seconds later).
+                self.client.replicate([self._bundles[problem.id]])
         return self._bundles[problem.id]
 
     @staticmethod

@@ -436,18 +436,18 @@ def test_a_local_cluster_sends_each_worker_a_problem_once(tmp_path):
         assert {student.results["stones"].verdict.value for student in report.students} == {"AC"}, report.issues
 
         def seen(dask_worker):
-            fetched = [str(key) for entry in dask_worker.transfer_incoming_log for key in entry["keys"]]
+            bundles = [str(key) for key, event, *_ in dask_worker.state.log  # made here or received
+                       if event == "put-in-memory" and str(key).startswith("judge-problem-")]
             judged = {str(key) for key, *_ in dask_worker.state.log if str(key).startswith("judge-s")}
-            return fetched, len(judged), sorted(dask_worker.state.total_resources)
+            return bundles, len(judged), sorted(dask_worker.state.total_resources)
 
         workers = cluster.client.run(seen).values()
     finally:
         cluster.close()
     assert all(count for _, count, _ in workers), "each worker judges some of the class"
-    # The bundle is made on one worker and fetched by the other once, though it judges several submissions
-    # with it (and the tasks are minutes apart in a real class).
-    fetched = [key for keys, _, _ in workers for key in keys]
-    assert len(fetched) == 1 and fetched[0].startswith("judge-problem-"), fetched
+    # Each worker holds the bundle from before its first submission and gets it once, though it
+    # judges several submissions with it (and the tasks are minutes apart in a real class).
+    assert all(len(bundles) == 1 for bundles, _, _ in workers), [bundles for bundles, _, _ in workers]
     # Each worker started with the resources a checked worker advertises, for its tier and each weaker one.
     assert all(f"judge-python-{sandbox_tier()}" in resources and "judge-python-none" in resources
                for _, _, resources in workers)
