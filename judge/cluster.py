@@ -3,9 +3,10 @@
 This process stays the one that reads the submissions, keeps the results store and renders the
 reports. It sends each submission's source bytes and each problem's files (a ``ProblemBundle``,
 once per worker, named by its content hash) to the workers, which judge with their own sandbox
-and toolchains (``judge.cluster_worker``), and it records each submission's results once, as
-they come back. A task lost with a worker is run again elsewhere by the scheduler; as nothing is
-recorded before a task's result arrives, nothing is recorded twice.
+and toolchains (``judge.cluster_worker``), and it records the cases' results as the workers
+decide them (in Dask events, within half a second), as a local grade does. A task lost with a worker is
+run again elsewhere by the scheduler; as each case is recorded once, by name, nothing is recorded
+twice, and a grade stopped midway resumes from the cases recorded.
 
 Dask is imported only here and only when ``--cluster`` is given: a local grade never loads it.
 """
@@ -13,8 +14,12 @@ Dask is imported only here and only when ``--cluster`` is given: a local grade n
 from __future__ import annotations
 
 import argparse
+import collections
+import datetime
 import functools
 import logging
+import math
+import queue
 import sys
 import threading
 import uuid
@@ -23,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from judge import __version__
 from judge.errors import ClusterError
 from judge.grading import finish_entry, resume_entry
 from judge.languages import LANGUAGES, language_for
@@ -117,34 +123,60 @@ class Cluster:
         self.run_token = uuid.uuid4().hex[:8]  # keeps this run's task keys apart from other clients'
         self.local_cluster = None
         self._bundles: dict[str, object] = {}  # problem id -> the future holding its bundle
+        if is_local(options.address):
+            self.client, self.languages = self._start_local(distributed)
+            return
         self.client = self._connect(distributed)
         try:
-            self.statuses = self._admit_workers()
+            statuses = self._admit_workers()
         except BaseException:
             self.close()
             raise
-        self.languages = {language for status in self.statuses.values() if not status["refusal"]
+        self.languages = {language for status in statuses.values() if not status["refusal"]
                           for language in status["languages"]}
 
-    def _connect(self, distributed):
+    def _start_local(self, distributed):
+        """A client of a cluster of worker processes started here, and the languages they judge.
+
+        Its workers judge on this machine for this process, as `-j N` would: in its sandbox tier,
+        checked here once (a machine whose tier is too weak starts no worker), and with every
+        language, untested, as a local grade offers them (a submission in one whose toolchain is
+        missing gets IE, as it would there). So they need no plugin to check them when they join:
+        each starts with the resources a checked worker would advertise."""
         import dask  # Dask: only with --cluster
 
+        # The worker's side imports Dask's: only once a cluster is in use (`judge grade` without one never loads Dask).
+        from judge.cluster_worker import advertised_resources, probe_worker
+
         address = self.options.address
-        if is_local(address):
-            workers = _local_workers(address)
-            security = _ephemeral_security(distributed)
-            # Over mutual TLS with a key and certificate made now and held only by this process and
-            # its own worker processes (in memory; Dask writes them for a moment to a private
-            # temporary directory to load them): another user of this machine who finds the ports
-            # cannot connect, and so cannot run code as this grader.
-            # Their plain-HTTP servers (which Dask always starts) answer nothing: the scheduler's
-            # pages would show anyone the workers' logs and the tasks, named after the students.
-            no_pages = {"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}
-            with dask.config.set({**no_pages, "distributed.worker.multiprocessing-method": "forkserver"}):
-                self.local_cluster = distributed.LocalCluster(
-                    n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                    security=security, protocol="tls://", dashboard_address=None, silence_logs=logging.CRITICAL)
-            return distributed.Client(self.local_cluster, timeout=CONNECT_TIMEOUT, security=security)
+        workers = _local_workers(address)
+        status = probe_worker(self.options.min_sandbox, __version__, tuple(LANGUAGES))
+        if status.refusal:
+            raise ClusterError(f"no worker of {address} can judge here: {status.refusal}")
+        security = ephemeral_security(distributed)
+        # Over mutual TLS with a key and certificate made now and held only by this process and
+        # its own worker processes (in memory; Dask writes them for a moment to a private
+        # temporary directory to load them): another user of this machine who finds the ports
+        # cannot connect, and so cannot run code as this grader.
+        # Their plain-HTTP servers (which Dask always starts) answer nothing: the scheduler's
+        # pages would show anyone the workers' logs and the tasks, named after the students.
+        no_pages = {"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}
+        # No active memory manager: it would drop a worker's copy of a problem's bundle between
+        # two of its tasks (one copy suffices, to its mind), and the next would fetch it again.
+        keep_bundles = {"distributed.scheduler.active-memory-manager.start": False}
+        with dask.config.set({**no_pages, **keep_bundles, "distributed.worker.multiprocessing-method": "forkserver"}):
+            self.local_cluster = distributed.LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                security=security, protocol="tls://", dashboard_address=None, silence_logs=logging.CRITICAL,
+                resources=advertised_resources(status, slots=1))
+        try:
+            return distributed.Client(self.local_cluster, timeout=CONNECT_TIMEOUT, security=security), set(status.languages)
+        except BaseException:
+            self.close()
+            raise
+
+    def _connect(self, distributed):
+        address = self.options.address
         try:
             return distributed.Client(address, timeout=CONNECT_TIMEOUT, security=self._security(distributed))
         except (OSError, TimeoutError, ValueError) as error:
@@ -169,8 +201,7 @@ class Cluster:
             raise ClusterError(f"no worker joined the scheduler at {self.options.address} within "
                                f"{WORKER_WAIT:g} s; start some with `dask worker {self.options.address}`") from None
         try:
-            languages = tuple(LANGUAGES) if self.local_cluster is not None else None
-            self.client.register_plugin(JudgeWorkerPlugin(self.options.min_sandbox, languages))
+            self.client.register_plugin(JudgeWorkerPlugin(self.options.min_sandbox))
             statuses = self.client.run(worker_status)
         except WorkerRefused:
             statuses = self.client.run(worker_status)  # each worker's reason is printed just below
@@ -203,35 +234,73 @@ class Cluster:
               on_done: Callable[[Entry], None] | None,
               skip: Callable[[Entry, str], None]) -> list[SubmissionResult | None]:
         """Each entry's result, in order: from the store when complete, else judged on the cluster
-        and recorded here as it arrives. None for a submission the cluster could not judge."""
-        from distributed import as_completed  # Dask: only with --cluster
+        and recorded here case by case as the workers decide them. None for a submission the
+        cluster could not judge."""
+        # The worker's side imports Dask's: only once a cluster is in use (`judge grade` without one never loads Dask).
+        from judge.cluster_worker import cases_of
 
+        # What the workers send, in the order it comes: ("cases", event) for cases decided,
+        # ("done", key) for each task finished. Dask calls back in threads of its own; the store
+        # is written here, in the grading thread, only.
+        arrivals: queue.Queue = queue.Queue()
+        topic = f"judge-cases-{self.run_token}"
+        self.client.subscribe_topic(topic, lambda event: arrivals.put(("cases", event[1])))
         results: list[SubmissionResult | None] = [None] * len(entries)
-        pending = {}
-        for index, entry in enumerate(entries):
-            resumption = resume_entry(entry, problems[entry.problem], store)
-            if resumption.needs_judging:
-                pending[self._submit(entry, problems[entry.problem], resumption)] = (index, entry, resumption)
-                continue
-            results[index] = finish_entry(entry, problems[entry.problem], store, resumption, None)
-            if on_done:
-                on_done(entry)
-        for future in as_completed(list(pending)):
-            index, entry, resumption = pending.pop(future)
-            fresh = self._result(future, entry, skip)
-            if fresh is not None:
-                results[index] = finish_entry(entry, problems[entry.problem], store, resumption, fresh)
-            if on_done:
-                on_done(entry)
-        return results
+        waiting: collections.deque = collections.deque()  # (index, entry, resumption) not yet sent
+        pending = {}  # task key -> (index, entry, resumption, future)
 
-    def _submit(self, entry: Entry, problem: Problem, resumption):
+        def send() -> None:
+            index, entry, resumption = waiting.popleft()
+            future = self._submit(entry, problems[entry.problem], resumption, topic)
+            pending[future.key] = (index, entry, resumption, future)
+            future.add_done_callback(lambda done: arrivals.put(("done", done.key)))
+
+        try:
+            for index, entry in enumerate(entries):
+                resumption = resume_entry(entry, problems[entry.problem], store)
+                if resumption.needs_judging:
+                    waiting.append((index, entry, resumption))
+                    continue
+                results[index] = finish_entry(entry, problems[entry.problem], store, resumption, None)
+                if on_done:
+                    on_done(entry)
+            while waiting and len(pending) < self._in_flight:
+                send()
+            while pending:
+                kind, item = arrivals.get()
+                if kind == "cases":
+                    key, cases = cases_of(item)
+                    for case in cases if key in pending else ():  # (a task's last event may come after its result)
+                        pending[key][2].record(store, case)
+                    continue
+                index, entry, resumption, future = pending.pop(item)
+                if waiting:  # first: the worker that finished waits for it
+                    send()
+                fresh = self._result(future, entry, skip)
+                if fresh is not None:
+                    results[index] = finish_entry(entry, problems[entry.problem], store, resumption, fresh)
+                if on_done:
+                    on_done(entry)
+            return results
+        finally:
+            self.client.unsubscribe_topic(topic)
+
+    @property
+    def _in_flight(self) -> float:
+        """How many submissions the cluster is given at a time. A local cluster gets one per
+        worker, and the next as each finishes, as `-j N` takes them: Dask assigns each task it is
+        given to a worker at once, and one queued behind a long submission on a busy worker was
+        moved to an idle one only a second or so later, which at the end of a grade is a second
+        lost. A cluster elsewhere, whose workers may come and go, gets them all at once."""
+        return _local_workers(self.options.address) if self.local_cluster is not None else math.inf
+
+    def _submit(self, entry: Entry, problem: Problem, resumption, case_topic: str):
         # The worker's side imports Dask's: only once a cluster is in use (`judge grade` without one never loads Dask).
         from judge.cluster_worker import judge_remotely, resource_name
 
         return self.client.submit(
             judge_remotely, self._bundle(problem), entry.path.name, read_source(entry.path),
-            resumption.language, [case.name for case in resumption.remaining], self.cold,
+            resumption.language, [case.name for case in resumption.remaining], self.cold, case_topic,
             key=f"judge-{entry.student}-{entry.problem}-{resumption.submission_id}-{self.run_token}",
             resources={resource_name(resumption.language, self.options.min_sandbox): 1}, pure=False)
 
@@ -246,6 +315,11 @@ class Cluster:
             self._bundles[problem.id] = self.client.submit(
                 bundle_value, bundle, key=f"judge-problem-{self.options.min_sandbox}-{bundle.digest}",
                 resources={resource_name(ANY_LANGUAGE, self.options.min_sandbox): 1})
+            if self.local_cluster is not None:
+                # On every worker before its first submission: Dask gives a task only to a worker
+                # that holds its inputs, so with the bundle on one worker, its submissions would
+                # queue there while the others stood idle (until Dask moved them, seconds later).
+                self.client.replicate([self._bundles[problem.id]])
         return self._bundles[problem.id]
 
     @staticmethod
@@ -335,14 +409,37 @@ def _start_fork_server() -> None:
     multiprocessing.forkserver.ensure_running()
 
 
-def _ephemeral_security(distributed):
-    """Credentials for one grade's local cluster: a self-signed key and certificate made in memory,
-    which the scheduler, the workers and this client all require of whoever connects."""
+def ephemeral_security(distributed):
+    """Credentials for one grade's local cluster: a key and a self-signed certificate made in
+    memory, which the scheduler, the workers and this client all require of whoever connects.
+
+    An elliptic-curve (P-256) key, not the RSA key of Dask's ``Security.temporary()``: making one
+    takes a tenth of a millisecond where RSA takes 20 to 100, and each of the cluster's TLS
+    handshakes signs with it at a fraction of RSA's cost, as strong."""
     try:
-        return distributed.Security.temporary()
+        from cryptography import x509
+        from cryptography.hazmat.primitives import hashes, serialization
+        from cryptography.hazmat.primitives.asymmetric import ec
+        from cryptography.x509.oid import NameOID
     except ImportError:
         raise ClusterError(f"--cluster local:N secures its cluster with TLS, which needs the `cryptography` "
                            f"package; {INSTALL_HINT}") from None
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "judge-local-cluster")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    certificate = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+                   .serial_number(x509.random_serial_number())
+                   .not_valid_before(now - datetime.timedelta(minutes=5))  # a clock stepped back a little
+                   .not_valid_after(now + datetime.timedelta(days=7))  # a week-long grade is still one grade
+                   .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+                   .sign(key, hashes.SHA256()))
+    key_pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                serialization.NoEncryption()).decode()
+    certificate_pem = certificate.public_bytes(serialization.Encoding.PEM).decode()
+    # PEM text, not paths: Dask keeps them in memory, in this process and in its workers.
+    return distributed.Security(require_encryption=True, tls_ca_file=certificate_pem,
+                                **{f"tls_{role}_{part}": pem for role in ("client", "scheduler", "worker")
+                                   for part, pem in (("cert", certificate_pem), ("key", key_pem))})
 
 
 def _reason(error: BaseException) -> str:

@@ -1,7 +1,8 @@
 """What runs on a Dask worker for `judge grade --cluster`.
 
 Two parts: ``JudgeWorkerPlugin``, which checks the worker's sandbox tier and toolchains when it
-joins and advertises them as Dask resources (``judge-<language>-<tier>``), and
+joins and advertises them as Dask resources (``judge-<language>-<tier>``; a local:N cluster's
+workers, checked by the grader that starts them, start with theirs), and
 ``judge_remotely``, the task that judges one submission from the bytes the client sent, with
 this machine's sandbox and toolchains and the same functions a local run uses.
 
@@ -17,13 +18,16 @@ import dataclasses
 import functools
 import hashlib
 import logging
+import math
 import multiprocessing.util
+import pickle
 import shutil
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from distributed import WorkerPlugin
+from distributed import WorkerPlugin, get_worker
 
 from judge import __version__
 from judge.errors import JudgeError, LanguageUnavailable, SandboxError, SuiteError
@@ -31,7 +35,7 @@ from judge.formats import format_of, formats
 from judge.languages import LANGUAGES
 from judge.languages.self_test import self_test
 from judge.problem import Problem
-from judge.results import SubmissionResult
+from judge.results import CaseResult, SubmissionResult
 from judge.runner import judge_submission
 from judge.sandbox import TIERS, sandbox_tier
 from judge.sandbox.scratch import scratch_dir as _scratch_dir
@@ -157,11 +161,13 @@ def forget_materialized() -> None:
 # The task
 
 def judge_remotely(bundle: ProblemBundle, source_name: str, source: bytes, language: str,
-                   case_names: list[str], cold: bool) -> SubmissionResult:
-    """Judge one submission (its file name and bytes) on the named cases of the bundle's problem.
+                   case_names: list[str], cold: bool, case_topic: str) -> SubmissionResult:
+    """Judge one submission (its file name and bytes) on the named cases of the bundle's problem,
+    sending the cases' results to the client as they are decided, in events on ``case_topic``
+    (see ``CaseSender``).
 
     Pure in effect: it writes only temporary files and returns the results, so the scheduler may
-    run it again on another worker when one dies; the client records the results once."""
+    run it again on another worker when one dies; the client records each case once."""
     problem = materialized_problem(bundle)
     cases = [problem.case(name) for name in case_names]
     folder = _scratch_dir("submission")
@@ -170,10 +176,42 @@ def judge_remotely(bundle: ProblemBundle, source_name: str, source: bytes, langu
         path.write_bytes(source)
         # What the program printed is not recorded or reported by `grade` (beyond a sample case's
         # excerpt): it is not kept, and need not cross the network.
-        result = judge_submission(problem, path, language, cases=cases, cold=cold, keep_output=False)
+        result = judge_submission(problem, path, language, cases=cases, cold=cold, keep_output=False,
+                                  on_case=CaseSender(case_topic))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return result
+
+
+CASE_EVENT_INTERVAL = 0.5  # seconds between two events of one task
+
+
+class CaseSender:
+    """Sends the cases a task decides to the client, which records them at once, as a local grade
+    does: the first in an event of its own (a grade's first result does not wait for a whole
+    submission), then those decided since, in one event at most every ``CASE_EVENT_INTERVAL``
+    seconds (an event per case would cost the grader's scheduler and client a millisecond of CPU
+    each). Those not sent when the task ends arrive with its result."""
+
+    def __init__(self, topic: str) -> None:
+        self.topic = topic
+        self.worker = get_worker()
+        self.task = self.worker.get_current_task()
+        self.unsent: list[CaseResult] = []
+        self.last_sent = -math.inf
+
+    def __call__(self, result: CaseResult) -> None:
+        self.unsent.append(result)
+        now = time.monotonic()
+        if now - self.last_sent >= CASE_EVENT_INTERVAL:
+            # Pickled, as the task's result is: an event's message must be plain msgpack data.
+            self.worker.log_event(self.topic, {"task": self.task, "cases": pickle.dumps(self.unsent)})
+            self.unsent, self.last_sent = [], now
+
+
+def cases_of(event: dict) -> tuple[str, list[CaseResult]]:
+    """The task and the case results a ``CaseSender`` event tells of."""
+    return event["task"], pickle.loads(event["cases"])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -239,27 +277,26 @@ class JudgeWorkerPlugin(WorkerPlugin):
 
     name = PLUGIN_NAME
 
-    def __init__(self, required_tier: str, languages: tuple[str, ...] | None = None) -> None:
+    def __init__(self, required_tier: str) -> None:
         self.required_tier = required_tier
         self.client_version = __version__  # pickled here, compared there
-        # Given for a local:N cluster, whose workers judge on this machine for it as `-j N`
-        # would: every language, untested, as a local grade offers them (a submission in one
-        # whose toolchain is missing gets IE, as it would there), not the seconds of start-up
-        # that building and running each language's self-test in each worker costs.
-        self.languages = languages
 
     async def setup(self, worker) -> None:
         global _status
         status = await asyncio.get_running_loop().run_in_executor(None, probe_worker, self.required_tier,
-                                                                    self.client_version, self.languages)
+                                                                    self.client_version)
         _status = status
-        slots = worker.state.nthreads
-        await worker.set_resources(**{resource_name(language, tier): slots
-                                      for language in (*status.languages, ANY_LANGUAGE)
-                                      for tier in tiers_up_to(status.tier)})
+        await worker.set_resources(**advertised_resources(status, worker.state.nthreads))
         if status.refusal:
             logger.error("judge: this worker is refused: %s", status.refusal)
             raise WorkerRefused(status.refusal)
+
+
+def advertised_resources(status: WorkerStatus, slots: int) -> dict[str, int]:
+    """The Dask resources a worker found as ``status`` offers, ``slots`` of each: one per language
+    (and one for holding problem bundles) for its tier and each weaker one."""
+    return {resource_name(language, tier): slots for language in (*status.languages, ANY_LANGUAGE)
+            for tier in tiers_up_to(status.tier)}
 
 
 def worker_status() -> dict | None:

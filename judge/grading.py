@@ -361,10 +361,18 @@ class Resumption:
     recorded: dict[str, CaseResult]
     compile_message: str
     remaining: list[Case]
+    positions: dict[str, int]  # each case's place in the problem's order, by name
 
     @property
     def needs_judging(self) -> bool:
         return bool(self.remaining) and not self.complete
+
+    def record(self, store: Store, result: CaseResult) -> None:
+        """Record a case just judged, unless it already is (a task run again after its worker
+        died judges its cases again)."""
+        if result.name not in self.recorded:
+            store.record_case(self.submission_id, self.positions[result.name], result)
+            self.recorded[result.name] = result
 
 
 def resume_entry(entry: Entry, problem: Problem, store: Store) -> Resumption:
@@ -373,21 +381,20 @@ def resume_entry(entry: Entry, problem: Problem, store: Store) -> Resumption:
     submission_id, complete = store.submission(entry.student, problem, entry.path, language)
     recorded = {result.name: result for result in store.recorded_cases(submission_id)}
     remaining = [case for case in problem.cases if case.name not in recorded]
-    return Resumption(submission_id, complete, language, recorded, store.compile_message(submission_id), remaining)
+    positions = {case.name: index for index, case in enumerate(problem.cases)}
+    return Resumption(submission_id, complete, language, recorded, store.compile_message(submission_id), remaining,
+                      positions)
 
 
 def finish_entry(entry: Entry, problem: Problem, store: Store, resumption: Resumption,
                  fresh: SubmissionResult | None) -> SubmissionResult:
     """Record the ``fresh`` case results (if any judging was done) and the submission's summary."""
-    recorded = dict(resumption.recorded)
     compile_message = resumption.compile_message
     if fresh is not None:
-        positions = {case.name: index for index, case in enumerate(problem.cases)}
         compile_message = fresh.compile_message
         for result in fresh.cases:
-            if result.name not in recorded:  # CE and IE results arrive without on_case
-                store.record_case(resumption.submission_id, positions[result.name], result)
-            recorded[result.name] = result
+            resumption.record(store, result)  # CE and IE results arrive without on_case
+    recorded = resumption.recorded
     ordered = [recorded[case.name] for case in problem.cases if case.name in recorded]
     result = summarize(problem, entry.path, resumption.language, ordered, compile_message)
     if not resumption.complete:
@@ -400,8 +407,6 @@ def grade_entry(entry: Entry, problem: Problem, store: Store) -> SubmissionResul
     resumption = resume_entry(entry, problem, store)
     fresh = None
     if resumption.needs_judging:
-        positions = {case.name: index for index, case in enumerate(problem.cases)}
         fresh = judge_submission(problem, entry.path, cases=resumption.remaining, keep_output=False,
-                                 on_case=lambda result: store.record_case(resumption.submission_id,
-                                                                          positions[result.name], result))
+                                 on_case=lambda result: resumption.record(store, result))
     return finish_entry(entry, problem, store, resumption, fresh)

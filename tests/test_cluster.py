@@ -239,6 +239,36 @@ def test_a_killed_grader_resumes_from_the_store(dask_cluster, tmp_path):
     assert students == {"ana": {"status": "graded", "score": 100.0, "verdict": "AC"}, "zed": {"status": "graded", "score": 100.0, "verdict": "AC"}}
 
 
+def test_a_cluster_records_cases_while_a_submission_is_judged(dask_cluster, tmp_path):
+    folder = make_class(tmp_path / "subs", {"slowpoke/stones.py": SLOW_STONES})
+    db = tmp_path / "cluster.db"
+    command = [sys.executable, "-m", "judge", "grade", str(folder), "--db", str(db), "--format", "json",
+               *cluster_args(dask_cluster.address)]
+    judge = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen_midway = set()  # how many cases the store held while the submission was still being judged
+    try:
+        while judge.poll() is None:
+            if db.exists() and not _complete(db):
+                seen_midway.add(_case_count(db))
+            time.sleep(0.05)
+        out, err = judge.communicate(timeout=60)
+    finally:
+        judge.kill()
+    assert judge.returncode == 0, err
+    assert json.loads(out)["students"][0]["problems"]["stones"]["verdict"] == "AC"
+    # Cases came in a few at a time (each takes a quarter of a second), not all at once at the end.
+    assert len(seen_midway - {0}) >= 3, sorted(seen_midway)
+    assert counts(db) == (1, suite_size("stones"))
+
+
+def _case_count(db: Path) -> int:
+    try:
+        with sqlite3.connect(db) as connection:
+            return connection.execute("SELECT COUNT(*) FROM case_results").fetchone()[0]
+    except sqlite3.OperationalError:  # the grader is still creating the tables
+        return 0
+
+
 def _complete(db: Path) -> set[tuple[str, str]]:
     if not db.exists():
         return set()
@@ -393,6 +423,36 @@ def test_a_local_cluster_talks_only_to_its_own_grader(tmp_path):
         cluster.close()
 
 
+def test_a_local_cluster_sends_each_worker_a_problem_once(tmp_path):
+    from judge.cluster import Cluster, ClusterOptions
+    from judge.grading import grade_folder
+    from judge.store import Store
+
+    tenth_late = SLOW_STONES.replace("0.25", "0.1")  # each submission a couple of seconds long
+    folder = make_class(tmp_path / "subs", {f"s{index}/stones.py": f"# {index}\n{tenth_late}" for index in range(6)})
+    cluster = Cluster(ClusterOptions("local:2", sandbox_tier()))
+    try:
+        report = grade_folder(folder, Store(tmp_path / "r.db"), backend=cluster)
+        assert {student.results["stones"].verdict.value for student in report.students} == {"AC"}, report.issues
+
+        def seen(dask_worker):
+            bundles = [str(key) for key, event, *_ in dask_worker.state.log  # made here or received
+                       if event == "put-in-memory" and str(key).startswith("judge-problem-")]
+            judged = {str(key) for key, *_ in dask_worker.state.log if str(key).startswith("judge-s")}
+            return bundles, len(judged), sorted(dask_worker.state.total_resources)
+
+        workers = cluster.client.run(seen).values()
+    finally:
+        cluster.close()
+    assert all(count for _, count, _ in workers), "each worker judges some of the class"
+    # Each worker holds the bundle from before its first submission and gets it once, though it
+    # judges several submissions with it (and the tasks are minutes apart in a real class).
+    assert all(len(bundles) == 1 for bundles, _, _ in workers), [bundles for bundles, _, _ in workers]
+    # Each worker started with the resources a checked worker advertises, for its tier and each weaker one.
+    assert all(f"judge-python-{sandbox_tier()}" in resources and "judge-python-none" in resources
+               for _, _, resources in workers)
+
+
 def test_a_refused_worker_gets_neither_submissions_nor_problems(tmp_path):
     if sandbox_tier() == "none":
         pytest.skip("this machine has no sandbox tier weaker than its own")
@@ -421,8 +481,11 @@ def test_a_worker_with_a_weaker_sandbox_is_refused(tmp_path):
     done = run_judge("grade", str(folder), "--db", str(tmp_path / "r.db"), "--cluster", "local:1",
                      "--min-sandbox", "unshare", env={"JUDGE_SANDBOX": "none"})
     assert done.returncode == 2
-    assert "refused: its sandbox tier is 'none', weaker than the 'unshare' this grade requires" in done.stderr
-    assert "judge: error: no worker of local:1 can judge here" in done.stderr
+    # Checked before any worker is started (none says it is refused): the command's last word says why.
+    assert done.stderr.splitlines()[-1].startswith(
+        "judge: error: no worker of local:1 can judge here: its sandbox tier is 'none', weaker than the 'unshare' "
+        "this grade requires"), done.stderr
+    assert "refused" not in done.stderr
     assert "Traceback" not in done.stderr
 
 
@@ -453,3 +516,19 @@ def test_a_local_grade_never_imports_dask(tmp_path):
     done = subprocess.run([sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True, timeout=120,
                           check=False)
     assert done.stdout.strip().splitlines()[-1] == "loaded: [] status: 0", done.stderr
+
+
+def test_a_local_cluster_has_credentials_of_its_own_each_grade():
+    from cryptography import x509
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    from judge.cluster import ephemeral_security
+
+    first, second = ephemeral_security(distributed), ephemeral_security(distributed)
+    assert first.require_encryption and first.tls_worker_key != second.tls_worker_key
+    certificate = x509.load_pem_x509_certificate(first.tls_ca_file.encode())
+    # An elliptic-curve key (made in a tenth of a millisecond), whose certificate signs all three roles.
+    assert isinstance(certificate.public_key(), ec.EllipticCurvePublicKey)
+    assert first.tls_client_cert == first.tls_scheduler_cert == first.tls_worker_cert == first.tls_ca_file
+    # The key is in memory only: not a path to a file another user might read.
+    assert "-----BEGIN PRIVATE KEY-----" in first.tls_worker_key and "\n" in first.tls_worker_key
