@@ -100,11 +100,14 @@ def judge_submission(problem: Problem, source: Path, language_name: str | None =
                      cases: list[Case] | None = None, jobs: int = 1,
                      on_case: Callable[[CaseResult], None] | None = None,
                      stop_on_failure: bool = False, cold: bool = False,
-                     keep_output: bool = True) -> SubmissionResult:
+                     keep_output: bool = True,
+                     stop_when: Callable[[CaseResult], bool] | None = None) -> SubmissionResult:
     """Judge ``source`` on ``cases`` (default: all of the problem's) and score it.
 
     With ``stop_on_failure`` the cases run in order and stop at the first that is not AC: the
     overall verdict is the same, and a slow wrong solution costs one time-out, not dozens.
+    ``stop_when`` does the same with another test of a case's result (``stop_on_failure`` is
+    ``stop_when=failed``).
     Without ``keep_output`` the results hold no whole outputs (a class of submissions printing
     megabytes each would otherwise be held in memory until the report), only excerpts.
     """
@@ -112,17 +115,18 @@ def judge_submission(problem: Problem, source: Path, language_name: str | None =
     prepared = prepare(problem, source, language_name)
     if isinstance(prepared, PrepareFailure):
         return failed_preparation(problem, source, cases, prepared)
-    workers = 1 if stop_on_failure else min(jobs, len(cases))
+    stop_when = failed if stop_on_failure else stop_when
+    workers = 1 if stop_when else min(jobs, len(cases))
     cold = cold or not problem.task.runs_warm
     with executor(prepared.language, prepared.program, problem.io, prepared.limits, cold, workers) as execute:
-        results = _run_cases(problem, prepared, cases, execute, jobs, on_case, stop_on_failure, keep_output)
+        results = _run_cases(problem, prepared, cases, execute, jobs, on_case, stop_when, keep_output)
     result = summarize(problem, source, prepared.language.name, results)
     result.partial = len(results) < len(problem.cases)
     return result
 
 
 def _run_cases(problem: Problem, prepared: Prepared, cases: list[Case], execute: Execute, jobs: int,
-               on_case: Callable[[CaseResult], None] | None, stop_on_failure: bool,
+               on_case: Callable[[CaseResult], None] | None, stop_when: Callable[[CaseResult], bool] | None,
                keep_output: bool) -> list[CaseResult]:
     def run_one(case: Case) -> CaseResult:
         result = run_case(problem, prepared, case, execute, keep_output)
@@ -130,11 +134,11 @@ def _run_cases(problem: Problem, prepared: Prepared, cases: list[Case], execute:
             on_case(result)
         return result
 
-    if stop_on_failure:
+    if stop_when:
         results = []
         for case in cases:
             results.append(run_one(case))
-            if results[-1].verdict != Verdict.AC:
+            if stop_when(results[-1]):
                 break
     elif jobs > 1:
         with ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -142,6 +146,11 @@ def _run_cases(problem: Problem, prepared: Prepared, cases: list[Case], execute:
     else:
         results = [run_one(case) for case in cases]
     return results
+
+
+def failed(result: CaseResult) -> bool:
+    """Whether a case's result is a failure (judge_submission's ``stop_on_failure`` stops there)."""
+    return result.verdict != Verdict.AC
 
 
 def summarize(problem: Problem, source: Path, language: str, results: list[CaseResult],

@@ -1,5 +1,5 @@
-"""`judge test PKG` builds a package's programs ahead, side by side (judge/icpc/builds.py), and
-judges its submissions side by side, those expected to time out first; a compile that failed is
+"""`judge test PKG` builds and judges a package's submissions side by side
+(judge/icpc/submission_runs.py), those expected to time out first; a compile that failed is
 not run again in the same process (judge/languages/base.py). Each compile error is still reported
 against its own submission, the others are still verified, and the checks come in the package's
 order."""

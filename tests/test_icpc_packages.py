@@ -157,9 +157,10 @@ def test_time_limit_is_inferred_from_the_slowest_accepted_submission_and_cached(
     assert list(cache_dir.glob("icpc-timelimit-*"))
 
 
-def test_an_accepted_run_made_to_infer_the_limit_is_kept_only_where_the_limit_decides_alike():
-    """judge test keeps an accepted submission's run from the inference when judging it again
-    under the inferred limit would decide the same: AC on every case, within CPU and wall time."""
+def test_a_run_made_while_the_limit_was_inferred_is_kept_only_where_the_limit_decides_alike():
+    """judge test keeps a run made under a cap before the limit was known (an accepted
+    submission's, or one expected to fail, stopped at its first failure) when judging it again
+    under the inferred limit would decide the same: every case it ran within CPU and wall time."""
     package = PACKAGES / "addition"
     problem = dataclasses.replace(load_package(package), time_limit=1.0)
     source = package / "submissions" / "accepted" / "add.py"
@@ -170,10 +171,11 @@ def test_an_accepted_run_made_to_infer_the_limit_is_kept_only_where_the_limit_de
         return SubmissionResult("addition", str(source), "python", verdict, 100, 100, cases, partial=partial)
 
     assert decided_alike(problem, source, run())
+    assert decided_alike(problem, source, run(verdict=Verdict.WA, partial=True))  # its first failure, in time
     assert not decided_alike(problem, source, run(cpu=limits.cpu_time + 0.5))  # TLE under the limit
+    assert not decided_alike(problem, source, run(verdict=Verdict.WA, cpu=limits.cpu_time + 0.5))
     assert not decided_alike(problem, source, run(wall=limits.wall_time + 0.5))
-    assert not decided_alike(problem, source, run(verdict=Verdict.WA))
-    assert not decided_alike(problem, source, run(partial=True))
+    assert not decided_alike(problem, source, run(verdict=Verdict.IE))  # a judge's fault may not come again
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="runs are other users only when the judge is root")

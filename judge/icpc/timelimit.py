@@ -10,7 +10,7 @@ import json
 import math
 import os
 import sys
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from pathlib import Path
 
 from judge.icpc.expectations import submissions
@@ -39,38 +39,36 @@ def with_time_limit(problem: Problem) -> Problem:
     """``problem`` ready to judge: a package whose time limit is not known yet (neither given nor
     inferred before) gets it inferred now, with a progress line per accepted submission, and
     cached; any other is returned as it is, with nothing run."""
-    return with_time_limit_and_runs(problem)[0]
-
-
-def with_time_limit_and_runs(problem: Problem) -> tuple[Problem, dict[Path, SubmissionResult]]:
-    """``with_time_limit``, and the results of the accepted submissions judged to infer the limit,
-    by resolved path ({} when none was run), for judge test to keep where ``decided_alike``."""
     if time_limit_known(problem.package):
-        return problem, {}
-    limit, runs = _inferred(problem)
-    return dataclasses.replace(problem, time_limit=limit), runs
+        return problem
+    return dataclasses.replace(problem, time_limit=inferred_time_limit(problem))
 
 
 def inferred_time_limit(problem: Problem) -> float:
     """The inferred limit in seconds (from the cache when the package has not changed)."""
-    return _inferred(problem)[0]
-
-
-def _inferred(problem: Problem) -> tuple[float, dict[Path, SubmissionResult]]:
-    package = problem.package
-    cached = cached_time_limit(package)
+    cached = cached_time_limit(problem.package)
     if cached is not None:
-        return cached, {}
-    path = _cache_path(package)
-    runs = accepted_runs(problem)
+        return cached
+    # As many programs run at once as there are cores (see verify): submissions side by side,
+    # each running its cases side by side when there are fewer submissions than cores.
+    with ThreadPoolExecutor(max_workers=max(1, min(os.cpu_count() or 1, len(accepted_submissions(problem))))) as pool:
+        runs = {path: future.result() for path, future in judge_accepted(problem, pool).items()}
+    return record_inferred_limit(problem, runs)
+
+
+def record_inferred_limit(problem: Problem, runs: dict[Path, SubmissionResult]) -> float:
+    """The limit ``runs`` (the accepted submissions' under the cap) give, cached for the package
+    as it is now."""
+    package = problem.package
     slowest = slowest_accepted(runs, package)
     timing = package.timing
     steps = max(1, math.ceil(slowest * timing.ac_to_time_limit / timing.resolution - 1e-9))
     limit = round(steps * timing.resolution, 6)
+    path = _cache_path(package)
     temporary = path.with_suffix(f".{os.getpid()}.tmp")
     temporary.write_text(json.dumps({"time_limit": limit, "slowest_accepted": slowest}))
     temporary.replace(path)
-    return limit, runs
+    return limit
 
 
 def cached_time_limit(package) -> float | None:
@@ -85,25 +83,28 @@ def _cache_path(package):
     return cache_root() / f"icpc-timelimit-{package_hash(package.root)}.json"
 
 
-def accepted_runs(problem: Problem) -> dict[Path, SubmissionResult]:
-    """Each accepted submission judged under a generous cap (CAP_SECONDS), by resolved path."""
-    capped = dataclasses.replace(problem, time_limit=CAP_SECONDS)
-    accepted = [path for path, folder in submissions(problem.package) if folder == ACCEPTED and not unsupported_reason(path)]
-    # As many programs run at once as there are cores (see verify): submissions side by side,
-    # each running its cases side by side when there are fewer submissions than cores.
-    cores = os.cpu_count() or 1
-    at_once = max(1, min(cores, len(accepted)))
+def accepted_submissions(problem: Problem) -> list[Path]:
+    """The accepted submissions the limit is inferred from, Java's first (the slowest to build)."""
+    return sorted((path for path, folder in submissions(problem.package) if folder == ACCEPTED and not unsupported_reason(path)),
+                  key=lambda path: path.suffix != ".java")
 
-    def judged(numbered: tuple[int, Path]) -> SubmissionResult:
-        number, path = numbered
+
+def judge_accepted(problem: Problem, pool: Executor) -> dict[Path, Future[SubmissionResult]]:
+    """Each accepted submission judged in ``pool`` under a generous cap (CAP_SECONDS), by
+    resolved path, each saying so as it starts."""
+    capped = dataclasses.replace(problem, time_limit=CAP_SECONDS)
+    accepted = accepted_submissions(problem)
+    cores = os.cpu_count() or 1
+    jobs = max(1, cores // max(1, min(cores, len(accepted))))  # the cores a submission has to itself
+
+    def judged(number: int, path: Path) -> SubmissionResult:
         # It may take minutes: say what is going on (on stderr, which reports never are).
         print(f"judge: {problem.id} gives no time limit: inferring it from its accepted submissions "
               f"({number}/{len(accepted)}: {path.relative_to(problem.package.root)}); done once, then cached",
               file=sys.stderr, flush=True)
-        return judge_submission(capped, path.resolve(), jobs=max(1, cores // at_once))
+        return judge_submission(capped, path.resolve(), jobs=jobs)
 
-    with ThreadPoolExecutor(max_workers=at_once) as pool:
-        return dict(zip((path.resolve() for path in accepted), pool.map(judged, enumerate(accepted, 1))))
+    return {path.resolve(): pool.submit(judged, number, path) for number, path in enumerate(accepted, 1)}
 
 
 def slowest_accepted(runs: dict[Path, SubmissionResult], package) -> float:
@@ -119,11 +120,13 @@ def slowest_accepted(runs: dict[Path, SubmissionResult], package) -> float:
 
 
 def decided_alike(problem: Problem, path: Path, run: SubmissionResult) -> bool:
-    """Whether ``run``, an accepted submission's while the limit was inferred, is what judging it
-    again under ``problem``'s limit would decide: AC on every case, each within that limit's CPU
-    and wall time, so that the same run is AC under it too. (problemtools, too, judges its
-    accepted submissions once to set the limit and keeps those results.)"""
-    if run.verdict != Verdict.AC or not run.cases or run.partial:
+    """Whether ``run``, made under a cap while the limit was inferred, is what judging the
+    submission again under ``problem``'s limit would decide: every case it ran within that
+    limit's CPU and wall time, so that the same runs are decided the same under it (it must have
+    been made stopping where judging stops: at its first failure, or never). A compile error is
+    the same under any limit; a judge's fault may not be. (problemtools, too, judges its accepted
+    submissions once to set the limit and keeps those results.)"""
+    if not run.cases or run.verdict == Verdict.IE:
         return False
     limits = submission_language(path).limits(base_limits(problem))
     return all(case.cpu_time < limits.cpu_time and case.wall_time < limits.wall_time for case in run.cases)

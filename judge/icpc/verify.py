@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from judge.icpc.builds import build_programs
 from judge.icpc.constant_checks import check_constants
 from judge.icpc.data_checks import (
     VALID_EXIT,
@@ -33,11 +32,11 @@ from judge.icpc.expectations import (
 from judge.icpc.package import CaseFiles, Package, PackageError, arguments_for
 from judge.icpc.programs import package_program, submission_language, unsupported_reason
 from judge.icpc.submission_rules import Rule, check_rules, load_rules, rules_for
-from judge.icpc.timelimit import base_seconds, decided_alike, with_time_limit_and_runs
+from judge.icpc.submission_runs import Planned, SubmissionRuns
+from judge.icpc.timelimit import base_seconds
 from judge.languages import CompileError, LanguageUnavailable, UnknownLanguage
 from judge.problem import Problem
 from judge.results import Check, SubmissionResult
-from judge.runner import judge_submission
 from judge.verdict import Verdict, signal_name
 
 UNSUPPORTED_VALIDATORS = {".ctd": "checktestdata", ".viva": "VIVA"}
@@ -46,45 +45,58 @@ UNSUPPORTED_VALIDATORS = {".ctd": "checktestdata", ".viva": "VIVA"}
 def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]:
     """Every check of one package, each as soon as it is made, its time limit inferred first if
     it is not known yet (and cached); PackageError for a package that is broken rather than wrong
-    (a validator that does not build or breaks its protocol, or no limit to be had)."""
+    (a validator that does not build or breaks its protocol, or no limit to be had). The example
+    submissions are judged from the start, side by side (``SubmissionRuns``), while the other
+    checks are made."""
     cores = jobs or max(1, len(os.sched_getaffinity(0)))
-    build_programs(problem, cores)  # all at once: judging below finds them built
-    problem, inference_runs = with_time_limit_and_runs(problem)
     package: Package = problem.package
     name = problem.id
-    timing = package.timing
-    yield Check(name, "package loads", True, f"{len(problem.cases)} cases, format {package.version}, "
-                                             f"{', '.join(sorted(package.types))}")
-    yield Check(name, "time limit", True, f"{problem.time_limit:g} s ({timing.source})")
-    yield from check_constants(package)
+    in_order = _submission_rules(package, name)
+    planned = [item for item in in_order if isinstance(item, Planned)]
+    pool = ThreadPoolExecutor(max_workers=cores)
+    try:
+        runs = SubmissionRuns(problem, planned, pool)
+        early_checks = _package_checks(problem)  # made while the submissions run
+        problem = runs.with_time_limit()
+        timing = package.timing
+        yield Check(name, "package loads", True, f"{len(problem.cases)} cases, format {package.version}, "
+                                                 f"{', '.join(sorted(package.types))}")
+        yield Check(name, "time limit", True, f"{problem.time_limit:g} s ({timing.source})")
+        yield from early_checks
+        for item in in_order:
+            yield check_submission(problem, item, *runs.result(planned.index(item))) if isinstance(item, Planned) \
+                else item
+        if not any(item.folder == "accepted" for item in planned):
+            yield Check(name, "accepted submission", False, "no accepted submission in a supported language")
+    finally:  # a broken package (or Ctrl-C) ends the command: no run queued behind it starts
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _package_checks(problem: Problem) -> list[Check]:
+    """The checks of the package's parts other than its submissions and example outputs, which
+    need no time limit."""
+    package = problem.package
+    checks = list(check_constants(package))
     if package.generated is not None:
-        yield Check(name, "generated data", True, f"{len(package.generated.cases)} cases made by "
-                                                  f"generators/generators.yaml (`judge generate` writes them out)")
-        for warning in package.generated.warnings:
-            yield Check(name, "generated data", True, f"warning: {warning}")
-    yield check_samples(package)
-    yield from check_input_validators(package)
+        checks.append(Check(problem.id, "generated data", True, f"{len(package.generated.cases)} cases made by "
+                                                                f"generators/generators.yaml (`judge generate` writes them out)"))
+        checks += [Check(problem.id, "generated data", True, f"warning: {warning}") for warning in package.generated.warnings]
+    checks.append(check_samples(package))
+    checks += check_input_validators(package)
     if package.output_validator is not None:
         validator = problem.task.validator
         validator.program()  # PackageError when it does not build
-        yield Check(name, "output validator", True, f"{validator.name} builds")
+        checks.append(Check(problem.id, "output validator", True, f"{validator.name} builds"))
     if not package.interactive:
-        yield from check_example_outputs(package, problem.task.validator)
-    runnable = []
-    for outcome in _submission_rules(package, name):
-        if isinstance(outcome, Check):
-            yield outcome
-        else:
-            runnable.append(outcome)
-    yield from _checked_submissions(problem, runnable, cores, inference_runs)
-    if not any(folder == "accepted" for _, folder, _ in runnable):
-        yield Check(name, "accepted submission", False, "no accepted submission in a supported language")
+        checks += check_example_outputs(package, problem.task.validator)
+    return checks
 
 
-def _submission_rules(package: Package, name: str) -> Iterator[Check | tuple]:
-    """For each example submission: the check that settles it without running it (skipped, or a
-    broken annotation), else (path, folder, what it must get) to judge it by."""
+def _submission_rules(package: Package, name: str) -> list[Check | Planned]:
+    """For each example submission, in the package's order: the check that settles it without
+    running it (skipped, or a broken annotation), else what it must get."""
     rules_file = load_rules(package)
+    in_order: list[Check | Planned] = []
     for path, folder in submissions(package):
         what = f"submission {folder}/{path.name}"
         reason, rule = unsupported_reason(path), None
@@ -94,42 +106,19 @@ def _submission_rules(package: Package, name: str) -> Iterator[Check | tuple]:
             try:
                 rule = expectation(path, folder)
             except ExpectationError as error:
-                yield Check(name, what, False, str(error))
+                in_order.append(Check(name, what, False, str(error)))
                 continue
             except CheckedByHand as request:
-                yield Check(name, what, True, f"skipped: {request}")
+                in_order.append(Check(name, what, True, f"skipped: {request}"))
                 continue
             if rule is None:
                 reason = (f"folder {folder!r} names no verdict and the source has no @EXPECTED_RESULTS@ "
                           f"line; move it to accepted, wrong_answer, time_limit_exceeded, run_time_error, ...")
         if reason:
-            yield Check(name, what, True, f"skipped: {reason}")
+            in_order.append(Check(name, what, True, f"skipped: {reason}"))
         else:
-            yield path, folder, rule
-
-
-def _checked_submissions(problem: Problem, runnable: list[tuple], cores: int,
-                         inference_runs: dict[Path, SubmissionResult]) -> Iterator[Check]:
-    """Each submission's check in the package's order, as soon as it and those before it are
-    made, ``cores`` submissions judged at a time. Those expected to run into the time limit start
-    first: the longest runs then overlap the others, instead of ending the command alone. An
-    accepted submission judged while the limit was inferred keeps that run where it decides the
-    same under the limit (``decided_alike``)."""
-    kept = {index: inference_runs[path.resolve()] for index, (path, _, _) in enumerate(runnable)
-            if path.resolve() in inference_runs and decided_alike(problem, path, inference_runs[path.resolve()])}
-    order = sorted((index for index in range(len(runnable)) if index not in kept),
-                   key=lambda index: not _runs_to_time_limit(runnable[index][2]))
-    with ThreadPoolExecutor(max_workers=cores) as pool:
-        started = {index: pool.submit(check_submission, problem, *runnable[index]) for index in order}
-        for index in range(len(runnable)):
-            # A kept run needs no worker: its check is made here, not queued behind the long runs.
-            yield check_submission(problem, *runnable[index], judged=kept[index]) if index in kept \
-                else started[index].result()
-
-
-def _runs_to_time_limit(rule: Expectation | list[Rule]) -> bool:
-    return isinstance(rule, Expectation) and not rule.partial and Verdict.TLE in rule.verdicts \
-        and Verdict.AC not in rule.verdicts
+            in_order.append(Planned(path, folder, rule))
+    return in_order
 
 
 def check_samples(package: Package) -> Check:
@@ -197,16 +186,11 @@ def _input_arguments(files: CaseFiles, validator: Path) -> tuple[str, ...]:
     return arguments_for(files.input_validator_args, validator)
 
 
-def check_submission(problem: Problem, path: Path, folder: str, rule: Expectation | list[Rule],
-                     jobs: int = 1, judged: SubmissionResult | None = None) -> Check:
-    """Judge one example submission (unless ``judged`` is its result already) and compare with
-    what its folder (or annotation, or submissions.yaml) promises."""
-    package = problem.package
-    # An example may be a link to another one of the package (load_package saw it stays inside);
-    # the judge opens sources without following links, so it gets the file itself.
-    result = judged or judge_submission(problem, path.resolve(), jobs=jobs,
-                                        stop_on_failure=_may_stop_early(package, rule))
-    what = f"submission {folder}/{path.name}"
+def check_submission(problem: Problem, planned: Planned, result: SubmissionResult, warning: str = "") -> Check:
+    """Compare a submission's result with what its folder (or annotation, or submissions.yaml)
+    promises."""
+    package, path, rule = problem.package, planned.path, planned.rule
+    what = f"submission {planned.folder}/{path.name}"
     _refuse_broken_validator(package, result)
     if isinstance(rule, list):
         return _check_rules(problem, what, rule, result)
@@ -227,25 +211,14 @@ def check_submission(problem: Problem, path: Path, folder: str, rule: Expectatio
     if not rule.origin.startswith("folder"):
         expected += f" ({rule.origin})"
     if ok:
-        detail += margin_warning(problem, path, rule, result)
+        detail += warning or accepted_margin_warning(problem, path, rule, result)
     return Check(problem.id, what, ok, detail if ok else f"expected {expected}, {detail}")
 
 
-def _may_stop_early(package: Package, rule: Expectation | list[Rule]) -> bool:
-    """Whether judging may stop at the first case that fails (one case at a time): when the
-    verdict is all that is checked and a failure is expected, so that a slow wrong submission
-    costs one time-out; a submission expected to pass runs every case. A
-    score, a partial acceptance and submissions.yaml's rules look at every case."""
-    if package.scoring or isinstance(rule, list) or rule.partial:
-        return False
-    return Verdict.AC not in rule.verdicts
-
-
-def margin_warning(problem: Problem, path: Path, rule: Expectation, result) -> str:
-    """A warning when a submission gets its verdict too close to the time limit for the package
-    format's safety margins: an accepted one slower than time_limit / ac_to_time_limit (with a
-    limit the package gives), or a time-limit-exceeded one that ends within time_limit *
-    time_limit_to_tle (its first TLE case is run again with that limit to see)."""
+def accepted_margin_warning(problem: Problem, path: Path, rule: Expectation, result) -> str:
+    """A warning when an accepted submission is slower than time_limit / ac_to_time_limit, the
+    package format's safety margin (only where the package gives the limit: an inferred one
+    has the margin built in)."""
     timing, limit = problem.package.timing, problem.time_limit
     if rule.verdicts == {Verdict.AC} and result.verdict == Verdict.AC and result.cases and timing.source != "inferred":
         language = submission_language(path)
@@ -253,17 +226,6 @@ def margin_warning(problem: Problem, path: Path, rule: Expectation, result) -> s
         if slowest * timing.ac_to_time_limit > limit:
             return (f" (warning: {slowest:.2f} s CPU on its slowest case, more than the time limit / "
                     f"ac_to_time_limit = {limit / timing.ac_to_time_limit:.2f} s)")
-    if rule.verdicts == {Verdict.TLE} and result.verdict == Verdict.TLE:
-        first = next(case for case in result.cases if case.verdict == Verdict.TLE)
-        raised = dataclasses.replace(problem, time_limit=limit * timing.time_limit_to_tle)
-        if first.wall_time >= raised.time_limit:  # it ran that long without ending: it cannot end in time
-            return ""
-        again = judge_submission(raised, path.resolve(), cases=[case for case in problem.cases if case.name == first.name])
-        # Ending within the raised limit's wall-clock allowance is not ending in time: a program
-        # that sleeps past time_limit * time_limit_to_tle is too slow, whatever its CPU time.
-        if again.verdict != Verdict.TLE and again.cases and again.cases[0].wall_time <= raised.time_limit:
-            return (f" (warning: {first.name} ends within time_limit * time_limit_to_tle = "
-                    f"{raised.time_limit:g} s, {again.verdict} there: the limit is near its running time)")
     return ""
 
 

@@ -1,0 +1,213 @@
+"""How `judge test PKG` runs a package's example submissions: side by side, as many at a time as
+there are cores, each built in the task that judges it, so that a slow build (javac, a C++ file
+including <bits/stdc++.h>) overlaps the other submissions' runs instead of holding them all back.
+
+When the package's time limit is not known yet, the accepted submissions are judged first, under a
+generous cap, to infer it (``judge.icpc.timelimit``). Meanwhile the submissions expected to fail
+are judged under a smaller cap (EARLY_CAP_SECONDS), stopping at their first failure, and each such
+run is kept where it decides the same under the inferred limit: a wrong answer or a crash whose
+cases all ran within the limit (``decided_alike``, as for the accepted runs), a time-out whose
+raised limit (time_limit * time_limit_to_tle) is within the cap (``decided_past_time_limit``).
+Those expected to time out go first: theirs are the longest runs. A submission whose run cannot
+be kept, or whose rule needs every case, is judged again once the limit is known.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from concurrent.futures import Executor, Future
+from pathlib import Path
+
+from judge.errors import JudgeError
+from judge.icpc.expectations import Expectation
+from judge.icpc.submission_rules import Rule
+from judge.icpc.timelimit import (
+    accepted_submissions,
+    decided_alike,
+    judge_accepted,
+    record_inferred_limit,
+    time_limit_known,
+)
+from judge.icpc.programs import submission_language
+from judge.problem import Problem
+from judge.results import CaseResult, SubmissionResult
+from judge.runner import base_limits, failed, judge_submission, prepare, summarize
+from judge.sandbox import Limits, Outcome
+from judge.verdict import Verdict, decide
+
+Judged = tuple[SubmissionResult, str]  # a submission's result, and a warning about it (or "")
+
+# The CPU seconds a submission expected to fail is allowed while the limit is still unknown: a
+# run that needs more is judged again under the limit, so this only bounds the time it wastes.
+EARLY_CAP_SECONDS = 4.0
+
+
+@dataclasses.dataclass(frozen=True)
+class Planned:
+    """An example submission to judge, and what it must get."""
+
+    path: Path
+    folder: str
+    rule: Expectation | list[Rule]
+
+
+def may_stop_early(problem: Problem, rule: Expectation | list[Rule]) -> bool:
+    """Whether judging may stop at the first case that fails (one case at a time): when the
+    verdict is all that is checked and a failure is expected, so that a slow wrong submission
+    costs one time-out; a submission expected to pass runs every case. A score, a partial
+    acceptance and submissions.yaml's rules look at every case."""
+    if problem.package.scoring or isinstance(rule, list) or rule.partial:
+        return False
+    return Verdict.AC not in rule.verdicts
+
+
+def times_out_only(problem: Problem, rule: Expectation | list[Rule]) -> bool:
+    """Whether a time-out is the only verdict ``rule`` allows, and judging may stop at it."""
+    return may_stop_early(problem, rule) and rule.verdicts == {Verdict.TLE}
+
+
+class SubmissionRuns:
+    """The runs of ``planned`` in ``pool``, started at once (see the module's docstring)."""
+
+    def __init__(self, problem: Problem, planned: list[Planned], pool: Executor) -> None:
+        self.problem, self.planned, self.pool = problem, planned, pool
+        self.early: dict[int, Future[SubmissionResult]] = {}  # runs made before the limit was known
+        self.started: dict[int, Future[Judged]] = {}
+        self.inference: dict[Path, Future[SubmissionResult]] | None = None  # while the limit is inferred
+        if time_limit_known(problem.package):
+            self._start_judging()
+        else:
+            self._start_inferring()
+
+    def with_time_limit(self) -> Problem:
+        """The problem with its time limit, inferred (waiting for the accepted runs) if it must
+        be; the submissions not judged yet are started under it."""
+        if self.inference is not None:
+            runs = {path: future.result() for path, future in self.inference.items()}
+            self.problem = dataclasses.replace(self.problem, time_limit=record_inferred_limit(self.problem, runs))
+            self.inference = None
+            self._start_judging()
+        return self.problem
+
+    def result(self, index: int) -> Judged:
+        """The ``index``-th planned submission's result under the limit, and a warning about it
+        (or ""); ``with_time_limit`` first."""
+        early = self.early.get(index)
+        if early is not None:
+            judged = self._kept(self.planned[index], early.result())
+            if judged is not None:
+                return judged
+            self.started[index] = self.pool.submit(judge_planned, self.problem, self.planned[index])
+        return self.started[index].result()
+
+    def _kept(self, planned: Planned, run: SubmissionResult) -> Judged | None:
+        """What a run made under a cap decides under the limit, or None if it cannot tell."""
+        if times_out_only(self.problem, planned.rule):
+            return decided_past_time_limit(self.problem, planned.path.resolve(), run, EARLY_CAP_SECONDS)
+        return (run, "") if decided_alike(self.problem, planned.path, run) else None
+
+    def _start_judging(self) -> None:
+        """Start each submission without a run to keep, those expected to time out first (their
+        runs are the longest, so they overlap the others' instead of ending the command alone)."""
+        waiting = [index for index in range(len(self.planned)) if index not in self.early]
+        waiting.sort(key=lambda index: not times_out_only(self.problem, self.planned[index].rule))
+        for index in waiting:
+            self.started[index] = self.pool.submit(judge_planned, self.problem, self.planned[index])
+
+    def _start_inferring(self) -> None:
+        """The accepted runs, and the early runs beside them, the longest first: those expected to
+        time out, then the accepted ones, then those expected to fail otherwise."""
+        accepted = {path.resolve() for path in accepted_submissions(self.problem)}
+        timing_out, failing, builds = [], [], []
+        for index, planned in enumerate(self.planned):
+            path, rule = planned.path.resolve(), planned.rule
+            if path in accepted:
+                continue
+            if times_out_only(self.problem, rule):
+                timing_out.append(index)
+            elif may_stop_early(self.problem, rule) and Verdict.TLE not in rule.verdicts:
+                failing.append(index)
+            else:  # its rule needs every case: its run waits for the limit, its build goes ahead
+                builds.append(path)
+        self._start_early(timing_out)
+        self.inference = judge_accepted(self.problem, self.pool)
+        self.early.update({index: self.inference[planned.path.resolve()] for index, planned in enumerate(self.planned)
+                           if planned.path.resolve() in accepted})
+        self._start_early(failing)
+        for path in builds:
+            self.pool.submit(_build, self.problem, path)
+
+    def _start_early(self, indexes: list[int]) -> None:
+        capped = dataclasses.replace(self.problem, time_limit=EARLY_CAP_SECONDS)
+        for index in indexes:
+            self.early[index] = self.pool.submit(judge_submission, capped, self.planned[index].path.resolve(),
+                                                 stop_on_failure=True)
+
+
+def judge_planned(problem: Problem, planned: Planned) -> Judged:
+    """Judge one example submission as its check needs it: to its first failure when only a
+    failure's verdict matters, once under the raised limit when only a time-out may come."""
+    # An example may be a link to another one of the package (load_package saw it stays inside);
+    # the judge opens sources without following links, so it gets the file itself.
+    path = planned.path.resolve()
+    if times_out_only(problem, planned.rule):
+        return judged_past_time_limit(problem, path)
+    return judge_submission(problem, path, stop_on_failure=may_stop_early(problem, planned.rule)), ""
+
+
+def judged_past_time_limit(problem: Problem, path: Path) -> Judged:
+    """A submission expected only to time out, judged once, as verifyproblem judges it: under the
+    raised limit time_limit * time_limit_to_tle, its cases in order until one fails or runs past
+    the limit itself (``decided_past_time_limit``). Judged under the limit first, its first TLE
+    case would have to run again under the raised one to see whether it ends there: a second
+    time-out. (A program that sleeps rather than computes waits for the raised limit's wall
+    clock instead of the limit's.)"""
+    raised = _raised(problem)
+    limits = submission_language(path).limits(base_limits(problem))
+    run = judge_submission(raised, path, stop_when=lambda case: failed(case) or _past(case, limits))
+    return decided_past_time_limit(problem, path, run, raised.time_limit)
+
+
+def decided_past_time_limit(problem: Problem, path: Path, run: SubmissionResult, run_limit: float) -> Judged | None:
+    """What ``run``, made under the time limit ``run_limit`` and stopped at its first failure,
+    decides under ``problem``'s: up to its first case that fails or runs past the limit, that
+    case TLE if it ran past it; with the safety-margin warning when that case ends within
+    time_limit * time_limit_to_tle (as problemtools warns). None when ``run_limit`` is below
+    that raised limit: the run cannot tell whether the case ends within it."""
+    raised = _raised(problem)
+    if run_limit < raised.time_limit:
+        return None
+    limits = submission_language(path).limits(base_limits(problem))
+    ended = next((index for index, case in enumerate(run.cases) if failed(case) or _past(case, limits)), None)
+    if ended is None or run.verdict in (Verdict.CE, Verdict.IE) or not _past(run.cases[ended], limits):
+        return run, ""  # decided within the limit: the same under it
+    last = run.cases[ended]
+    timed_out = decide(Outcome(cpu_time=last.cpu_time, wall_time=last.wall_time,
+                               wall_timed_out=last.cpu_time <= limits.cpu_time), limits, None)
+    warning = ""
+    raised_cpu = submission_language(path).limits(base_limits(raised)).cpu_time
+    if last.verdict != Verdict.TLE and last.cpu_time <= raised_cpu and last.wall_time <= raised.time_limit:
+        # Ending within the raised limit's wall-clock allowance is not ending in time: a program
+        # that sleeps past time_limit * time_limit_to_tle is too slow, whatever its CPU time.
+        warning = (f" (warning: {last.name} ends within time_limit * time_limit_to_tle = {raised.time_limit:g} s, "
+                   f"{last.verdict} there: the limit is near its running time)")
+    cases = [*run.cases[:ended], dataclasses.replace(last, verdict=timed_out.verdict, message=timed_out.message)]
+    result = summarize(problem, path, run.language, cases)
+    result.partial = len(cases) < len(problem.cases)
+    return result, warning
+
+
+def _raised(problem: Problem) -> Problem:
+    return dataclasses.replace(problem, time_limit=problem.time_limit * problem.package.timing.time_limit_to_tle)
+
+
+def _past(case: CaseResult, limits: Limits) -> bool:
+    """Whether a case ran past ``limits`` (judged under them, it would have timed out)."""
+    return case.cpu_time > limits.cpu_time or case.wall_time >= limits.wall_time
+
+
+def _build(problem: Problem, path: Path) -> None:
+    try:
+        prepare(problem, path)
+    except JudgeError:  # reported where it is judged (a failed compile is remembered: see cached_build)
+        pass
