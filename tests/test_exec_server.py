@@ -19,6 +19,10 @@ ORDER = {suffix: rank for rank, suffix in enumerate(EXEC_SUFFIXES)}
 SOLUTIONS = sorted(((problem, path) for problem in built_in_problems() for path, _ in example_solutions(problem)
                     if path.suffix in EXEC_SUFFIXES), key=lambda item: ORDER[item[1].suffix])
 HOSTILE = sorted(path for path in (ROOT / "tests" / "hostile").iterdir() if path.suffix in EXEC_SUFFIXES)
+# A fork bomb's verdict is a race between its limits (the process count, the clock, and for node,
+# whose copies hold tens of MiB each, memory), run to run and so warm or cold alike: each run must
+# end in one of these (as tests/hostile/test_every_language.py accepts), not in the same one.
+RACES = {"fork_bomb.c": {"RE", "TLE"}, "fork_bomb.cpp": {"RE", "TLE"}, "fork_bomb.js": {"RE", "TLE", "MLE"}}
 
 
 class FallbackCounter:
@@ -54,7 +58,11 @@ def test_solutions_get_the_same_verdicts_through_the_exec_server_and_cold(proble
 def test_hostile_programs_get_the_same_verdicts_through_the_exec_server_and_cold(path):
     stones = load_problem("stones")
     cases = [stones.case("n-1")]
-    assert verdicts(stones, path, cold=False, cases=cases) == verdicts(stones, path, cold=True, cases=cases)
+    warm_verdicts, cold_verdicts = (verdicts(stones, path, cold=cold, cases=cases) for cold in (False, True))
+    if path.name in RACES:
+        assert {verdict for _, verdict in warm_verdicts + cold_verdicts} <= RACES[path.name]
+    else:
+        assert warm_verdicts == cold_verdicts
 
 
 def test_a_case_sees_the_environment_files_and_signals_a_cold_run_sees(write_program):
