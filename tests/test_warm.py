@@ -105,6 +105,16 @@ def test_output_through_the_original_stdout_is_kept_warm_as_cold(write_program):
     assert verdicts(stones, path, cold=False, cases=case) == verdicts(stones, path, cold=True, cases=case) == [("n-1", "AC")]
 
 
+def test_a_script_whose_first_import_is_genericpath_runs_warm_as_cold(write_program):
+    """A plain run has imported os (through site) before the script starts; with -S nothing has,
+    and genericpath imported first imports itself half-made through os (an editor's auto-import
+    `from genericpath import exists` was RE cold and AC warm)."""
+    stones = load_problem("stones")
+    path = write_program("auto_import.py", "from genericpath import exists\nprint('SK')\n")
+    case = [stones.case("n-1")]
+    assert verdicts(stones, path, cold=False, cases=case) == verdicts(stones, path, cold=True, cases=case) == [("n-1", "AC")]
+
+
 def test_closing_stdout_ends_a_run_as_it_does_cold(write_program):
     """Python skips closed streams when it flushes at exit."""
     stones = load_problem("stones")
@@ -351,8 +361,11 @@ def test_a_function_submission_that_calls_exit_gets_the_same_report_warm_and_col
 
 SCRIPTS = {
     "traceback": b"def f():\n    return 1 / 0\nprint('SK')\nf()\n",
+    # The modules loaded but those site loads in a plain run, which start.py loads too: _sitebuiltins,
+    # and os with what it imports.
     "globals": b"import sys\nprint(sorted(globals()), __file__, __name__, type(__loader__).__name__, __spec__, sys.argv)\n"
-               b"print(sorted(set(sys.modules) - {'_sitebuiltins'}))\n",
+               b"print(sorted(set(sys.modules) - {'_sitebuiltins', 'os', 'os.path', 'posixpath', 'genericpath', "
+               b"'stat', '_stat', '_collections_abc'}))\n",
     "recursion": b"def down(n):\n    return 0 if n == 0 else 1 + down(n - 1)\nfor depth in range(980, 1010):\n"
                  b"    try:\n        down(depth)\n    except RecursionError:\n        break\nprint(depth)\n",
     "latin-1-comment": b"# caf\xe9\nprint('SK')\n",

@@ -6,14 +6,16 @@ standard library); students call exit() and quit() all the same, so this file gi
 two `site` would. Everything else is as in a plain run: the script runs as `__main__` with the
 same globals, `sys.argv`, source decoding, tracebacks (without this file's frames), recursion
 depth and exit status. Imports nothing of the judge and no module a plain run does not load
-but `_sitebuiltins` (which `site` loads too); the warm server (python_server.py) uses the same
-functions, so that warm and cold runs start alike.
+but `_sitebuiltins` (which `site` loads too), and `os`, which a plain run has loaded through
+`site` before the script starts; the warm server (python_server.py) uses the same functions, so
+that warm and cold runs start alike.
 
 Usage: python3 -I -S -B start.py SCRIPT [ARGS...]
 """
 
 import builtins
-import sys
+import os  # noqa: F401  as `site` does in a plain run: a script whose first import is genericpath
+import sys  # (an editor's auto-import) would otherwise import it half-made, through os, and fail
 
 UTF8_BOM = b"\xef\xbb\xbf"
 
