@@ -12,6 +12,8 @@ from pathlib import Path
 
 from judge.sandbox import Limits
 
+NATIVE_PROGRAM = "{prog}/program"  # a compiled (C, C++) program's command: the binary the compiler wrote
+
 
 @dataclass(frozen=True)
 class Program:

@@ -231,3 +231,34 @@ def test_a_generator_that_never_ends_ran_out_of_time(package, tmp_path):
     assert done.returncode == 2, done.stdout + done.stderr
     assert "ran out of time (1 s, problem.yaml's limits.validation_time)" in done.stderr, done.stderr
     assert "crashed" not in done.stderr
+
+
+def test_an_input_validator_linked_as_a_generator_generates(cache, package):
+    """BAPCtools' validation.h validates, or generates when its argv[0] holds "generat" (BAPCtools
+    runs a generator as .../generators/NAME/run); packages link `generators/generator` to their
+    input validator's folder and use it both ways."""
+    folder = package / "input_validators" / "two_ways"
+    folder.mkdir()
+    (folder / "two_ways.c").write_text(
+        '#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n'
+        'int main(int argc, char **argv) {\n'
+        '    if (strstr(argv[0], "generat")) { printf("%d 1\\n", atoi(argv[1]) % 100); return 0; }\n'
+        '    int a, b; return scanf("%d %d", &a, &b) == 2 ? 42 : 43;\n}\n')
+    (package / "generators" / "generator").symlink_to("../input_validators/two_ways/")
+    write_generators(package, "solution: /submissions/accepted/sum.py\ndata:\n  sample:\n    data: []\n"
+                              "  secret:\n    data:\n      - both: generator {seed:1}\n")
+    cases = {case.name: case for case in load_package(package).cases}
+    assert list(cases) == ["secret/1-both"]
+    number = int(cases["secret/1-both"].input.split()[0])
+    assert cases["secret/1-both"].expected == f"{number + 1}\n"
+
+
+def test_judge_test_says_when_committed_data_stand_in_for_generators_yaml(cache, package):
+    secret = package / "data" / "secret"
+    secret.mkdir(parents=True)
+    (secret / "committed.in").write_text("2 2\n")
+    (secret / "committed.ans").write_text("4\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "generated data  ok  warning: generators/generators.yaml is not run: data/secret holds cases" in done.stdout
+    assert "package loads  ok  1 cases" in done.stdout  # the committed one: nothing generated

@@ -33,7 +33,7 @@ from judge.icpc.programs import build_solution, package_program, prepare_program
 from judge.languages import CompileError, LanguageUnavailable, UnknownLanguage
 from judge.languages.base import cache_key, cache_root
 from judge.problem import MIB
-from judge.program import Program
+from judge.program import NATIVE_PROGRAM, Program
 from judge.sandbox import Limits, Outcome, run_sandboxed
 from judge.verdict import signal_name
 
@@ -314,8 +314,8 @@ class GeneratorRunner:
         try:
             work = scratch / "work"
             work.mkdir(mode=0o700)
-            outcome = run_sandboxed([*program.argv(self.limits), *command.arguments(seed)], stdin=b"",
-                                    limits=self.limits, program_dir=program.directory, work_dir=work)
+            argv = as_generator([*program.argv(self.limits), *command.arguments(seed)], command.program)
+            outcome = run_sandboxed(argv, stdin=b"", limits=self.limits, program_dir=program.directory, work_dir=work)
             failed = _failure(outcome, self.limits, self.time_source)
             if failed:
                 return {}, f"the generator {failed}{_last_error_line(outcome)}"
@@ -328,6 +328,17 @@ class GeneratorRunner:
                 return {}, "the generator printed nothing and wrote no testcase.in"
             files[".in"] = outcome.stdout
         return files, ""
+
+
+def as_generator(argv: list[str], name: str) -> list[str]:
+    """A compiled generator's command, run with the argv[0] BAPCtools gives it
+    (``.../generators/NAME/run``): BAPCtools' validation.h, whose input validators double as
+    generators (``generators/generator`` a link to ``input_validators/...``), generates when its
+    argv[0] holds "generat" and validates otherwise. An interpreter keeps its own argv[0], by
+    which it finds its library."""
+    if argv[0] != NATIVE_PROGRAM:
+        return argv
+    return ["/bin/bash", "-c", 'exec -a "$0" "$@"', f"{{prog}}/generators/{name.strip('/')}/run", *argv]
 
 
 def _failure(outcome: Outcome, limits: Limits, time_source: str = "problem.yaml's limits.validation_time") -> str:

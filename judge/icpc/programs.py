@@ -22,6 +22,7 @@ from judge.icpc.submission_rules import entry_point
 from judge.languages import LANGUAGES, CompileError, Language, Program, UnknownLanguage, language_for
 from judge.languages.base import cache_key, cached_build, read_source
 from judge.languages.folder import read_folder
+from judge.program import NATIVE_PROGRAM
 from judge.languages.java import COMMENTS, PACKAGE_LINE, find_classes
 from judge.languages.javascript import NODE_COMMAND
 from judge.runner import built
@@ -205,7 +206,7 @@ def _compiled(language: Language, files: dict[str, bytes], path: Path, entry: st
     command = [language.compiler, *language.flags, "-o", "{work}/program",  # type: ignore[attr-defined]
                *("{work}/" + name for name in sources), "-lm"]
     key = cache_key(language.name, language.version(), " ".join(command), *files, *files.values())
-    return Program(language.name, cached_build(key, files, command), ("{prog}/program",))
+    return Program(language.name, cached_build(key, files, command), (NATIVE_PROGRAM,))
 
 
 def _java(language: Language, files: dict[str, bytes], path: Path, entry: str | None) -> Program:

@@ -29,6 +29,7 @@ from judge.icpc.expectations import (
     expectation,
     submissions,
 )
+from judge.icpc.generators import GENERATORS_FILE
 from judge.icpc.package import CaseFiles, Package, PackageError, arguments_for
 from judge.icpc.programs import package_program, submission_language, unsupported_reason
 from judge.icpc.submission_rules import Rule, check_rules, load_rules, rules_for
@@ -81,6 +82,11 @@ def _package_checks(problem: Problem) -> list[Check]:
         checks.append(Check(problem.id, "generated data", True, f"{len(package.generated.cases)} cases made by "
                                                                 f"generators/generators.yaml (`judge generate` writes them out)"))
         checks += [Check(problem.id, "generated data", True, f"warning: {warning}") for warning in package.generated.warnings]
+    elif (package.root / GENERATORS_FILE).is_file():
+        checks.append(Check(problem.id, "generated data", True,
+                            f"warning: {GENERATORS_FILE} is not run: data/secret holds cases already, which are judged "
+                            f"as they are (as `bt run` does); `judge generate {package.root.name} --out DIR` makes "
+                            f"the data from it, to compare"))
     checks.append(check_samples(package))
     checks += check_input_validators(package)
     if package.output_validator is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from judge.languages.base import Language, Program, cache_key, cached_build, exec_server_files, read_source
+from judge.program import NATIVE_PROGRAM
 from judge.languages.functions.c import CFunction
 from judge.languages.functions.cpp import CppFunction
 from judge.signature import Signature
@@ -42,12 +43,12 @@ class CompiledLanguage(Language):
         code = read_source(source)
         if style == TaskStyle.FUNCTION:
             directory = build_function_call(self, self.function_style, code, signature)
-            return Program(self.name, directory, ("{prog}/program",))
+            return Program(self.name, directory, (NATIVE_PROGRAM,))
         command = self.compile_command()
         files = {self.source_name: code, **exec_server_files()}
         key = cache_key(self.name, self.version(), " ".join(command), *_named(files))
         directory = cached_build(key, files, command)
-        return Program(self.name, directory, ("{prog}/program",))
+        return Program(self.name, directory, (NATIVE_PROGRAM,))
 
 
 def build_function_call(language: CompiledLanguage, style: CFunction | CppFunction, code: bytes,
