@@ -7,7 +7,6 @@ For hidden cases the caller asks for ``reveal=False`` and the expected text is l
 from __future__ import annotations
 
 import functools
-import importlib.util
 import inspect
 import json
 import math
@@ -17,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from judge.errors import SuiteError
+from judge.python_files import load_python_file
 from judge.returned_value import UnreadableValue, decode_returned_value
 
 SHOW = 40  # characters of a token shown in a message
@@ -253,30 +254,63 @@ BUILTIN_CHECKERS: dict[str, Callable[..., CheckResult]] = {
 
 
 @functools.cache
-def load_custom_checker(spec: str, root: Path) -> Callable[..., CheckResult]:
+def load_custom_checker(spec: str, root: Path, option_names: tuple[str, ...] = ()) -> Callable[..., CheckResult]:
     """A problem's own checker, given as ``path/to/file.py:function`` relative to the project
-    (imported once, not once per case)."""
+    (imported once, not once per case); SuiteError, saying how to write it, when it is missing,
+    does not load, or does not take what the judge gives it."""
     file_part, _, function_name = spec.partition(":")
     path = root / file_part
-    module_spec = importlib.util.spec_from_file_location(f"judge_checker_{path.stem}", path)
-    if module_spec is None or not path.is_file():
-        raise ValueError(f"custom checker file {path} does not exist")
-    module = importlib.util.module_from_spec(module_spec)
-    module_spec.loader.exec_module(module)  # type: ignore[union-attr]
-    function = getattr(module, function_name or "check", None)
+    function_name = function_name or "check"
+    if not file_part or not path.is_file():
+        raise SuiteError(f"custom checker file {path} does not exist; name it in the suite as "
+                         f"checker: {{name: custom, options: {{function: FILE.py:FUNCTION}}}}, FILE relative to {root}")
+    module = load_python_file(path, f"judge_checker_{path.stem}_{abs(hash(str(path))):x}", "the checker")
+    function = getattr(module, function_name, None)
     if not callable(function):
-        raise ValueError(f"{path} defines no function {function_name or 'check'}")
-
+        defined = sorted(name for name, value in vars(module).items() if inspect.isfunction(value)
+                         and value.__module__ == module.__name__)
+        raise SuiteError(f"{path} defines no function {function_name}"
+                         + (f" (it defines {', '.join(defined)})" if defined else "") + f"; {CHECKER_FORM}")
     wanted = _keywords(function)
+    _check_signature(function, path, function_name, option_names)
 
     def custom(got: str, expected: Any, *, case: Any = None, **options: Any) -> CheckResult:
-        result = function(got, expected, **_offered(wanted, case, options))
-        if isinstance(result, CheckResult):
-            return result
-        if isinstance(result, tuple):
-            return CheckResult(bool(result[0]), str(result[1]))
-        return CheckResult(bool(result), "" if result else "rejected by the problem's checker")
+        return _checker_result(function(got, expected, **_offered(wanted, case, options)), path, function_name)
     return custom
+
+
+# How a suite's custom checker is written, for the errors that say it is not.
+CHECKER_FORM = ("a checker is def check(got, expected, **options) -> bool | (bool, message) | CheckResult, and may "
+                "ask by name for input (the case's input text), args (a function-style case's arguments), case "
+                "and the suite's options")
+
+
+def _check_signature(function: Callable, path: Path, name: str, option_names: tuple[str, ...]) -> None:
+    """SuiteError when ``function`` cannot be called as the judge calls a checker: with the output,
+    the expected answer and, by name, what it asks for of the case and the suite's options."""
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return  # a builtin or C function: called as it is
+    offered = {"input", "args", "case", *option_names}
+    takes_any = any(parameter.kind is inspect.Parameter.VAR_KEYWORD for parameter in signature.parameters.values())
+    given = {key: None for key in offered if takes_any or key in signature.parameters}
+    try:
+        signature.bind("got", "expected", **given)
+    except TypeError as error:
+        raise SuiteError(f"{path}: {name}{signature} cannot be called as a checker ({error}); {CHECKER_FORM}") from None
+
+
+def _checker_result(result: Any, path: Path, name: str) -> CheckResult:
+    """What a custom checker returned, as a CheckResult; a value of no form a checker returns is
+    the checker's mistake (an internal error), not a verdict."""
+    if isinstance(result, CheckResult):
+        return result
+    if isinstance(result, bool):
+        return CheckResult(result, "" if result else "rejected by the problem's checker")
+    if isinstance(result, tuple) and len(result) == 2 and isinstance(result[0], bool):
+        return CheckResult(result[0], str(result[1]))
+    raise TypeError(f"{path.name}: {name}() returned {result!r:.60} ({type(result).__name__}); {CHECKER_FORM}")
 
 
 def _keywords(function: Callable) -> set[str] | None:
@@ -308,5 +342,5 @@ def get_checker(name: str, options: dict, root: Path) -> Callable[..., CheckResu
     if name in BUILTIN_CHECKERS:
         return BUILTIN_CHECKERS[name]
     if name == "custom":
-        return load_custom_checker(str(options.get("function", "")), root)
-    raise ValueError(f"unknown checker {name!r}; use one of {', '.join(BUILTIN_CHECKERS)} or custom")
+        return load_custom_checker(str(options.get("function", "")), root, tuple(sorted(options)))
+    raise SuiteError(f"unknown checker {name!r}; use one of {', '.join(BUILTIN_CHECKERS)} or custom")

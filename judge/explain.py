@@ -15,7 +15,7 @@ from judge.icpc.package_search import search
 from judge.output_diff import comparable_lines
 from judge.planned_examples import example_key
 from judge.problem import Problem
-from judge.reference import validator_module
+from judge.reference import rejection
 from judge.results import PrepareFailure, SubmissionResult
 from judge.runner import prepare, run_case
 from judge.stress import Counterexample, stress
@@ -222,7 +222,7 @@ class _Admissible:
     def __init__(self, problem: Problem) -> None:
         task = problem.task
         self.hidden_keys = {_same_input_key(task.value(case)) for case in problem.cases if case.visibility != Visibility.SAMPLE}
-        self.validator = validator_module(problem) if problem.files.validator is not None else None
+        self.problem = problem if problem.files.validator is not None else None
         self.rejected: set[str] = set()
 
     @property
@@ -234,9 +234,4 @@ class _Admissible:
         if key in self.hidden_keys:
             self.rejected.add(key)
             return False
-        if self.validator is not None:
-            try:
-                self.validator.validate(value)
-            except ValueError:
-                return False
-        return True
+        return self.problem is None or rejection(self.problem, value) is None

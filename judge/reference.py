@@ -4,13 +4,12 @@ the expected outputs the reference gives."""
 from __future__ import annotations
 
 import functools
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from judge.errors import SuiteError
+from judge.python_files import failure_text, load_python_file
 from judge.problem import Case, Problem
 
 
@@ -18,12 +17,7 @@ from judge.problem import Case, Problem
 def _load_module(path: Path, kind: str) -> ModuleType:
     if not path.is_file():
         raise SuiteError(f"{path} is missing: this problem needs a {kind} there")
-    name = f"judge_{kind}_{path.stem}_{abs(hash(str(path))):x}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    sys.modules[name] = module
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
+    return load_python_file(path, f"judge_{kind}_{path.stem}_{abs(hash(str(path))):x}", f"the {kind}")
 
 
 def _part(problem: Problem, path: Path | None, kind: str) -> ModuleType:
@@ -49,6 +43,21 @@ def strategy_module_at(path: Path) -> ModuleType:
 def validator_module(problem: Problem) -> ModuleType:
     """The problem's input validator, imported once."""
     return _part(problem, problem.files.validator, "validator")
+
+
+def rejection(problem: Problem, value: Any) -> str | None:
+    """Why the problem's validator rejects ``value`` (its ValueError's message), or None when it
+    accepts it. A validator that fails otherwise (another error, sys.exit) is the problem's
+    fault: SuiteError, saying what it did and how a validator answers."""
+    validator = validator_module(problem)
+    try:
+        validator.validate(value)
+    except ValueError as error:
+        return str(error)
+    except (Exception, SystemExit) as error:  # the problem's author's code: their error, said as such
+        raise SuiteError(f"{problem.files.validator}: validate() failed: {failure_text(error, problem.files.validator)}; "
+                         f"a validator raises ValueError to reject an input and returns to accept it") from None
+    return None
 
 
 def reference_answer(problem: Problem, value: Any) -> Any:

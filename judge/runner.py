@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import re
@@ -12,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.checkers import CheckResult, get_checker
-from judge.errors import CompileError, JudgeFault, LanguageUnavailable, UnsupportedSubmission
+from judge.errors import CompileError, JudgeFault, LanguageUnavailable, SuiteError, UnsupportedSubmission
 from judge.languages import LANGUAGES, Language, Program, language_for
 from judge.harness import FUNCTION_HARNESS_FILE, SERVER_FILE, START_FILE
 from judge.languages.base import server_support_files, trim_message
@@ -101,13 +102,15 @@ def judge_submission(problem: Problem, source: Path, language_name: str | None =
                      on_case: Callable[[CaseResult], None] | None = None,
                      stop_on_failure: bool = False, cold: bool = False,
                      keep_output: bool = True,
-                     stop_when: Callable[[CaseResult], bool] | None = None) -> SubmissionResult:
+                     stop_when: Callable[[CaseResult], bool] | None = None,
+                     limits: Callable[[Limits], Limits] | None = None) -> SubmissionResult:
     """Judge ``source`` on ``cases`` (default: all of the problem's) and score it.
 
     With ``stop_on_failure`` the cases run in order and stop at the first that is not AC: the
     overall verdict is the same, and a slow wrong solution costs one time-out, not dozens.
     ``stop_when`` does the same with another test of a case's result (``stop_on_failure`` is
-    ``stop_when=failed``).
+    ``stop_when=failed``). ``limits`` changes the limits the cases run under from the problem's
+    (as the language adjusts them).
     Without ``keep_output`` the results hold no whole outputs (a class of submissions printing
     megabytes each would otherwise be held in memory until the report), only excerpts.
     """
@@ -115,6 +118,8 @@ def judge_submission(problem: Problem, source: Path, language_name: str | None =
     prepared = prepare(problem, source, language_name)
     if isinstance(prepared, PrepareFailure):
         return failed_preparation(problem, source, cases, prepared)
+    if limits is not None:
+        prepared = dataclasses.replace(prepared, limits=limits(prepared.limits))
     stop_when = failed if stop_on_failure else stop_when
     workers = 1 if stop_when else min(jobs, len(cases))
     cold = cold or not problem.task.runs_warm
@@ -242,6 +247,8 @@ def check_output(problem: Problem, case: Case, got: str) -> CheckResult:
         expected: Any = expected_output(problem, case)
         checker = get_checker(problem.checker, problem.checker_options, problem.project_root)
         return checker(got, expected, reveal=case.visibility == Visibility.SAMPLE, case=case, **problem.checker_options)
+    except SuiteError as error:  # the problem's checker or reference does not work, said as such
+        raise JudgeFault(f"checking case {case.name} failed: {error}") from error
     except Exception as error:  # a broken reference or checker is the judge's fault, never the student's
         raise JudgeFault(f"checking case {case.name} failed: {type(error).__name__}: {error}") from error
 

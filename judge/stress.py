@@ -26,7 +26,7 @@ from judge.hypothesis_search import search as hypothesis_search
 from judge.icpc.package_search import search as package_search
 from judge.planned_examples import PlannedExamples, example_key, generation_failed, strategy_inputs
 from judge.problem import Problem
-from judge.reference import reference_answer, validator_module
+from judge.reference import reference_answer, rejection
 from judge.results import PrepareFailure
 from judge.runner import executor, prepare, run_case
 from judge.verdict import Verdict
@@ -265,11 +265,10 @@ def save_counterexample(problem: Problem, result: StressResult, seed: int) -> st
         raise StressError(f"not saved: {problem.id} is a built-in problem of the installed judge; copy its files "
                           f"(cases/, reference/, validators/, strategies/) to a folder of your own and run "
                           f"judge stress --problems FOLDER ... --save there")
-    try:
-        validator_module(problem).validate(value)
-    except ValueError as error:
-        raise StressError(f"not saved: the problem's validator rejects the counterexample ({error}); "
-                          f"fix the strategies in {problem.files.strategies} to generate valid inputs") from None
+    rejected = rejection(problem, value)
+    if rejected is not None:
+        raise StressError(f"not saved: the problem's validator rejects the counterexample ({rejected}); "
+                          f"fix the strategies in {problem.files.strategies} to generate valid inputs")
     same = next((case for case in problem.cases if example_key(problem.task.value(case)) == example_key(value)), None)
     if same is not None:
         return f"the suite already has this input as case {same.name}; not saved again"

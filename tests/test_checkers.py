@@ -1,8 +1,10 @@
 import json
 
+import pytest
 from conftest import ROOT, run_judge
 
 from judge.checkers import check_data, check_exact, check_float, check_tokens, get_checker
+from judge.errors import SuiteError
 
 
 def test_tokens_ignore_trailing_whitespace_and_blank_lines():
@@ -85,12 +87,45 @@ def test_custom_checker_from_a_file(tmp_path):
 
 
 def test_unknown_checker_is_an_error():
-    try:
+    with pytest.raises(SuiteError, match="unknown checker 'fuzzy'"):
         get_checker("fuzzy", {}, ROOT)
-    except ValueError as error:
-        assert "fuzzy" in str(error)
-    else:
-        raise AssertionError("an unknown checker must be refused")
+
+
+@pytest.mark.parametrize("source, said", [
+    ("def checker(got, expected):\n    return True\n", "defines no function check (it defines checker)"),
+    ("def check(got, expected)\n    return True\n", "the checker does not load: SyntaxError: expected ':' (line 1)"),
+    ("import no_such_module\n", "the checker does not load: ModuleNotFoundError: No module named 'no_such_module' (line 1)"),
+    ("def check(got, expected, inp):\n    return True\n", "check(got, expected, inp) cannot be called as a checker"),
+    ("def check(got, expected, *, input_text):\n    return True\n", "missing a required argument: 'input_text'"),
+    ("def check(got):\n    return True\n", "too many positional arguments"),
+])
+def test_a_checker_that_cannot_work_is_an_error_saying_how_to_write_one(tmp_path, source, said):
+    (tmp_path / "mine.py").write_text(source)
+    with pytest.raises(SuiteError) as refused:
+        get_checker("custom", {"function": "mine.py"}, tmp_path)
+    assert said in str(refused.value)
+    # A file that does not load needs its own error fixed; one of the wrong shape is told the shape.
+    assert ("does not load" in said) != ("a checker is def check(got, expected, **options)" in str(refused.value))
+
+
+def test_a_missing_checker_file_is_an_error_saying_how_to_name_it(tmp_path):
+    with pytest.raises(SuiteError, match="custom checker file .*nope.py does not exist; name it in the suite as"):
+        get_checker("custom", {"function": "nope.py:check"}, tmp_path)
+
+
+def test_a_checker_asking_for_a_suite_option_by_name_is_fine(tmp_path):
+    (tmp_path / "mine.py").write_text("def check(got, expected, *, tolerance):\n    return float(got) <= tolerance\n")
+    checker = get_checker("custom", {"function": "mine.py", "tolerance": 2}, tmp_path)
+    assert checker("1", "?", tolerance=2).ok
+
+
+@pytest.mark.parametrize("returned", ["'yes'", "1", "None", "(1, 'x')", "[True, 'x']"])
+def test_a_checker_returning_no_verdict_is_its_own_mistake_not_a_verdict(tmp_path, returned):
+    """A truthy string is not an acceptance: the judge says what came back and what may."""
+    (tmp_path / "mine.py").write_text(f"def check(got, expected):\n    return {returned}\n")
+    checker = get_checker("custom", {"function": "mine.py"}, tmp_path)
+    with pytest.raises(TypeError, match=r"check\(\) returned .* a checker is def check"):
+        checker("x", "x")
 
 
 def _peak_allocation(function, *args, **kwargs) -> int:

@@ -176,6 +176,8 @@ def test_a_run_made_while_the_limit_was_inferred_is_kept_only_where_the_limit_de
     assert not decided_alike(problem, source, run(verdict=Verdict.WA, cpu=limits.cpu_time + 0.5))
     assert not decided_alike(problem, source, run(wall=limits.wall_time + 0.5))
     assert not decided_alike(problem, source, run(verdict=Verdict.IE))  # a judge's fault may not come again
+    # Stopped by the cap's own limits, within this one's: how it would end under this one is unknown.
+    assert not decided_alike(problem, source, run(verdict=Verdict.TLE, cpu=limits.cpu_time / 2, partial=True))
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="runs are other users only when the judge is root")

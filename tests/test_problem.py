@@ -1,7 +1,7 @@
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, built_in_problems
+from conftest import ROOT, built_in_problems, project_with, run_judge
 
 from judge.catalog import known_problems, load_problem
 from judge.errors import SuiteError, UnsupportedSubmission
@@ -89,3 +89,27 @@ def test_a_folder_is_no_submission_to_a_suite_problem(tmp_path):
     (tmp_path / "main.py").write_text("print(1)\n")
     with pytest.raises(UnsupportedSubmission, match="is a folder; stones takes one source file"):
         prepare(load_problem("stones"), tmp_path)
+
+
+@pytest.mark.parametrize("body, said", [
+    ("    return 1 // 0\n", "validate() failed: ZeroDivisionError: integer division or modulo by zero (line 2)"),
+    ("    import sys\n    sys.exit(1)\n", "validate() failed: it called sys.exit(1)"),
+])
+def test_a_validator_that_fails_otherwise_than_by_rejecting_is_a_failed_check(tmp_path, body, said):
+    """A suite's validator raises ValueError to reject; any other error, or an exit, is its
+    author's mistake: judge test says so, with the line, and goes on to the next checks."""
+    project = project_with(tmp_path, "stones")
+    (project / "validators" / "stones.py").write_text("def validate(text):\n" + body)
+    done = run_judge("test", "stones", "--problems", str(project))
+    assert done.returncode == 1 and "Traceback" not in done.stdout + done.stderr, done.stdout + done.stderr
+    assert f"stones  validator  FAIL  {project / 'validators' / 'stones.py'}: {said}" in done.stdout
+    assert "a validator raises ValueError to reject an input" in done.stdout
+    assert "stones  reference  ok" in done.stdout
+
+
+def test_a_validator_that_does_not_load_is_a_failed_check_naming_the_line(tmp_path):
+    project = project_with(tmp_path, "stones")
+    (project / "validators" / "stones.py").write_text("def validate(text)\n    pass\n")
+    done = run_judge("test", "stones", "--problems", str(project))
+    assert done.returncode == 1 and "Traceback" not in done.stdout + done.stderr, done.stdout + done.stderr
+    assert "the validator does not load: SyntaxError: expected ':' (line 1)" in done.stdout

@@ -13,7 +13,7 @@ from pathlib import Path
 from judge.checkers import get_checker
 from judge.errors import SuiteError
 from judge.problem import Problem
-from judge.reference import reference_answer, strategy_module_at, validator_module
+from judge.reference import reference_answer, rejection, strategy_module_at, validator_module
 from judge.results import Check
 from judge.runner import judge_submission
 from judge.verdict import Verdict
@@ -38,22 +38,17 @@ def _default_jobs() -> int:
 
 def check_validator(problem: Problem) -> Check:
     try:
-        validator = validator_module(problem)
+        for case in problem.cases:
+            rejected = rejection(problem, problem.task.value(case))
+            if rejected is not None:
+                return Check(problem.id, "validator", False, f"case {case.name} rejected: {rejected}")
+        invalid = getattr(validator_module(problem), "INVALID_EXAMPLES", [])
+        for example in invalid:
+            if rejection(problem, example) is None:
+                return Check(problem.id, "validator", False, f"accepted a malformed input: {str(example)[:60]!r}")
     except SuiteError as error:
         return Check(problem.id, "validator", False, str(error))
-    for case in problem.cases:
-        try:
-            validator.validate(problem.task.value(case))
-        except ValueError as error:
-            return Check(problem.id, "validator", False, f"case {case.name} rejected: {error}")
-    for example in getattr(validator, "INVALID_EXAMPLES", []):
-        try:
-            validator.validate(example)
-        except ValueError:
-            continue
-        return Check(problem.id, "validator", False, f"accepted a malformed input: {str(example)[:60]!r}")
-    invalid = len(getattr(validator, "INVALID_EXAMPLES", []))
-    return Check(problem.id, "validator", True, f"accepts all {len(problem.cases)} cases, rejects {invalid} malformed inputs")
+    return Check(problem.id, "validator", True, f"accepts all {len(problem.cases)} cases, rejects {len(invalid)} malformed inputs")
 
 
 def check_strategies(problem: Problem) -> Check | None:
@@ -70,16 +65,16 @@ def check_strategies(problem: Problem) -> Check | None:
     rejected: list[str] = []
 
     def invalid(value) -> bool:
-        try:
-            validator_module(problem).validate(value)
-        except ValueError as error:
-            rejected.append(f"{str(value)[:60]!r}: {error}")
-            return True
-        return False
+        reason = rejection(problem, value)
+        if reason is not None:
+            rejected.append(f"{str(value)[:60]!r}: {reason}")
+        return reason is not None
 
     try:
         strategy = strategy_module_at(path).inputs()
         found, _ = search(strategy, invalid, STRATEGY_EXAMPLES, seed=0, shrink=False)
+    except SuiteError as error:  # a part of the problem that does not work, said as such
+        return Check(problem.id, "strategies", False, str(error))
     except Exception as error:  # noqa: BLE001 - reported, not raised: the strategies are under test
         return Check(problem.id, "strategies", False, f"{path.name}: {type(error).__name__}: {error}")
     if found:
@@ -89,7 +84,10 @@ def check_strategies(problem: Problem) -> Check | None:
 
 def check_reference(problem: Problem) -> Check:
     stored = [case for case in problem.cases if case.expected is not None]
-    checker = get_checker(problem.checker, problem.checker_options, problem.project_root)
+    try:
+        checker = get_checker(problem.checker, problem.checker_options, problem.project_root)
+    except SuiteError as error:
+        return Check(problem.id, "checker", False, str(error))
     try:
         for case in problem.cases:
             got = reference_answer(problem, problem.task.value(case))

@@ -25,7 +25,7 @@ from judge.icpc.generators import Command, parse_command, seed_of
 from judge.languages import language_for
 from judge.languages.base import cache_key, cache_root
 from judge.problem import MIB, Case, Problem
-from judge.reference import validator_module
+from judge.reference import rejection
 from judge.sandbox import Limits
 from judge.vocabulary import TaskStyle
 
@@ -108,7 +108,7 @@ def inputs_key(problem: Problem, entries: list[GeneratedEntry]) -> str:
 def make_inputs(problem: Problem, entries: list[GeneratedEntry]) -> dict[str, str]:
     """Every entry's inputs, by case name, each checked by the suite's validator if it has one."""
     runner = GeneratorRunner(GENERATOR_LIMITS, TIME_SOURCE)
-    validate = _validator(problem)
+    validated = problem.files.validator is not None and problem.files.validator.is_file()
     made: dict[str, str] = {}
     for item in entries:
         program = _built(problem, item)
@@ -122,18 +122,11 @@ def make_inputs(problem: Problem, entries: list[GeneratedEntry]) -> dict[str, st
                 text = files[".in"].decode("utf-8")
             except UnicodeDecodeError:
                 raise fail("the generator's input is not UTF-8 text") from None
-            if validate is not None:
-                try:
-                    validate(text)
-                except ValueError as error:
-                    raise fail(f"the validator {problem.files.validator.name} rejects it: {error}") from None
+            rejected = rejection(problem, text) if validated else None
+            if rejected is not None:
+                raise fail(f"the validator {problem.files.validator.name} rejects it: {rejected}")
             made[planned.name] = text
     return made
-
-
-def _validator(problem: Problem) -> Callable[[str], object] | None:
-    path = problem.files.validator
-    return validator_module(problem).validate if path is not None and path.is_file() else None
 
 
 def _built(problem: Problem, item: GeneratedEntry):

@@ -3,13 +3,13 @@ there are cores, each built in the task that judges it, so that a slow build (ja
 including <bits/stdc++.h>) overlaps the other submissions' runs instead of holding them all back.
 
 When the package's time limit is not known yet, the accepted submissions are judged first, under a
-generous cap, to infer it (``judge.icpc.timelimit``). Meanwhile the submissions expected to fail
-are judged under a smaller cap (EARLY_CAP_SECONDS), stopping at their first failure, and each such
-run is kept where it decides the same under the inferred limit: a wrong answer or a crash whose
-cases all ran within the limit (``decided_alike``, as for the accepted runs), a time-out whose
-raised limit (time_limit * time_limit_to_tle) is within the cap (``decided_past_time_limit``).
-Those expected to time out go first: theirs are the longest runs. A submission whose run cannot
-be kept, or whose rule needs every case, is judged again once the limit is known.
+generous cap, to infer it (``judge.icpc.timelimit``). Beside them, the submissions expected to
+fail otherwise than by a time-out (wrong answers, crashes) are judged under the least limit the
+inference can give (its resolution), wall time too, stopping at their first failure, and each
+such run is kept where the inferred limit decides it alike (``decided_alike``), as the accepted
+runs are. The others are
+built, and judged once the limit is known: those expected to time out first, since theirs are
+the longest runs, each once, under the raised limit (``judged_past_time_limit``).
 """
 
 from __future__ import annotations
@@ -37,9 +37,6 @@ from judge.verdict import Verdict, decide
 
 Judged = tuple[SubmissionResult, str]  # a submission's result, and a warning about it (or "")
 
-# The CPU seconds a submission expected to fail is allowed while the limit is still unknown: a
-# run that needs more is judged again under the limit, so this only bounds the time it wastes.
-EARLY_CAP_SECONDS = 4.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,7 +78,7 @@ class SubmissionRuns:
 
     def with_time_limit(self) -> Problem:
         """The problem with its time limit, inferred (waiting for the accepted runs) if it must
-        be; the submissions not judged yet are started under it."""
+        be; the submissions without a run made already are started under it."""
         if self.inference is not None:
             runs = {path: future.result() for path, future in self.inference.items()}
             self.problem = dataclasses.replace(self.problem, time_limit=record_inferred_limit(self.problem, runs))
@@ -94,54 +91,42 @@ class SubmissionRuns:
         (or ""); ``with_time_limit`` first."""
         early = self.early.get(index)
         if early is not None:
-            judged = self._kept(self.planned[index], early.result())
-            if judged is not None:
-                return judged
+            run = early.result()
+            if decided_alike(self.problem, self.planned[index].path, run):
+                return run, ""
             self.started[index] = self.pool.submit(judge_planned, self.problem, self.planned[index])
         return self.started[index].result()
 
-    def _kept(self, planned: Planned, run: SubmissionResult) -> Judged | None:
-        """What a run made under a cap decides under the limit, or None if it cannot tell."""
-        if times_out_only(self.problem, planned.rule):
-            return decided_past_time_limit(self.problem, planned.path.resolve(), run, EARLY_CAP_SECONDS)
-        return (run, "") if decided_alike(self.problem, planned.path, run) else None
-
     def _start_judging(self) -> None:
-        """Start each submission without a run to keep, those expected to time out first (their
-        runs are the longest, so they overlap the others' instead of ending the command alone)."""
+        """Start each submission without a run made already, those expected to time out first
+        (their runs are the longest, so they overlap the others' instead of ending the command
+        alone)."""
         waiting = [index for index in range(len(self.planned)) if index not in self.early]
         waiting.sort(key=lambda index: not times_out_only(self.problem, self.planned[index].rule))
         for index in waiting:
             self.started[index] = self.pool.submit(judge_planned, self.problem, self.planned[index])
 
     def _start_inferring(self) -> None:
-        """The accepted runs, and the early runs beside them, the longest first: those expected to
-        time out, then the accepted ones, then those expected to fail otherwise."""
-        accepted = {path.resolve() for path in accepted_submissions(self.problem)}
-        timing_out, failing, builds = [], [], []
+        """The accepted runs, then the early runs of those expected to fail but not by a time-out,
+        then the builds of the others."""
+        self.inference = judge_accepted(self.problem, self.pool)
+        # The least limit inference can give: a case that ends by itself within it ends within
+        # the limit, and one that needs more is judged again under the limit, so an early run
+        # costs at most this much more than none.
+        early = dataclasses.replace(self.problem, time_limit=self.problem.package.timing.resolution)
+        builds = []
         for index, planned in enumerate(self.planned):
             path, rule = planned.path.resolve(), planned.rule
-            if path in accepted:
-                continue
-            if times_out_only(self.problem, rule):
-                timing_out.append(index)
+            if path in self.inference:
+                self.early[index] = self.inference[path]
             elif may_stop_early(self.problem, rule) and Verdict.TLE not in rule.verdicts:
-                failing.append(index)
-            else:  # its rule needs every case: its run waits for the limit, its build goes ahead
+                # Its wall clock capped too: a run that waits is judged again, not waited for.
+                self.early[index] = self.pool.submit(judge_submission, early, path, stop_on_failure=True,
+                                                     limits=lambda limits: limits.with_wall(limits.cpu_time))
+            else:  # its run waits for the limit: its build goes ahead
                 builds.append(path)
-        self._start_early(timing_out)
-        self.inference = judge_accepted(self.problem, self.pool)
-        self.early.update({index: self.inference[planned.path.resolve()] for index, planned in enumerate(self.planned)
-                           if planned.path.resolve() in accepted})
-        self._start_early(failing)
         for path in builds:
             self.pool.submit(_build, self.problem, path)
-
-    def _start_early(self, indexes: list[int]) -> None:
-        capped = dataclasses.replace(self.problem, time_limit=EARLY_CAP_SECONDS)
-        for index in indexes:
-            self.early[index] = self.pool.submit(judge_submission, capped, self.planned[index].path.resolve(),
-                                                 stop_on_failure=True)
 
 
 def judge_planned(problem: Problem, planned: Planned) -> Judged:
@@ -160,23 +145,22 @@ def judged_past_time_limit(problem: Problem, path: Path) -> Judged:
     raised limit time_limit * time_limit_to_tle, its cases in order until one fails or runs past
     the limit itself (``decided_past_time_limit``). Judged under the limit first, its first TLE
     case would have to run again under the raised one to see whether it ends there: a second
-    time-out. (A program that sleeps rather than computes waits for the raised limit's wall
-    clock instead of the limit's.)"""
-    raised = _raised(problem)
-    limits = submission_language(path).limits(base_limits(problem))
-    run = judge_submission(raised, path, stop_when=lambda case: failed(case) or _past(case, limits))
-    return decided_past_time_limit(problem, path, run, raised.time_limit)
+    time-out. The wall clock allows the limit's own, or the raised CPU time if more: a program
+    that waits is as much past the limit as under it, and ending after the raised limit's
+    seconds is not ending within it."""
+    language = submission_language(path)
+    limits = language.limits(base_limits(problem))
+    run = judge_submission(_raised(problem), path, stop_when=lambda case: failed(case) or _past(case, limits),
+                           limits=lambda raised: raised.with_wall(max(limits.wall_time, raised.cpu_time)))
+    return decided_past_time_limit(problem, path, run)
 
 
-def decided_past_time_limit(problem: Problem, path: Path, run: SubmissionResult, run_limit: float) -> Judged | None:
-    """What ``run``, made under the time limit ``run_limit`` and stopped at its first failure,
-    decides under ``problem``'s: up to its first case that fails or runs past the limit, that
-    case TLE if it ran past it; with the safety-margin warning when that case ends within
-    time_limit * time_limit_to_tle (as problemtools warns). None when ``run_limit`` is below
-    that raised limit: the run cannot tell whether the case ends within it."""
+def decided_past_time_limit(problem: Problem, path: Path, run: SubmissionResult) -> Judged:
+    """What ``run``, made under the raised limit time_limit * time_limit_to_tle (and a wall
+    clock at least the limit's), decides under ``problem``'s: up to its first case that fails or
+    runs past the limit, that case TLE if it ran past it; with the safety-margin warning when
+    that case ends within the raised limit (as problemtools warns)."""
     raised = _raised(problem)
-    if run_limit < raised.time_limit:
-        return None
     limits = submission_language(path).limits(base_limits(problem))
     ended = next((index for index, case in enumerate(run.cases) if failed(case) or _past(case, limits)), None)
     if ended is None or run.verdict in (Verdict.CE, Verdict.IE) or not _past(run.cases[ended], limits):

@@ -121,15 +121,17 @@ def slowest_accepted(runs: dict[Path, SubmissionResult], package) -> float:
 
 def decided_alike(problem: Problem, path: Path, run: SubmissionResult) -> bool:
     """Whether ``run``, made under a cap while the limit was inferred, is what judging the
-    submission again under ``problem``'s limit would decide: every case it ran within that
-    limit's CPU and wall time, so that the same runs are decided the same under it (it must have
-    been made stopping where judging stops: at its first failure, or never). A compile error is
-    the same under any limit; a judge's fault may not be. (problemtools, too, judges its accepted
+    submission again under ``problem``'s limit would decide: every case it ran ended by itself
+    (a time-out under the cap's limits says nothing of the limit's) within that limit's CPU and
+    wall time, so that the same runs are decided the same under it (it must have been made
+    stopping where judging stops: at its first failure, or never). A compile error is the same
+    under any limit; a judge's fault may not be. (problemtools, too, judges its accepted
     submissions once to set the limit and keeps those results.)"""
     if not run.cases or run.verdict == Verdict.IE:
         return False
     limits = submission_language(path).limits(base_limits(problem))
-    return all(case.cpu_time < limits.cpu_time and case.wall_time < limits.wall_time for case in run.cases)
+    return all(case.verdict != Verdict.TLE and case.cpu_time < limits.cpu_time and case.wall_time < limits.wall_time
+               for case in run.cases)
 
 
 def base_seconds(language: Language, seconds: float) -> float:

@@ -45,6 +45,10 @@ class Limits:
         """These limits with another CPU limit (and a wall limit at least the one that goes with it)."""
         return dataclasses.replace(self, cpu_time=cpu_time, wall_time=max(self.wall_time, self.wall_for(cpu_time)))
 
+    def with_wall(self, wall_time: float) -> Limits:
+        """These limits with another wall-clock limit."""
+        return dataclasses.replace(self, wall_time=wall_time)
+
     @property
     def memory_ceiling(self) -> int:
         """Resident bytes the whole run may hold: the limit plus what the runtime itself needs."""

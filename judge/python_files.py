@@ -1,0 +1,40 @@
+"""A problem's own Python files (a suite's reference, validator, strategies and checker): loaded
+in the judge's process, as their author's trusted code, and their errors said to that author as
+theirs, with the line they came from, never as the judge's traceback."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import traceback
+from pathlib import Path
+from types import ModuleType
+
+from judge.errors import SuiteError
+
+
+def load_python_file(path: Path, name: str, what: str) -> ModuleType:
+    """The module of a problem's own Python file; SuiteError saying where it failed if it does
+    not load (a syntax error, an import that fails, any error or exit while it runs)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise SuiteError(f"{path}: {what} is not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except (Exception, SystemExit) as error:  # the problem's author's code: their error, said as such
+        sys.modules.pop(name, None)
+        raise SuiteError(f"{path}: {what} does not load: {failure_text(error, path)}") from None
+    return module
+
+
+def failure_text(error: BaseException, path: Path) -> str:
+    """An error raised by a problem's own Python file, for its author: the exception and the line
+    of that file it came from (``ZeroDivisionError: division by zero (line 45)``)."""
+    if isinstance(error, SyntaxError) and error.lineno is not None:
+        return f"SyntaxError: {error.msg} (line {error.lineno})"
+    if isinstance(error, SystemExit):
+        return f"it called sys.exit({error.code!r})"
+    lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__) if Path(frame.filename) == path]
+    return f"{type(error).__name__}: {error}" + (f" (line {lines[-1]})" if lines else "")
