@@ -74,11 +74,21 @@ def test_numbered_lists_share_one_counter_padded_to_the_whole_tree(package):
     ("solution: sol.py\ndata: {}\n", r"solution must be a path from the package root"),
     ("solution: /../generated_sum/problem.yaml\ndata: {}\n", r"solution must be a path from the package root"),
     ("data: [\n", r"generators.yaml"),
+    ("data:\n  secret:\n    data:\n      a: small.py {seeed}\n", r"secret/a: `small.py \{seeed\}`: unknown placeholder"),
+    ("data:\n  secret:\n    data:\n      a: small.py {count}\n", r"\{count\} is filled in only in an entry with count:"),
 ])
 def test_faults_in_generators_yaml_are_errors_naming_the_entry(package, text, message):
     write_generators(package, text)
     with pytest.raises(SuiteError, match=message):  # a GeneratorsError, or (bad YAML) the YAML reader's
         read_plan(package, None)
+
+
+def test_a_count_for_a_command_that_cannot_vary_is_a_warning(package):
+    write_generators(package, "data:\n  secret:\n    data:\n      a: {generate: small.py 1 2, count: 3}\n")
+    plan = read_plan(package, None)
+    assert len(plan.cases) == 3
+    assert plan.warnings == ["generators.yaml: secret/a-1: count: makes the same case each time: the command "
+                             "`small.py 1 2` uses neither {seed} nor {count}"]
 
 
 def test_an_unknown_key_is_a_warning(package):

@@ -100,6 +100,13 @@ def test_an_input_the_validator_rejects_is_an_error(suite, cache):
     ("{name: x, generate: 'gen_list.py {seed} {seed}'}", r"\{seed\} may appear at most once"),
     ("{name: x, generat: 'gen_list.py 5 {seed}'}", r"unknown field 'generat'; did you mean 'generate'\?"),
     ("{name: x, generate: 'gen_list.py 5 {seed}', group: nope}", r"case x: group 'nope' has no points in 'groups'"),
+    # Placeholders the judge does not fill in are mistakes, not arguments to pass on as written.
+    ("{name: x, generate: 'gen_list.py 5 {seeed}', seeds: [1, 2]}", r"unknown placeholder \{seeed\}; a command may use"),
+    ("{name: x, generate: 'gen_list.py 5 {seed:x}'}", r"unknown placeholder \{seed:x\}"),
+    ("{name: x, generate: 'gen_list.py {count} {seed}'}", r"\{count\} is filled in only in an entry with count:"),
+    # Seeds or a count for a command that uses neither would make the same input each time.
+    ("{name: x, generate: 'gen_list.py 5 7', seeds: [1, 2, 3]}", r"uses neither \{seed\} nor \{count\}: each of its seeds"),
+    ("{name: x, generate: 'gen_list.py 5 7', count: 3}", r"uses neither \{seed\} nor \{count\}: each of its count"),
 ])
 def test_a_wrong_generated_entry_is_an_error_naming_it(suite, cache, entry, message):
     text = suite.read_text()

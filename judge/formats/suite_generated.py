@@ -21,7 +21,7 @@ from pathlib import Path
 
 from judge.errors import CompileError, LanguageUnavailable, SuiteError, UnknownLanguage
 from judge.icpc.generated_data import LARGEST_OUTPUT, GenerationFailed, GeneratorRunner
-from judge.icpc.generators import Command, parse_command, seed_of
+from judge.icpc.generators import Command, parse_command, seed_of, varies
 from judge.languages import language_for
 from judge.languages.base import cache_key, cache_root
 from judge.problem import MIB, Case, Problem
@@ -65,6 +65,10 @@ def planned_inputs(name: str, text: str, count: int | None, seeds: list[int] | N
     """The cases of an entry: one per seed of ``seeds`` (named ``name-SEED``), or ``count`` of them
     (``name-1``, ...: BAPCtools' seeds, ``{count}`` filled in), or one named ``name``. ValueError
     says what is wrong with the command."""
+    parse_command(text if count is None else text.replace("{count}", "1"))  # what is wrong with the command first
+    if (seeds is not None and len(seeds) > 1 or count is not None and count > 1) and not varies(text):
+        raise ValueError(f"`{text}` uses neither {{seed}} nor {{count}}: each of its "
+                         f"{'seeds' if seeds is not None else 'count'} would make the same input")
     if seeds is not None:
         command = parse_command(text)
         return tuple(PlannedInput(f"{name}-{seed}", command, seed) for seed in seeds)

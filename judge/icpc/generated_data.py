@@ -37,7 +37,7 @@ from judge.program import NATIVE_PROGRAM, Program
 from judge.sandbox import Limits, Outcome, run_sandboxed
 from judge.verdict import signal_name
 
-FORMAT = "1"  # of the cache's entries: a new one when what is kept changes
+FORMAT = "2"  # of the cache's entries: a new one when what is kept changes
 INPUTS_FOLDERS = ("data", "input_validators", "input_format_validators", "include")
 LARGEST_OUTPUT = 512 * MIB  # a generated input may well be larger than a validator's output limit
 

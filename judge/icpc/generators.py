@@ -30,6 +30,7 @@ from judge.icpc.package import PackageError, read_yaml
 
 GENERATORS_FILE = Path("generators") / "generators.yaml"
 SEED = re.compile(r"\{seed(:[0-9]+)?\}")
+PLACEHOLDER = re.compile(r"\{\w+(:[^{}\s]*)?\}")  # what a command's placeholder looks like, known or not
 # The files a test case may spell out or copy, as BAPCtools knows them.
 CASE_FILES = (".in", ".ans", ".out", ".in.statement", ".ans.statement", ".in.download", ".ans.download",
               ".interaction", ".yaml")
@@ -123,7 +124,20 @@ def parse_command(text: str) -> Command:
         raise ValueError("generate: expected a command such as `gen.py {seed} 10`, got an empty one")
     if sum(len(SEED.findall(word)) for word in words[1:]) > 1:
         raise ValueError(f"`{text}`: {{seed}} may appear at most once")
+    for word in words[1:]:
+        for found in PLACEHOLDER.finditer(word):
+            if SEED.fullmatch(found.group(0)) or found.group(0) == "{name}":
+                continue
+            if found.group(0) == "{count}":
+                raise ValueError(f"`{text}`: {{count}} is filled in only in an entry with count:")
+            raise ValueError(f"`{text}`: unknown placeholder {found.group(0)}; a command may use {{seed}}, "
+                             f"{{seed:N}} (N a number), {{name}} and, with count:, {{count}}")
     return Command(text, words[0], tuple(words[1:]))
+
+
+def varies(text: str) -> bool:
+    """Whether a command's cases can differ from one another: it uses {seed} or {count}."""
+    return bool(SEED.search(text)) or "{count}" in text
 
 
 def seed_of(command: str, salt: str, count_value: int) -> int:
@@ -349,6 +363,9 @@ class _Planner:
                 raise self.fail(name, f"generate: expected a command such as `gen.py {{seed}} 10`, got {text!r:.60}")
             text = substitute(text, self.constants)  # before the seed is taken from it, as BAPCtools does
             if "count" in entry:
+                if not varies(text) and count_value == 1:
+                    self.warnings.append(f"{self.path.name}: {name}: count: makes the same case each time: the "
+                                         f"command `{text}` uses neither {{seed}} nor {{count}}")
                 text = text.replace("{count}", str(count_value))
             command = self.command(text, name)
             seed = seed_of(text, settings["random_salt"], count_value)
