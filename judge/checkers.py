@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.errors import SuiteError
-from judge.python_files import load_python_file
+from judge.python_files import DidNotReturn, call_within, load_python_file
 from judge.returned_value import UnreadableValue, decode_returned_value
 
 SHOW = 40  # characters of a token shown in a message
@@ -274,9 +274,22 @@ def load_custom_checker(spec: str, root: Path, option_names: tuple[str, ...] = (
     wanted = _keywords(function)
     _check_signature(function, path, function_name, option_names)
 
+    stuck: list[DidNotReturn] = []  # a call that never returned: the checker is not called again
+
     def custom(got: str, expected: Any, *, case: Any = None, **options: Any) -> CheckResult:
-        return _checker_result(function(got, expected, **_offered(wanted, case, options)), path, function_name)
+        if stuck:
+            raise stuck[0]
+        try:
+            result = call_within(CHECKER_SECONDS, lambda: function(got, expected, **_offered(wanted, case, options)),
+                                 f"the checker {path.name}:{function_name}")
+        except DidNotReturn as error:
+            stuck.append(error)
+            raise
+        return _checker_result(result, path, function_name)
     return custom
+
+
+CHECKER_SECONDS = 30.0  # for one call of a suite's own checker: far more than checking an answer takes
 
 
 # How a suite's custom checker is written, for the errors that say it is not.

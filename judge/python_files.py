@@ -6,11 +6,20 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import threading
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import TypeVar
 
 from judge.errors import SuiteError
+
+T = TypeVar("T")
+
+
+class DidNotReturn(SuiteError):
+    """A problem's own code did not return in the time it was given (``call_within``)."""
 
 
 def load_python_file(path: Path, name: str, what: str) -> ModuleType:
@@ -38,3 +47,28 @@ def failure_text(error: BaseException, path: Path) -> str:
         return f"it called sys.exit({error.code!r})"
     lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__) if Path(frame.filename) == path]
     return f"{type(error).__name__}: {error}" + (f" (line {lines[-1]})" if lines else "")
+
+
+def call_within(seconds: float, function: Callable[[], T], what: str) -> T:
+    """``function()`` (a problem's own code), given up on after ``seconds``: DidNotReturn saying so.
+    It runs in a daemon thread, since Python code cannot be stopped from outside: an endless loop
+    then spins on beside the judge until it exits, but nothing waits for it (a grade, a signal's
+    stop, the judge's own exit)."""
+    outcome: list = []
+    done = threading.Event()
+
+    def call() -> None:
+        try:
+            outcome.append((True, function()))
+        except BaseException as error:  # noqa: BLE001 - handed to the caller's thread as it was
+            outcome.append((False, error))
+        finally:
+            done.set()
+
+    threading.Thread(target=call, name=f"judge: {what}", daemon=True).start()
+    if not done.wait(seconds):
+        raise DidNotReturn(f"{what} did not return within {seconds:g} s: is there an endless loop?")
+    ok, value = outcome[0]
+    if not ok:
+        raise value
+    return value

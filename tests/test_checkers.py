@@ -1,8 +1,10 @@
 import json
+import time
 
 import pytest
 from conftest import ROOT, run_judge
 
+from judge import checkers
 from judge.checkers import check_data, check_exact, check_float, check_tokens, get_checker
 from judge.errors import SuiteError
 
@@ -203,3 +205,22 @@ def test_changing_a_suites_checker_changes_what_its_results_are_stored_under(tmp
     checker = copy / "checkers" / "pairsum.py"
     checker.write_text(checker.read_text() + "\n# stricter now\n")
     assert suite_hash(load_problem("pairsum", copy)) != before
+
+
+def test_a_checker_that_never_returns_is_given_up_on(tmp_path, monkeypatch):
+    """Its endless loop cannot be stopped from outside; nothing waits for it past the deadline,
+    and it is not called again."""
+    monkeypatch.setattr(checkers, "CHECKER_SECONDS", 0.5)
+    released = tmp_path / "released"  # only so that the loop ends with the test, not the session
+    (tmp_path / "mine.py").write_text(f"import os\ndef check(got, expected):\n"
+                                      f"    while not os.path.exists({str(released)!r}):\n        pass\n")
+    checker = get_checker("custom", {"function": "mine.py"}, tmp_path)
+    try:
+        with pytest.raises(SuiteError, match=r"the checker mine.py:check did not return within 0.5 s"):
+            checker("x", "x")
+        started = time.monotonic()
+        with pytest.raises(SuiteError, match="did not return"):
+            checker("y", "y")
+        assert time.monotonic() - started < 0.4
+    finally:
+        released.touch()
