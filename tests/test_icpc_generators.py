@@ -149,6 +149,13 @@ def test_an_input_the_validator_rejects_is_an_error(cache, package):
         load_package(package)
 
 
+def test_a_validator_exiting_0_is_told_what_the_exit_statuses_mean(cache, package):
+    (package / "input_validators" / "validate.py").write_text("import sys\nsys.stdin.read()\n")
+    with pytest.raises(PackageError, match=r"validate.py rejects it \(exit 0\); input validators exit 42 for "
+                                           r"a valid input and 43 for an invalid one"):
+        load_package(package)
+
+
 def test_a_solution_that_crashes_is_an_error(cache, package):
     (package / "submissions" / "accepted" / "sum.py").write_text("raise ValueError('cannot add')\n")
     with pytest.raises(PackageError, match=r"sample/2 .*: the solution /submissions/accepted/sum.py exited 1: "

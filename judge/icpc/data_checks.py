@@ -16,6 +16,14 @@ from judge.verdict import Verdict
 VALID_EXIT = 42
 
 
+def rejection_text(exit_code: int | None) -> str:
+    """How an input validator that did not exit VALID_EXIT answered (it exited by itself)."""
+    said = f"rejects it (exit {exit_code})"
+    if exit_code == 0:  # the usual first validator: it "succeeded"
+        said += f"; input validators exit {VALID_EXIT} for a valid input and 43 for an invalid one"
+    return said
+
+
 def run_input_validator(package: Package, program, text: bytes, arguments: tuple[str, ...]):
     """The outcome of one input validator on one input (exit 42: valid)."""
     limits = package.validator_limits()
@@ -67,7 +75,7 @@ def check_example_output_inputs(package: Package, validators: list[tuple[Path, o
         for validator, program in validators:
             outcome = run_input_validator(package, program, path.read_bytes(), arguments_for(arguments, validator))
             if outcome.exit_code != VALID_EXIT:
-                how = f"rejects it (exit {outcome.exit_code})" if outcome.exit_code is not None \
+                how = rejection_text(outcome.exit_code) if outcome.exit_code is not None \
                     else "crashed or ran out of time on it"
                 return [Check(package.root.name, what, False, f"{_name(package, path)}.in: {validator.name} {how}; "
                                                               f"an example output's input must be valid")]

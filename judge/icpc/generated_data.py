@@ -25,7 +25,7 @@ from pathlib import Path
 
 import yaml
 
-from judge.icpc.data_checks import VALID_EXIT, run_input_validator
+from judge.icpc.data_checks import VALID_EXIT, rejection_text, run_input_validator
 from judge.icpc.expectations import submissions
 from judge.icpc.generators import CASE_FILES, GENERATORS_FILE, Command, GeneratorsError, Plan, PlannedCase, read_plan
 from judge.icpc.package import Package, files_under, split_args
@@ -203,7 +203,7 @@ class CaseMaker:
             arguments = self.validator_arguments(case, files.get(".yaml"), path)
             outcome = run_input_validator(self.package, program, files[".in"], arguments)
             if outcome.exit_code != VALID_EXIT:
-                how = _crash(outcome, self.package.validator_limits()) or f"rejects it (exit {outcome.exit_code})"
+                how = _crash(outcome, self.package.validator_limits()) or rejection_text(outcome.exit_code)
                 raise self.fail(case, f"the input validator {path.name} {how}{_last_error_line(outcome)}")
 
     def input_validators(self) -> list[tuple[Path, Program]]:
