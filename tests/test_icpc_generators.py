@@ -279,3 +279,17 @@ def test_judge_test_says_when_committed_data_stand_in_for_generators_yaml(cache,
     assert done.returncode == 0, done.stdout + done.stderr
     assert "generated data  ok  warning: generators/generators.yaml is not run: data/secret holds cases" in done.stdout
     assert "package loads  ok  1 cases" in done.stdout  # the committed one: nothing generated
+
+
+def test_a_hand_written_file_a_generated_case_replaces_is_a_warning(cache, package):
+    sample = package / "data" / "sample"
+    sample.mkdir(parents=True)
+    (sample / "1.in").write_text("40 2\n")  # generators.yaml makes sample/1 (1 2) too
+    (sample / "1.ans").write_text("42\n")
+    (sample / "hand.in").write_text("3 4\n")
+    (sample / "hand.ans").write_text("7\n")
+    problem = load_package(package)
+    cases = {case.name: case for case in problem.cases}
+    assert cases["sample/1"].input == "1 2\n" and cases["sample/hand"].input == "3 4\n"
+    assert ("sample/1: the generated .in, .ans replace data/sample/1 as written there (as bt generate would); rename "
+            "one of them to keep both") in problem.package.generated.warnings

@@ -268,6 +268,11 @@ class CaseMaker:
         folder = self.target / case.directory
         folder.mkdir(parents=True, exist_ok=True)
         base = case.name.rpartition("/")[2]
+        replaced = [suffix for suffix, content in files.items()
+                    if (folder / f"{base}{suffix}").is_file() and (folder / f"{base}{suffix}").read_bytes() != content]
+        if replaced:  # a hand-written file of data/ that the generated case takes the place of
+            self.plan.warnings.append(f"{case.name}: the generated {', '.join(replaced)} replace data/{case.name} "
+                                      f"as written there (as bt generate would); rename one of them to keep both")
         for suffix, content in files.items():
             (folder / f"{base}{suffix}").write_bytes(content)
 
