@@ -5,7 +5,7 @@ including <bits/stdc++.h>) overlaps the other submissions' runs instead of holdi
 When the package's time limit is not known yet, the accepted submissions are judged first, under a
 generous cap, to infer it (``judge.icpc.timelimit``). Beside them, the submissions expected to
 fail otherwise than by a time-out (wrong answers, crashes) are judged under the least limit the
-inference can give (its resolution), wall time too, stopping at their first failure, and each
+inference can give (its resolution), stopping at their first failure, and each
 such run is kept where the inferred limit decides it alike (``decided_alike``), as the accepted
 runs are. The others are
 built, and judged once the limit is known: those expected to time out first, since theirs are
@@ -25,6 +25,7 @@ from judge.icpc.timelimit import (
     accepted_submissions,
     decided_alike,
     judge_accepted,
+    least_limit,
     record_inferred_limit,
     time_limit_known,
 )
@@ -109,24 +110,28 @@ class SubmissionRuns:
     def _start_inferring(self) -> None:
         """The accepted runs, then the early runs of those expected to fail but not by a time-out,
         then the builds of the others."""
-        self.inference = judge_accepted(self.problem, self.pool)
-        # The least limit inference can give: a case that ends by itself within it ends within
-        # the limit, and one that needs more is judged again under the limit, so an early run
-        # costs at most this much more than none.
-        early = dataclasses.replace(self.problem, time_limit=self.problem.package.timing.resolution)
+        self.inference = inference = judge_accepted(self.problem, self.pool)
         builds = []
         for index, planned in enumerate(self.planned):
             path, rule = planned.path.resolve(), planned.rule
-            if path in self.inference:
-                self.early[index] = self.inference[path]
+            if path in inference:
+                self.early[index] = inference[path]
             elif may_stop_early(self.problem, rule) and Verdict.TLE not in rule.verdicts:
-                # Its wall clock capped too: a run that waits is judged again, not waited for.
-                self.early[index] = self.pool.submit(judge_submission, early, path, stop_on_failure=True,
-                                                     limits=lambda limits: limits.with_wall(limits.cpu_time))
+                self.early[index] = self.pool.submit(_judged_early, self.problem, path, inference)
             else:  # its run waits for the limit: its build goes ahead
                 builds.append(path)
         for path in builds:
             self.pool.submit(_build, self.problem, path)
+
+
+def _judged_early(problem: Problem, path: Path, inference: dict[Path, Future[SubmissionResult]]) -> SubmissionResult:
+    """A submission expected to fail, judged to its first failure under the least limit the
+    inference can still give, from the accepted runs done when it starts: a case that ends by
+    itself within that ends within the limit, and one that needs more is judged again under the
+    limit, so the run costs at most that much more than none."""
+    done = {path: future.result() for path, future in inference.items() if future.done() and not future.exception()}
+    return judge_submission(dataclasses.replace(problem, time_limit=least_limit(problem, done)), path,
+                            stop_on_failure=True)
 
 
 def judge_planned(problem: Problem, planned: Planned) -> Judged:

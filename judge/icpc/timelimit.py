@@ -61,14 +61,29 @@ def record_inferred_limit(problem: Problem, runs: dict[Path, SubmissionResult]) 
     as it is now."""
     package = problem.package
     slowest = slowest_accepted(runs, package)
-    timing = package.timing
-    steps = max(1, math.ceil(slowest * timing.ac_to_time_limit / timing.resolution - 1e-9))
-    limit = round(steps * timing.resolution, 6)
+    limit = limit_for(slowest, package.timing)
     path = _cache_path(package)
     temporary = path.with_suffix(f".{os.getpid()}.tmp")
     temporary.write_text(json.dumps({"time_limit": limit, "slowest_accepted": slowest}))
     temporary.replace(path)
     return limit
+
+
+def limit_for(slowest: float, timing) -> float:
+    """problemtools' limit for the slowest accepted case's CPU seconds: a whole number of
+    resolutions, at least one."""
+    steps = max(1, math.ceil(slowest * timing.ac_to_time_limit / timing.resolution - 1e-9))
+    return round(steps * timing.resolution, 6)
+
+
+def least_limit(problem: Problem, runs: dict[Path, SubmissionResult]) -> float:
+    """The least limit the inference can still give, knowing some of the accepted runs (``runs``):
+    the limit they give, or one resolution when none was accepted yet. More runs can only raise it."""
+    timing = problem.package.timing
+    try:
+        return limit_for(slowest_accepted(runs, problem.package), timing)
+    except PackageError:
+        return timing.resolution
 
 
 def cached_time_limit(package) -> float | None:
