@@ -32,7 +32,7 @@ def load_python_file(path: Path, name: str, what: str) -> ModuleType:
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
-    except (Exception, SystemExit) as error:  # the problem's author's code: their error, said as such
+    except (Exception, SystemExit) as error:  # noqa: BLE001 - the problem author's code: their error, said as such
         sys.modules.pop(name, None)
         raise SuiteError(f"{path}: {what} does not load: {failure_text(error, path)}") from None
     return module

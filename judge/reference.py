@@ -9,8 +9,8 @@ from types import ModuleType
 from typing import Any
 
 from judge.errors import SuiteError
-from judge.python_files import failure_text, load_python_file
 from judge.problem import Case, Problem
+from judge.python_files import failure_text, load_python_file
 
 
 @functools.cache
@@ -54,7 +54,7 @@ def rejection(problem: Problem, value: Any) -> str | None:
         validator.validate(value)
     except ValueError as error:
         return str(error)
-    except (Exception, SystemExit) as error:  # the problem's author's code: their error, said as such
+    except (Exception, SystemExit) as error:  # noqa: BLE001 - the problem author's code: their error, said as such
         raise SuiteError(f"{problem.files.validator}: validate() failed: {failure_text(error, problem.files.validator)}; "
                          f"a validator raises ValueError to reject an input and returns to accept it") from None
     return None

@@ -14,8 +14,8 @@ from typing import Any
 
 from judge.checkers import CheckResult, get_checker
 from judge.errors import CompileError, JudgeFault, LanguageUnavailable, SuiteError, UnsupportedSubmission
-from judge.languages import LANGUAGES, Language, Program, language_for
 from judge.harness import FUNCTION_HARNESS_FILE, SERVER_FILE, START_FILE
+from judge.languages import LANGUAGES, Language, Program, language_for
 from judge.languages.base import server_support_files, trim_message
 from judge.problem import Case, Problem
 from judge.reference import expected_output

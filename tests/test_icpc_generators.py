@@ -87,8 +87,8 @@ def test_a_count_for_a_command_that_cannot_vary_is_a_warning(package):
     write_generators(package, "data:\n  secret:\n    data:\n      a: {generate: small.py 1 2, count: 3}\n")
     plan = read_plan(package, None)
     assert len(plan.cases) == 3
-    assert plan.warnings == ["generators.yaml: secret/a-1: count: makes the same case each time: the command "
-                             "`small.py 1 2` uses neither {seed} nor {count}"]
+    assert plan.warnings == [("generators.yaml: secret/a-1: count: makes the same case each time: the command "
+                              "`small.py 1 2` uses neither {seed} nor {count}")]
 
 
 def test_an_unknown_key_is_a_warning(package):

@@ -22,9 +22,9 @@ from judge.icpc.submission_rules import entry_point
 from judge.languages import LANGUAGES, CompileError, Language, Program, UnknownLanguage, language_for
 from judge.languages.base import cache_key, cached_build, read_source
 from judge.languages.folder import read_folder
-from judge.program import NATIVE_PROGRAM
 from judge.languages.java import COMMENTS, PACKAGE_LINE, find_classes
 from judge.languages.javascript import NODE_COMMAND
+from judge.program import NATIVE_PROGRAM
 from judge.runner import built
 from judge.vocabulary import TaskStyle
 

@@ -4,12 +4,11 @@ including <bits/stdc++.h>) overlaps the other submissions' runs instead of holdi
 
 When the package's time limit is not known yet, the accepted submissions are judged first, under a
 generous cap, to infer it (``judge.icpc.timelimit``). Beside them, the submissions expected to
-fail otherwise than by a time-out (wrong answers, crashes) are judged under the least limit the
-inference can give (its resolution), stopping at their first failure, and each
-such run is kept where the inferred limit decides it alike (``decided_alike``), as the accepted
-runs are. The others are
-built, and judged once the limit is known: those expected to time out first, since theirs are
-the longest runs, each once, under the raised limit (``judged_past_time_limit``).
+fail otherwise than by a time-out (wrong answers, crashes) are judged to their first failure under
+the least limit the accepted runs done so far allow, and each such run is kept where the inferred
+limit decides it alike (``decided_alike``), as the accepted runs are. The others are built, and
+judged once the limit is known: those expected to time out first, since theirs are the longest
+runs, each once, under the raised limit (``judged_past_time_limit``).
 """
 
 from __future__ import annotations
@@ -20,16 +19,9 @@ from pathlib import Path
 
 from judge.errors import JudgeError
 from judge.icpc.expectations import Expectation
-from judge.icpc.submission_rules import Rule
-from judge.icpc.timelimit import (
-    accepted_submissions,
-    decided_alike,
-    judge_accepted,
-    least_limit,
-    record_inferred_limit,
-    time_limit_known,
-)
 from judge.icpc.programs import submission_language
+from judge.icpc.submission_rules import Rule
+from judge.icpc.timelimit import decided_alike, judge_accepted, least_limit, record_inferred_limit, time_limit_known
 from judge.problem import Problem
 from judge.results import CaseResult, SubmissionResult
 from judge.runner import base_limits, failed, judge_submission, prepare, summarize
@@ -37,7 +29,6 @@ from judge.sandbox import Limits, Outcome
 from judge.verdict import Verdict, decide
 
 Judged = tuple[SubmissionResult, str]  # a submission's result, and a warning about it (or "")
-
 
 
 @dataclasses.dataclass(frozen=True)

@@ -7,7 +7,6 @@ one (see ``judge.icpc.expectations``).
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections import Counter
 from collections.abc import Iterator

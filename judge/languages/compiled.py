@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from judge.languages.base import Language, Program, cache_key, cached_build, exec_server_files, read_source
-from judge.program import NATIVE_PROGRAM
 from judge.languages.functions.c import CFunction
 from judge.languages.functions.cpp import CppFunction
+from judge.program import NATIVE_PROGRAM
 from judge.signature import Signature
 from judge.vocabulary import TaskStyle
 
