@@ -10,7 +10,7 @@ from typing import Any
 
 from judge.errors import SuiteError
 from judge.problem import Case, Problem
-from judge.python_files import failure_text, load_python_file
+from judge.python_files import call_within, failure_text, load_python_file
 
 
 @functools.cache
@@ -45,15 +45,21 @@ def validator_module(problem: Problem) -> ModuleType:
     return _part(problem, problem.files.validator, "validator")
 
 
+VALIDATOR_SECONDS = 30.0  # for one input: far more than reading one takes
+
+
 def rejection(problem: Problem, value: Any) -> str | None:
     """Why the problem's validator rejects ``value`` (its ValueError's message), or None when it
-    accepts it. A validator that fails otherwise (another error, sys.exit) is the problem's
-    fault: SuiteError, saying what it did and how a validator answers."""
+    accepts it. A validator that fails otherwise (another error, sys.exit, no answer within
+    VALIDATOR_SECONDS) is the problem's fault: SuiteError, saying what it did and how a validator
+    answers."""
     validator = validator_module(problem)
     try:
-        validator.validate(value)
+        call_within(VALIDATOR_SECONDS, lambda: validator.validate(value), f"the validator {problem.files.validator.name}")
     except ValueError as error:
         return str(error)
+    except SuiteError:
+        raise
     except (Exception, SystemExit) as error:  # noqa: BLE001 - the problem author's code: their error, said as such
         raise SuiteError(f"{problem.files.validator}: validate() failed: {failure_text(error, problem.files.validator)}; "
                          f"a validator raises ValueError to reject an input and returns to accept it") from None

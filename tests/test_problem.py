@@ -113,3 +113,19 @@ def test_a_validator_that_does_not_load_is_a_failed_check_naming_the_line(tmp_pa
     done = run_judge("test", "stones", "--problems", str(project))
     assert done.returncode == 1 and "Traceback" not in done.stdout + done.stderr, done.stdout + done.stderr
     assert "the validator does not load: SyntaxError: expected ':' (line 1)" in done.stdout
+
+
+def test_a_validator_that_never_returns_is_given_up_on(tmp_path, monkeypatch):
+    from judge import reference
+    from judge.formats.suite import load_suite
+
+    monkeypatch.setattr(reference, "VALIDATOR_SECONDS", 0.5)
+    project = project_with(tmp_path, "stones")
+    released = tmp_path / "released"  # only so that the loop ends with the test, not the session
+    (project / "validators" / "stones.py").write_text(
+        f"import os\ndef validate(text):\n    while not os.path.exists({str(released)!r}):\n        pass\n")
+    try:
+        with pytest.raises(SuiteError, match=r"the validator stones.py did not return within 0.5 s"):
+            reference.rejection(load_suite(project / "cases" / "stones.yaml"), "5\n")
+    finally:
+        released.touch()
