@@ -51,8 +51,10 @@ def may_stop_early(problem: Problem, rule: Expectation | list[Rule]) -> bool:
 
 
 def times_out_only(problem: Problem, rule: Expectation | list[Rule]) -> bool:
-    """Whether a time-out is the only verdict ``rule`` allows, and judging may stop at it."""
-    return may_stop_early(problem, rule) and rule.verdicts == {Verdict.TLE}
+    """Whether a time-out is the only verdict ``rule`` allows, and judging may stop at it. (Not in
+    a multi-pass problem: a case's passes each have the limit, so a run under the raised limit
+    cannot tell which pass would have timed out, nor stop there.)"""
+    return may_stop_early(problem, rule) and rule.verdicts == {Verdict.TLE} and "multi-pass" not in problem.package.types
 
 
 class SubmissionRuns:
