@@ -41,6 +41,10 @@ MAIN_METHOD = re.compile(r"\bstatic\s+(?:public\s+)?void\s+main\s*\(")
 # to start (IgnoreUnrecognizedVMOptions applies to -XX options only).
 START_UP_OPTIONS = ("-XX:+IgnoreUnrecognizedVMOptions", "-XX:+UnlockDiagnosticVMOptions",
                     "-XX:ArchiveRelocationMode=0")
+# javac's own JVM: a submission compiles in well under a second, where the JIT's first tier and the
+# serial collector start and run it on half the CPU time of the default server compiler and G1 (whose
+# threads would also take the other core from a run judged beside the build).
+JAVAC_JVM_OPTIONS = ("-J-Xss64m", "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-J-XX:-UsePerfData")
 COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
 # What is not code: comments, text blocks, string and character literals, in one pass (so that
 # "http://" is a string, not a comment); a brace or a `class` inside them declares nothing.
@@ -111,7 +115,7 @@ class Java(Language):
 
     def compile_command(self, names) -> list[str]:
         """How javac compiles the sources ``names`` (relative to the build directory)."""
-        return ["javac", "-encoding", "UTF-8", "-J-Xss64m", "-XDstringConcat=inline", "-d", "{work}",
+        return ["javac", *JAVAC_JVM_OPTIONS, "-encoding", "UTF-8", "-XDstringConcat=inline", "-d", "{work}",
                 *(f"{{work}}/{name}" for name in names)]
 
     def run_command(self, main_class: str) -> tuple[str, ...]:
