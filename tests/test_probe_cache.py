@@ -154,3 +154,30 @@ def test_a_run_after_a_corrupt_cache_file_probes_and_judges(cache):
     assert json.loads(done.stdout)["verdict"] == "AC", done.stderr
     assert "Traceback" not in done.stderr
     assert isinstance(json.loads(probe_cache.cache_file().read_text()), dict)
+
+
+def test_a_toolchain_version_is_asked_once_per_machine_and_again_after_an_upgrade(cache, monkeypatch):
+    """The version line each command puts in its build keys (a JVM takes over 100 ms to say
+    it) is remembered beside the probes, keyed by the toolchain binary: a new binary is asked."""
+    from judge.languages import base
+
+    folder = cache / "bin"
+    folder.mkdir()
+    asked = cache / "asked"
+    compiler = folder / "fakecc"
+    compiler.write_text(f"#!/bin/sh\necho x >> {asked}\necho 'fakecc 1.0'\n")
+    compiler.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{folder}:{os.environ['PATH']}")
+
+    def version() -> str:
+        base._version_line.cache_clear()  # a new command: nothing kept in memory
+        return base._version_line("fake", ("fakecc",), "fakecc")
+
+    try:
+        assert version() == version() == "fakecc 1.0"
+        assert asked.read_text().count("x") == 1
+        compiler.write_text(f"#!/bin/sh\necho x >> {asked}\necho 'fakecc 2.0 (upgraded)'\n")
+        assert version() == "fakecc 2.0 (upgraded)"
+        assert asked.read_text().count("x") == 2
+    finally:
+        base._version_line.cache_clear()

@@ -16,6 +16,7 @@ from judge.harness import EXEC_SERVER_FILE, HARNESS_DIR
 from judge.languages.build_cache import CacheUnusable, cache_key, cache_root, cached_entry  # noqa: F401 (the languages import these from here)
 from judge.program import Program
 from judge.sandbox import WORK_DIR_INSIDE, Limits, run_sandboxed
+from judge.sandbox.probe_cache import remembered
 from judge.vocabulary import TaskStyle
 from judge.warm import ExecPool
 
@@ -109,10 +110,19 @@ class Language:
 
 @functools.cache
 def _version_line(name: str, toolchain: tuple[str, ...], hint: str) -> str:
+    """The first toolchain program's version line, remembered per machine with the sandbox probes
+    (keyed by the identity of every toolchain binary, so that an upgrade asks again): asking a
+    JVM takes over 100 ms of every command that builds a Java program."""
+    found = []
     for tool in toolchain:
-        if not shutil.which(tool):
+        path = shutil.which(tool)
+        if not path:
             raise LanguageUnavailable(f"{name}: `{tool}` not found; install {hint}")
-    tool = toolchain[0]
+        found.append(path)
+    return remembered(f"version {name}", found, lambda: _asked_version(toolchain[0]), lambda value: isinstance(value, str))
+
+
+def _asked_version(tool: str) -> str:
     flag = "-version" if tool.endswith("javac") else "--version"
     done = subprocess.run([tool, flag], capture_output=True, text=True, timeout=30, check=False)
     lines = (done.stdout or done.stderr).strip().splitlines()

@@ -1,4 +1,5 @@
-"""What the sandbox probes found on this machine, remembered between judge commands.
+"""What the sandbox probes found on this machine, remembered between judge commands (and the
+toolchains' version lines: see judge/languages/base.py).
 
 Proving that a bwrap (or the unshare tier) sandboxes here means running it as a slot uid, which
 took 60-140 ms of every `judge run`. A probe's outcome is kept in the judge's cache folder
