@@ -1,8 +1,8 @@
 """How `judge test PKG` runs a package's example submissions (judge/icpc/submission_runs.py): a
 submission expected only to time out is judged once, under time_limit * time_limit_to_tle, and
-decided under the limit from that run; while the limit is inferred, the submissions expected to
-fail otherwise run beside the accepted ones, and each such run is kept where the inferred limit
-decides it alike (problemtools verifies with one run of each, too)."""
+decided under the limit from that run; while the limit is inferred, the other submissions run
+beside the accepted ones under the least limit it can still give, and each such run is kept where
+the inferred limit decides it alike (problemtools verifies with one run of each, too)."""
 
 from __future__ import annotations
 
@@ -62,20 +62,42 @@ def planned_runs(problem) -> list[Planned]:
             and path.suffix == ".py"]
 
 
-def test_runs_made_while_the_limit_is_inferred_are_kept_where_it_decides_them_alike(addition, cache):
-    """No time limit given: the wrong and crashing submissions run beside the accepted ones, and
-    once the limit (1 s) is known, neither is judged again; the spinning one waits for the limit
-    (a run under another limit could not tell where it times out under this one)."""
-    (addition / ".timelimit").unlink()
-    problem = load_package(addition)
+def judged_while_inferring(problem) -> tuple[float, dict[str, Verdict], dict[str, float], set[str]]:
+    """The inferred limit; each planned submission's verdict; the limit each time-out was run
+    under while the limit was unknown; the submissions judged again once it was known."""
     planned = planned_runs(problem)
     with ThreadPoolExecutor(max_workers=2) as pool:
-        runs = SubmissionRuns(problem, planned, pool)
-        assert runs.with_time_limit().time_limit == 1.0
+        runs = SubmissionRuns(problem, planned, pool, cores=2)
+        limit = runs.with_time_limit().time_limit
         verdicts = {item.path.name: runs.result(index)[0].verdict for index, item in enumerate(planned)}
+        guessed = {planned[index].path.name: future.result()[1] for index, future in runs.guessed.items()}
         judged_after = {planned[index].path.name for index in runs.started}
+    return limit, verdicts, guessed, judged_after
+
+
+def test_runs_made_while_the_limit_is_inferred_are_kept_where_it_decides_them_alike(addition, cache):
+    """No time limit given: the wrong, crashing and spinning submissions run beside the accepted
+    ones, the spinning one first, under the least limit there can be (1 s, raised to 2 s), and
+    once the limit is known to be that, none is judged again."""
+    (addition / ".timelimit").unlink()
+    limit, verdicts, guessed, judged_after = judged_while_inferring(load_package(addition))
+    assert limit == 1.0
     assert verdicts == {"add.py": Verdict.AC, "rounds.py": Verdict.WA, "crashes.py": Verdict.RE, "spins.py": Verdict.TLE}
-    assert judged_after == {"spins.py"}
+    assert guessed == {"spins.py": 1.0} and judged_after == set()
+
+
+def test_a_time_out_run_under_a_limit_the_inference_does_not_give_is_judged_again(addition, cache):
+    """An accepted submission spending 0.35 s of CPU time makes the limit 2 s (legacy
+    ac_to_time_limit 5): the spinning submission's run under 1 s raised, made while that was
+    not known, cannot tell whether it would end within 2 s raised, and it is judged again."""
+    (addition / ".timelimit").unlink()
+    (addition / "submissions" / "accepted" / "slow.py").write_text(
+        "import time\nstarted = time.process_time()\nwhile time.process_time() - started < 0.35:\n    pass\n"
+        "a, b = map(float, input().split())\nprint(a + b)\n")
+    problem = load_package(addition)
+    limit, verdicts, guessed, judged_after = judged_while_inferring(problem)
+    assert limit >= 2.0 and verdicts["spins.py"] == Verdict.TLE and verdicts["slow.py"] == Verdict.AC
+    assert guessed == {"spins.py": 1.0} and judged_after == {"spins.py"}
 
 
 def test_a_waiting_submission_is_not_waited_for_longer_than_under_the_limit(addition, cache):

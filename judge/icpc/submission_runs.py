@@ -3,12 +3,18 @@ there are cores, each built in the task that judges it, so that a slow build (ja
 including <bits/stdc++.h>) overlaps the other submissions' runs instead of holding them all back.
 
 When the package's time limit is not known yet, the accepted submissions are judged first, under a
-generous cap, to infer it (``judge.icpc.timelimit``). Beside them, the submissions expected to
-fail otherwise than by a time-out (wrong answers, crashes) are judged to their first failure under
-the least limit the accepted runs done so far allow, and each such run is kept where the inferred
-limit decides it alike (``decided_alike``), as the accepted runs are. The others are built, and
-judged once the limit is known: those expected to time out first, since theirs are the longest
-runs, each once, under the raised limit (``judged_past_time_limit``).
+generous cap, to infer it (``judge.icpc.timelimit``). Beside them, the other submissions are judged
+under the least limit the accepted runs done so far allow, which is the inferred limit more often
+than not (one resolution, for most packages), and each such run is kept where the inferred limit
+decides it alike:
+
+- those expected to fail otherwise than by a time-out (wrong answers, crashes) to their first
+  failure (``decided_alike``, as the accepted runs are);
+- those expected to time out once, under that limit raised (``judged_past_time_limit``), where
+  that limit is the inferred one. Theirs are the longest runs: with as many cores as there are,
+  less one, they start before the accepted runs, so that they end beside them, not after.
+
+The others are built, and judged once the limit is known, those expected to time out first.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from judge.sandbox import Limits, Outcome
 from judge.verdict import Verdict, decide
 
 Judged = tuple[SubmissionResult, str]  # a submission's result, and a warning about it (or "")
+Guessed = tuple[SubmissionResult, float]  # a run made before the limit was known, and the limit it was made under
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,15 +67,16 @@ def times_out_only(problem: Problem, rule: Expectation | list[Rule]) -> bool:
 class SubmissionRuns:
     """The runs of ``planned`` in ``pool``, started at once (see the module's docstring)."""
 
-    def __init__(self, problem: Problem, planned: list[Planned], pool: Executor) -> None:
+    def __init__(self, problem: Problem, planned: list[Planned], pool: Executor, cores: int) -> None:
         self.problem, self.planned, self.pool = problem, planned, pool
         self.early: dict[int, Future[SubmissionResult]] = {}  # runs made before the limit was known
+        self.guessed: dict[int, Future[Guessed]] = {}  # time-outs run before it, under a limit guessed
         self.started: dict[int, Future[Judged]] = {}
         self.inference: dict[Path, Future[SubmissionResult]] | None = None  # while the limit is inferred
         if time_limit_known(problem.package):
             self._start_judging()
         else:
-            self._start_inferring()
+            self._start_inferring(cores)
 
     def with_time_limit(self) -> Problem:
         """The problem with its time limit, inferred (waiting for the accepted runs) if it must
@@ -83,6 +91,12 @@ class SubmissionRuns:
     def result(self, index: int) -> Judged:
         """The ``index``-th planned submission's result under the limit, and a warning about it
         (or ""); ``with_time_limit`` first."""
+        guessed = self.guessed.get(index)
+        if guessed is not None:
+            run, limit = guessed.result()
+            if limit == self.problem.time_limit:
+                return decided_past_time_limit(self.problem, self.planned[index].path.resolve(), run)
+            self.started[index] = self.pool.submit(judge_planned, self.problem, self.planned[index])
         early = self.early.get(index)
         if early is not None:
             run = early.result()
@@ -95,15 +109,21 @@ class SubmissionRuns:
         """Start each submission without a run made already, those expected to time out first
         (their runs are the longest, so they overlap the others' instead of ending the command
         alone)."""
-        waiting = [index for index in range(len(self.planned)) if index not in self.early]
+        waiting = [index for index in range(len(self.planned)) if index not in self.early and index not in self.guessed]
         waiting.sort(key=lambda index: not times_out_only(self.problem, self.planned[index].rule))
         for index in waiting:
             self.started[index] = self.pool.submit(judge_planned, self.problem, self.planned[index])
 
-    def _start_inferring(self) -> None:
-        """The accepted runs, then the early runs of those expected to fail but not by a time-out,
-        then the builds of the others."""
-        self.inference = inference = judge_accepted(self.problem, self.pool)
+    def _start_inferring(self, cores: int) -> None:
+        """Up to ``cores - 1`` runs of those expected to time out, then the accepted runs, then the
+        early runs of the others expected to fail, those expected to time out before any other
+        failure, and the builds of the rest."""
+        timing_out = [index for index, planned in enumerate(self.planned) if times_out_only(self.problem, planned.rule)]
+        inference: dict[Path, Future[SubmissionResult]] = {}  # filled below, read by the runs as they start
+        for index in timing_out[:cores - 1]:
+            self.guessed[index] = self.pool.submit(_guessed_past_time_limit, self.problem, self.planned[index], inference)
+        inference.update(judge_accepted(self.problem, self.pool))
+        self.inference = inference
         builds = []
         for index, planned in enumerate(self.planned):
             path, rule = planned.path.resolve(), planned.rule
@@ -111,10 +131,20 @@ class SubmissionRuns:
                 self.early[index] = inference[path]
             elif may_stop_early(self.problem, rule) and Verdict.TLE not in rule.verdicts:
                 self.early[index] = self.pool.submit(_judged_early, self.problem, path, inference)
-            else:  # its run waits for the limit: its build goes ahead
+            elif not times_out_only(self.problem, rule):  # its run waits for the limit: its build goes ahead
                 builds.append(path)
+        for index in timing_out[cores - 1:]:
+            self.guessed[index] = self.pool.submit(_guessed_past_time_limit, self.problem, self.planned[index], inference)
         for path in builds:
             self.pool.submit(_build, self.problem, path)
+
+
+def _least_known_limit(problem: Problem, inference: dict[Path, Future[SubmissionResult]]) -> Problem:
+    """``problem`` under the least limit the inference can still give, from the accepted runs
+    done by now."""
+    done = {path: future.result() for path, future in list(inference.items())
+            if future.done() and not future.exception()}
+    return dataclasses.replace(problem, time_limit=least_limit(problem, done))
 
 
 def _judged_early(problem: Problem, path: Path, inference: dict[Path, Future[SubmissionResult]]) -> SubmissionResult:
@@ -122,9 +152,16 @@ def _judged_early(problem: Problem, path: Path, inference: dict[Path, Future[Sub
     inference can still give, from the accepted runs done when it starts: a case that ends by
     itself within that ends within the limit, and one that needs more is judged again under the
     limit, so the run costs at most that much more than none."""
-    done = {path: future.result() for path, future in inference.items() if future.done() and not future.exception()}
-    return judge_submission(dataclasses.replace(problem, time_limit=least_limit(problem, done)), path,
-                            stop_on_failure=True)
+    return judge_submission(_least_known_limit(problem, inference), path, stop_on_failure=True)
+
+
+def _guessed_past_time_limit(problem: Problem, planned: Planned,
+                             inference: dict[Path, Future[SubmissionResult]]) -> Guessed:
+    """A submission expected to time out, run under the least limit the inference can still give
+    raised (``run_past_time_limit``), and that limit: the run decides it alike where that is the
+    inferred limit, and costs at most the run under the inferred limit raised more than none."""
+    guessed = _least_known_limit(problem, inference)
+    return run_past_time_limit(guessed, planned.path.resolve()), guessed.time_limit
 
 
 def judge_planned(problem: Problem, planned: Planned) -> Judged:
@@ -146,11 +183,15 @@ def judged_past_time_limit(problem: Problem, path: Path) -> Judged:
     time-out. The wall clock allows the limit's own, or the raised CPU time if more: a program
     that waits is as much past the limit as under it, and ending after the raised limit's
     seconds is not ending within it."""
-    language = submission_language(path)
-    limits = language.limits(base_limits(problem))
-    run = judge_submission(_raised(problem), path, stop_when=lambda case: failed(case) or _past(case, limits),
-                           limits=lambda raised: raised.with_wall(max(limits.wall_time, raised.cpu_time)))
-    return decided_past_time_limit(problem, path, run)
+    return decided_past_time_limit(problem, path, run_past_time_limit(problem, path))
+
+
+def run_past_time_limit(problem: Problem, path: Path) -> SubmissionResult:
+    """The run ``judged_past_time_limit`` decides from: under time_limit * time_limit_to_tle, its
+    cases in order until one fails or runs past the limit."""
+    limits = submission_language(path).limits(base_limits(problem))
+    return judge_submission(_raised(problem), path, stop_when=lambda case: failed(case) or _past(case, limits),
+                            limits=lambda raised: raised.with_wall(max(limits.wall_time, raised.cpu_time)))
 
 
 def decided_past_time_limit(problem: Problem, path: Path, run: SubmissionResult) -> Judged:
