@@ -54,10 +54,16 @@ def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]
     in_order = _submission_rules(package, name)
     planned = [item for item in in_order if isinstance(item, Planned)]
     pool = ThreadPoolExecutor(max_workers=cores)
+    beside = ThreadPoolExecutor(max_workers=1)  # the other checks, made while the submissions run
     try:
-        runs = SubmissionRuns(problem, planned, pool)
-        early_checks = _package_checks(problem)  # made while the submissions run
-        problem = runs.with_time_limit()
+        runs = SubmissionRuns(problem, planned, pool, cores)
+        package_checks = beside.submit(_package_checks, problem)
+        try:  # the submissions left are judged as soon as the limit is known, whatever the checks' progress
+            problem = runs.with_time_limit()
+        except PackageError:
+            package_checks.result()  # a part that does not build explains why no submission passed: its error first
+            raise
+        early_checks = package_checks.result()
         timing = package.timing
         yield Check(name, "package loads", True, f"{len(problem.cases)} cases, format {package.version}, "
                                                  f"{', '.join(sorted(package.types))}")
@@ -70,6 +76,7 @@ def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]
             yield Check(name, "accepted submission", False, "no accepted submission in a supported language")
     finally:  # a broken package (or Ctrl-C) ends the command: no run queued behind it starts
         pool.shutdown(wait=True, cancel_futures=True)
+        beside.shutdown(wait=True)
 
 
 def _package_checks(problem: Problem) -> list[Check]:
