@@ -233,3 +233,16 @@ def test_output_after_the_validator_accepted_is_dropped_not_a_crash(package_copy
                         '  for (int i = 0; i < 20000; i++) printf("extra output %d\\n", i);\n  return 0; }\n')
     result = run_json(package, solution)
     assert [case["verdict"] for case in result["cases"]] == ["AC", "AC"], result
+
+
+def test_a_broken_part_is_named_before_the_time_limit_it_leaves_no_way_to_infer(package_copy):
+    """The package's checks run beside the time limit's inference: when both fail (an input
+    validator that does not build, and no accepted submission), the broken part is named."""
+    package = package_copy("closest")
+    (package / "problem.yaml").write_text((package / "problem.yaml").read_text().replace("  time_limit: 2\n", ""))
+    shutil.rmtree(package / "submissions" / "accepted")
+    (package / "input_validators").mkdir()
+    (package / "input_validators" / "validate.py").write_text("def broken(:\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 2, done.stdout
+    assert "the input validator does not build" in done.stderr and "Traceback" not in done.stderr
