@@ -293,3 +293,23 @@ def test_a_hand_written_file_a_generated_case_replaces_is_a_warning(cache, packa
     assert cases["sample/1"].input == "1 2\n" and cases["sample/hand"].input == "3 4\n"
     assert ("sample/1: the generated .in, .ans replace data/sample/1 as written there (as bt generate would); rename "
             "one of them to keep both") in problem.package.generated.warnings
+
+
+def test_a_large_counterexample_is_shown_in_part_and_whole_in_json():
+    """A package's generators may make inputs of megabytes: the table shows the first lines of
+    the input and the lines around the first difference of the outputs, and says where the rest is."""
+    from judge.commands.stress_command import render_stress
+    from judge.stress import Counterexample, StressResult
+
+    task = load_package(PACKAGE).task
+    big_input = "".join(f"{n} {n}\n" for n in range(5000))
+    expected = "".join(f"{2 * n}\n" for n in range(5000))
+    got = expected.replace("\n7000\n", "\n7001\n")
+    result = StressResult("generated_sum", "wrong.py", 1, True, Counterexample(big_input, expected, got, "WA", "wrong"),
+                          shrunk=False)
+    shown = render_stress(result, task, None, 10)
+    assert len(shown) < 6000 and "0 0" in shown and "4999 4999" not in shown
+    assert "> 3501 | 7001" in shown and "(shown in part: `--format json` gives the whole of each)" in shown
+    small = StressResult("generated_sum", "wrong.py", 1, True, Counterexample("1 2\n", "3\n", "-1\n", "WA", "wrong"))
+    assert "1 2\n\nexpected:\n3\n\ngot:\n-1\n" in render_stress(small, task, None, 10)
+    assert json.loads(json.dumps(result.to_json(task)))["counterexample"]["input"] == big_input

@@ -20,8 +20,14 @@ from judge.commands.common import (
 )
 from judge.errors import UsageError
 from judge.planned_examples import PlannedExamples
+from judge.output_diff import excerpt, first_difference
 from judge.stress import save_counterexample, stress
+from judge.terminal import terminal_width
 from judge.visible_text import visible
+
+# A counterexample larger than this (a package's generators may make one of megabytes) is shown
+# in part, around where the output first differs; --format json has all of it.
+SHOWN_LINES, SHOWN_CHARS = 40, 4000
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -95,10 +101,24 @@ def _stress_text(result, task, saved: str | None, asked: int) -> str:
         return f"{example.verdict} before any example could run:\n{example.message}"
     found = ("smallest failing input found" if result.shrunk else
              "failing input found (made by the package's generators, not shrunk)")
+    expected, got = task.show_answer(example.expected), example.got.rstrip("\n")
+    difference = first_difference(expected, got) if example.verdict == "WA" else None
+    texts = [task.show_value(example.input), expected, got]
+    parts = [_shown(text, None if index == 0 else difference) for index, text in enumerate(texts)]
     lines = [f"{example.verdict} after {result.examples_run} examples; {found}:", "",
-             f"{task.value_label}:", task.show_value(example.input), "",
-             "expected:", task.show_answer(example.expected), "", "got:", example.got.rstrip("\n") or "(nothing)", "",
+             f"{task.value_label}:", parts[0], "", "expected:", parts[1], "", "got:", parts[2] or "(nothing)", "",
              f"{example.verdict}: {example.message}"]
+    if any(part != text for part, text in zip(parts, texts)):
+        lines.append("(shown in part: `--format json` gives the whole of each)")
     if saved:
         lines.append(f"\n{saved}")
     return "\n".join(lines)
+
+
+
+def _shown(text: str, difference) -> str:
+    """``text`` whole when it is short, else the lines around ``difference`` (its first lines
+    when there is none), numbered."""
+    if len(text) <= SHOWN_CHARS and text.count("\n") < SHOWN_LINES:
+        return text
+    return "\n".join(excerpt(text, difference, terminal_width(), context=3, head=10))
