@@ -19,8 +19,8 @@ from judge.commands.common import (
     readable_source,
 )
 from judge.errors import UsageError
-from judge.planned_examples import PlannedExamples
 from judge.output_diff import excerpt, first_difference
+from judge.planned_examples import PlannedExamples
 from judge.stress import save_counterexample, stress
 from judge.terminal import terminal_width
 from judge.visible_text import visible
