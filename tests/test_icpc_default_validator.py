@@ -61,7 +61,12 @@ def test_unknown_flags_are_refused():
 
 def test_messages_say_where_and_what():
     result = validate(b"1 2\n3 5\n", b"1 2\n3 4\n")
-    assert result.message.startswith("line 2 of the output (line 2 of the answer): expected '4', got '5'")
+    assert result.message.startswith("line 2, token 2 of the output (line 2 of the answer): expected '4', got '5'")
+    # The token is counted on its own line, past blank lines and runs of spaces.
+    result = validate(b"1 2\n\n  7   8   9 10\n", b"1 2\n7 8 0 10\n")
+    assert result.message.startswith("line 3, token 3 of the output (line 2 of the answer): expected '0', got '9'")
+    assert validate(b"1\n", b"1 2\n").message == \
+        "line 2 of the output (line 1 of the answer): output ended while the answer has more (next answer token: '2')"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -126,6 +126,7 @@ class _Stream:
         self.data = data
         self.at = 0
         self.line = 1
+        self.tokens_on_line = 0  # read on the current line, the last one included
 
     def peek_space(self) -> bool:
         return self.at < len(self.data) and self.data[self.at] in _SPACE
@@ -137,6 +138,7 @@ class _Stream:
         self.at += 1
         if byte == 10:
             self.line += 1
+            self.tokens_on_line = 0
         return byte
 
     def token(self) -> bytes | None:
@@ -145,7 +147,10 @@ class _Stream:
         start = self.at
         while self.at < len(self.data) and self.data[self.at] not in _SPACE:
             self.at += 1
-        return self.data[start:self.at] if self.at > start else None
+        if self.at == start:
+            return None
+        self.tokens_on_line += 1
+        return self.data[start:self.at]
 
 
 def validate(output: bytes, answer: bytes, flags: list[str] | tuple[str, ...] = ()) -> CheckResult:
@@ -154,8 +159,10 @@ def validate(output: bytes, answer: bytes, flags: list[str] | tuple[str, ...] = 
     use_floats = options["absolute"] >= 0 or options["relative"] >= 0
     team, judge = _Stream(output), _Stream(answer)
 
-    def wrong(message: str) -> CheckResult:
-        return CheckResult(False, f"line {team.line} of the output (line {judge.line} of the answer): {message}")
+    def wrong(message: str, token: bool = False) -> CheckResult:
+        # A line may hold thousands of numbers: which one differs, counted from 1 on its line.
+        where = f", token {team.tokens_on_line}" if token else ""
+        return CheckResult(False, f"line {team.line}{where} of the output (line {judge.line} of the answer): {message}")
 
     while True:
         while judge.peek_space():
@@ -176,10 +183,10 @@ def validate(output: bytes, answer: bytes, flags: list[str] | tuple[str, ...] = 
             return wrong(f"output ended while the answer has more (next answer token: {_short(want)!r})")
         message = _compare_tokens(want, got_token, options, use_floats)
         if message:
-            return wrong(message)
+            return wrong(message, token=True)
     extra = team.token()
     if extra is not None:
-        return wrong(f"trailing output: {_short(extra)!r}")
+        return wrong(f"trailing output: {_short(extra)!r}", token=True)
     return CheckResult(True)
 
 
