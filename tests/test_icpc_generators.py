@@ -5,6 +5,7 @@ cache), through `judge test`, `judge run` and `judge generate`."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -246,7 +247,7 @@ def test_a_generator_that_never_ends_ran_out_of_time(package, tmp_path):
     (package / "generators" / "pair.py").write_text("while True:\n    pass\n")
     done = run_judge("generate", str(package), "--out", str(tmp_path / "data"))
     assert done.returncode == 2, done.stdout + done.stderr
-    assert "ran out of time (1 s, problem.yaml's limits.validation_time)" in done.stderr, done.stderr
+    assert "ran out of time (1 s of CPU, problem.yaml's limits.validation_time)" in done.stderr, done.stderr
     assert "crashed" not in done.stderr
 
 
@@ -313,3 +314,16 @@ def test_a_large_counterexample_is_shown_in_part_and_whole_in_json():
     small = StressResult("generated_sum", "wrong.py", 1, True, Counterexample("1 2\n", "3\n", "-1\n", "WA", "wrong"))
     assert "1 2\n\nexpected:\n3\n\ngot:\n-1\n" in render_stress(small, task, None, 10)
     assert json.loads(json.dumps(result.to_json(task)))["counterexample"]["input"] == big_input
+
+
+def test_a_generator_that_waits_is_told_it_ran_out_of_wall_time(package, tmp_path):
+    """A generator that sleeps spends no CPU: what stopped it is the wall clock, and the message
+    gives that clock's seconds, not the CPU limit's."""
+    yaml_path = package / "problem.yaml"
+    yaml_path.write_text(yaml_path.read_text() + "  validation_time: 1\n")
+    (package / "generators" / "pair.py").write_text("import time\ntime.sleep(600)\n")
+    done = run_judge("generate", str(package), "--out", str(tmp_path / "data"))
+    assert done.returncode == 2, done.stdout + done.stderr
+    said = re.search(r"ran out of time \(still running after (\d+) s of wall time, the clock allowed with 1 s of CPU, "
+                     r"problem.yaml's limits.validation_time\)", done.stderr)
+    assert said and int(said.group(1)) > 1, done.stderr

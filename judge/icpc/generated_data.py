@@ -356,8 +356,11 @@ def _crash(outcome: Outcome, limits: Limits, time_source: str = "problem.yaml's 
     if outcome.internal_error:
         return f"could not run ({outcome.internal_error})"
     # SIGXCPU: the kernel's CPU limit, a little over the watcher's, came first
-    if outcome.wall_timed_out or outcome.cpu_time > limits.cpu_time or outcome.signal == signal.SIGXCPU:
-        return f"ran out of time ({limits.cpu_time:g} s, {time_source})"
+    if outcome.cpu_time > limits.cpu_time or outcome.signal == signal.SIGXCPU:
+        return f"ran out of time ({limits.cpu_time:g} s of CPU, {time_source})"
+    if outcome.wall_timed_out:  # it waited (slept, or read input it will never get) more than it computed
+        return (f"ran out of time (still running after {limits.wall_time:g} s of wall time, the clock allowed "
+                f"with {limits.cpu_time:g} s of CPU, {time_source})")
     if outcome.output_exceeded:
         return f"wrote more than {limits.output // MIB} MiB"
     if outcome.signal is not None:
