@@ -523,10 +523,10 @@ def test_judge_test_warns_of_verdicts_within_the_safety_margins(package_copy):
     done = run_judge("test", str(package))
     assert done.returncode == 0, done.stdout + done.stderr
     rows = {line.split()[2]: line for line in done.stdout.splitlines() if " submission " in line}
-    assert "more than the time limit / ac_to_time_limit = 0.25 s" in rows["accepted/slowish.py"]
+    assert "more than the time limit / time_multiplier = 0.25 s" in rows["accepted/slowish.py"]
     assert "warning" not in rows["accepted/echo.py"]
     assert "got TLE" in rows["time_limit_exceeded/barely.py"]
-    assert "sample/1 ends within time_limit * time_limit_to_tle = 5 s, AC there" in rows["time_limit_exceeded/barely.py"]
+    assert "sample/1 ends within time_limit * time_safety_margin = 5 s, AC there" in rows["time_limit_exceeded/barely.py"]
     assert "got TLE" in rows["time_limit_exceeded/forever.py"] and "warning" not in rows["time_limit_exceeded/forever.py"]
 
 

@@ -49,7 +49,7 @@ def test_a_run_under_the_raised_limit_decides_the_time_out_under_the_limit(addit
     # the cases the run went on to are not the limit's.
     result, warning = decided_past_time_limit(problem, spins, run_of((Verdict.AC, 1.5), (Verdict.AC, 0.1)))
     assert result.verdict == Verdict.TLE and len(result.cases) == 1
-    assert "secret/1 ends within time_limit * time_limit_to_tle = 2 s, AC there" in warning
+    assert "secret/1 ends within time_limit * time_safety_margin = 2 s, AC there" in warning
     # A failure within the limit is that failure; all in time is accepted.
     result, _ = decided_past_time_limit(problem, spins, run_of((Verdict.AC, 0.1), (Verdict.WA, 0.2)))
     assert result.verdict == Verdict.WA

@@ -103,6 +103,17 @@ class TimeLimits:
     ac_to_time_limit: float
     time_limit_to_tle: float
     resolution: float = 1.0
+    legacy: bool = False  # the legacy format names the two factors otherwise
+
+    @property
+    def ac_name(self) -> str:
+        """What the package's format calls ac_to_time_limit, for messages."""
+        return "time_multiplier" if self.legacy else "ac_to_time_limit"
+
+    @property
+    def tle_name(self) -> str:
+        """What the package's format calls time_limit_to_tle, for messages."""
+        return "time_safety_margin" if self.legacy else "time_limit_to_tle"
 
 
 @dataclass
@@ -482,8 +493,10 @@ class _Reader:
             ac_factor = self.number(multipliers, "ac_to_time_limit", ac_factor)
             tle_factor = self.number(multipliers, "time_limit_to_tle", tle_factor)
         resolution = self.number(limits, "time_resolution", 1.0)
+        factors = {"ac_to_time_limit": ac_factor, "time_limit_to_tle": tle_factor, "resolution": resolution,
+                   "legacy": version == LEGACY}
         if "time_limit" in limits:
-            return TimeLimits(self.number(limits, "time_limit", 1), PROBLEM_FILE, ac_factor, tle_factor, resolution)
+            return TimeLimits(self.number(limits, "time_limit", 1), PROBLEM_FILE, **factors)
         timelimit_file = self.root / TIMELIMIT_FILE
         if timelimit_file.is_file():
             text = timelimit_file.read_text(encoding="utf-8", errors="replace").strip()
@@ -493,8 +506,8 @@ class _Reader:
                 seconds = -1.0
             if not seconds > 0 or math.isinf(seconds):
                 raise PackageError(f"{timelimit_file}: expected a positive number of seconds, got {text!r:.40}")
-            return TimeLimits(seconds, TIMELIMIT_FILE, ac_factor, tle_factor, resolution)
-        return TimeLimits(None, "inferred", ac_factor, tle_factor, resolution)
+            return TimeLimits(seconds, TIMELIMIT_FILE, **factors)
+        return TimeLimits(None, "inferred", **factors)
 
     def output_validator(self, custom: bool) -> Path | None:
         """The custom output validator (a file or a directory program), when the problem has one."""

@@ -109,7 +109,8 @@ class SubmissionRuns:
         """Start each submission without a run made already, those expected to time out first
         (their runs are the longest, so they overlap the others' instead of ending the command
         alone)."""
-        waiting = [index for index in range(len(self.planned)) if index not in self.early and index not in self.guessed]
+        run_already = self.early.keys() | self.guessed.keys()
+        waiting = [index for index in range(len(self.planned)) if index not in run_already]
         waiting.sort(key=lambda index: not times_out_only(self.problem, self.planned[index].rule))
         for index in waiting:
             self.started[index] = self.pool.submit(judge_planned, self.problem, self.planned[index])
@@ -118,7 +119,8 @@ class SubmissionRuns:
         """Up to ``cores - 1`` runs of those expected to time out, then the accepted runs, then the
         early runs of the others expected to fail, those expected to time out before any other
         failure, and the builds of the rest."""
-        timing_out = [index for index, planned in enumerate(self.planned) if times_out_only(self.problem, planned.rule)]
+        timing_out = [index for index, planned in enumerate(self.planned)
+                      if times_out_only(self.problem, planned.rule)]
         inference: dict[Path, Future[SubmissionResult]] = {}  # filled below, read by the runs as they start
         for index in timing_out[:cores - 1]:
             self.guessed[index] = self.pool.submit(_guessed_past_time_limit, self.problem, self.planned[index], inference)
@@ -212,7 +214,8 @@ def decided_past_time_limit(problem: Problem, path: Path, run: SubmissionResult)
     if last.verdict != Verdict.TLE and last.cpu_time <= raised_cpu and last.wall_time <= raised.time_limit:
         # Ending within the raised limit's wall-clock allowance is not ending in time: a program
         # that sleeps past time_limit * time_limit_to_tle is too slow, whatever its CPU time.
-        warning = (f" (warning: {last.name} ends within time_limit * time_limit_to_tle = {raised.time_limit:g} s, "
+        factor = problem.package.timing.tle_name
+        warning = (f" (warning: {last.name} ends within time_limit * {factor} = {raised.time_limit:g} s, "
                    f"{last.verdict} there: the limit is near its running time)")
     cases = [*run.cases[:ended], dataclasses.replace(last, verdict=timed_out.verdict, message=timed_out.message)]
     result = summarize(problem, path, run.language, cases)

@@ -237,7 +237,7 @@ def accepted_margin_warning(problem: Problem, path: Path, rule: Expectation, res
         slowest = max(base_seconds(language, case.cpu_time) for case in result.cases)
         if slowest * timing.ac_to_time_limit > limit:
             return (f" (warning: {slowest:.2f} s CPU on its slowest case, more than the time limit / "
-                    f"ac_to_time_limit = {limit / timing.ac_to_time_limit:.2f} s)")
+                    f"{timing.ac_name} = {limit / timing.ac_to_time_limit:.2f} s)")
     return ""
 
 
