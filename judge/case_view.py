@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from judge.output_diff import Difference, first_difference
+from judge.output_diff import Difference, expected_label, first_difference
 from judge.problem import Case, Problem
 from judge.reference import expected_output
 from judge.results import CaseResult
@@ -22,6 +22,7 @@ class SampleView:
     got: str | None  # None when there is no output to show: none printed, or not kept (the store keeps none)
     difference: Difference | None
     input_label: str = "input"  # what the input is called: "input", or "arguments" of a call
+    expected_label: str = "expected"  # output_diff.expected_label: the only right output, or one of several
 
 
 def sample_view(problem: Problem, case: Case, result: CaseResult | None,
@@ -37,8 +38,10 @@ def sample_view(problem: Problem, case: Case, result: CaseResult | None,
     expected_text = task.answer_text(expected_output(problem, case))
     kept = (result.output or result.output_excerpt) if result is not None else ""  # grading keeps the excerpt
     got = kept or None
-    difference = first_difference(expected_text, got) if got is not None and result.verdict == Verdict.WA else None
-    return SampleView(case.name, shown_input, expected_text, got, difference, task.value_label or "input")
+    pointed = got is not None and result.verdict == Verdict.WA and problem.one_right_output
+    difference = first_difference(expected_text, got) if pointed else None
+    return SampleView(case.name, shown_input, expected_text, got, difference, task.value_label or "input",
+                      expected_label(problem.one_right_output))
 
 
 def sample_views(problem: Problem, results: list[CaseResult], reveal_hidden: bool = False) -> dict[str, SampleView]:

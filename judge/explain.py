@@ -48,6 +48,7 @@ class Explanation:
     input_label: str = "input"
     input_text: str = ""  # the input and the expected output as the problem's task type shows them
     expected_text: str = ""
+    one_right_output: bool = True  # Problem.one_right_output: whether the first difference is pointed at
 
     def to_json(self) -> dict:
         """The ``counterexample`` and ``counterexample_note`` fields of `judge run`'s JSON."""
@@ -64,7 +65,8 @@ class Explanation:
         """Everything a report shows of it, as JSON the results store keeps (``from_record``)."""
         return {**self.to_json(), "seconds": round(self.seconds, 3), "rejected_hidden": self.rejected_hidden,
                 "hidden_failed": self.hidden_failed, "case_field": self.case_field, "input_label": self.input_label,
-                "input_text": self.input_text, "expected_text": self.expected_text}
+                "input_text": self.input_text, "expected_text": self.expected_text,
+                "one_right_output": self.one_right_output}
 
     @classmethod
     def from_record(cls, record: dict) -> Explanation:
@@ -78,7 +80,7 @@ class Explanation:
                    seconds=record.get("seconds", 0.0), rejected_hidden=record.get("rejected_hidden", 0),
                    hidden_failed=record.get("hidden_failed", True), case_field=record.get("case_field", "input"),
                    input_label=record.get("input_label", "input"), input_text=record.get("input_text", ""),
-                   expected_text=record.get("expected_text", ""))
+                   expected_text=record.get("expected_text", ""), one_right_output=record.get("one_right_output", True))
 
 
 def hidden_failures(result: SubmissionResult) -> list:
@@ -118,6 +120,7 @@ def explain(problem: Problem, source: Path, result: SubmissionResult, budget: fl
     explanation.counterexample = example
     explanation.input_text = task.show_value(example.input)
     explanation.expected_text = task.answer_text(example.expected)
+    explanation.one_right_output = problem.one_right_output
     return explanation
 
 
@@ -197,6 +200,7 @@ def _explain_package(problem: Problem, source: Path, budget: float, language_nam
     explanation.counterexample = Counterexample(input=found.input, expected=found.answer, got=found.result.output,
                                                 verdict=Verdict(found.result.verdict).value, message=found.result.message)
     explanation.input_text, explanation.expected_text = found.input, found.answer
+    explanation.one_right_output = problem.one_right_output
     return explanation
 
 

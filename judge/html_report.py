@@ -69,6 +69,7 @@ class SampleSides:
     difference: str
     input_label: str
     cut: bool = False
+    expected_label: str = "expected"
 
 
 @dataclass
@@ -146,4 +147,4 @@ def _sides(view: SampleView) -> SampleSides:
     longest = max(len(comparable_lines(text)) for text in (view.input, view.expected, view.got or ""))
     return SampleSides(lines(view.input, False), lines(view.expected, True),
                        lines(view.got, True) if view.got is not None else None, where, view.input_label,
-                       longest > SHOWN_LINES)
+                       longest > SHOWN_LINES, view.expected_label)

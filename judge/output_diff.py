@@ -10,6 +10,12 @@ from judge.terminal import ELLIPSIS, cut
 from judge.visible_text import visible
 
 
+def expected_label(one_right_output: bool) -> str:
+    """What the expected output is called where it is shown beside a program's: where other
+    outputs may be right too (``Problem.one_right_output``), it is one right output of several."""
+    return "expected" if one_right_output else "expected (one right output; the checker may accept others)"
+
+
 @dataclass(frozen=True)
 class Difference:
     line: int  # 0-based index of the first differing line

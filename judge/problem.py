@@ -26,6 +26,8 @@ MIB = 1024 * 1024
 
 __all__ = ["Case", "Problem", "ProblemFiles", "SuiteError"]
 
+EXACT_CHECKERS = ("tokens", "exact", "data")  # judge/checkers.py's built-ins that accept one output only
+
 
 @dataclass(frozen=True)
 class Case:
@@ -114,6 +116,17 @@ class Problem:
     def io(self) -> TaskStyle:
         """The task type's name, as suites and JSON reports write it ("stdio", "function")."""
         return self.task.name
+
+    @property
+    def one_right_output(self) -> bool:
+        """Whether the expected output is the only right one, but for spacing (the token, exact
+        and data checkers; a package's default validator without a float tolerance), so that
+        where another output first differs from it is where that output goes wrong. A custom
+        checker or output validator may accept other outputs, and a tolerance other digits:
+        there the first difference may be no fault, and is not pointed at."""
+        if self.package is not None:
+            return self.package.one_right_output
+        return self.checker in EXACT_CHECKERS
 
     @property
     def suite_path(self) -> Path | None:

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from judge.case_view import SampleView
-from judge.output_diff import excerpt, first_difference
+from judge.output_diff import excerpt, expected_label, first_difference
 from judge.runner import CaseResult, SubmissionResult
 from judge.terminal import NARROWEST, cut, terminal_width
 from judge.verdict import Verdict
@@ -126,7 +126,7 @@ def failed_case_text(case: CaseResult, view: SampleView, width: int, show_hint: 
     output (``no_output`` says why there is none to show)."""
     lines = [cut(f"{case.name}: {case.verdict} - {case.message}", width), f"{view.input_label}:"]
     lines += excerpt(view.input, None, width)
-    lines.append("expected:")
+    lines.append(f"{view.expected_label}:")
     lines += excerpt(view.expected, view.difference, width)
     lines.append("got:")
     lines += excerpt(view.got, view.difference, width) if view.got is not None else [f"  {no_output}"]
@@ -145,12 +145,13 @@ def explanation_text(explanation: Any, width: int) -> str:
     example = explanation.counterexample
     if example is None:
         return "\n".join([cut(f"no counterexample for the hidden failures: {explanation.note}", width)] + lines)
-    difference = first_difference(explanation.expected_text, example.got) if example.verdict == Verdict.WA else None
+    pointed = example.verdict == Verdict.WA and explanation.one_right_output
+    difference = first_difference(explanation.expected_text, example.got) if pointed else None
     lines.insert(0, cut(f"counterexample (an input of the judge's own, not a hidden case; found in "
                         f"{explanation.seconds:.1f} s): {example.verdict} - {example.message}", width))
     lines.append(f"{explanation.input_label}:")
     lines += excerpt(explanation.input_text, None, width)
-    lines.append("expected:")
+    lines.append(f"{expected_label(explanation.one_right_output)}:")
     lines += excerpt(explanation.expected_text, difference, width)
     lines.append("got:")
     lines += excerpt(example.got, difference, width) if example.got else ["  (no output)"]
@@ -164,7 +165,7 @@ def render_case_in_full(result: SubmissionResult, view: SampleView) -> str:
     (control characters shown as escapes, lines kept)."""
     case = next(case for case in result.cases if case.name == view.name)
     lines = [f"{case.name}: {case.verdict}" + (f" - {case.message}" if case.message else ""), "",
-             f"{view.input_label}:", view.input.rstrip("\n"), "", "expected:", view.expected.rstrip("\n"), "",
+             f"{view.input_label}:", view.input.rstrip("\n"), "", f"{view.expected_label}:", view.expected.rstrip("\n"), "",
              "got:", view.got.rstrip("\n") if view.got is not None else "(no output)"]
     if view.difference is not None:
         where = view.difference

@@ -302,18 +302,18 @@ def test_a_large_counterexample_is_shown_in_part_and_whole_in_json():
     from judge.commands.stress_command import render_stress
     from judge.stress import Counterexample, StressResult
 
-    task = load_package(PACKAGE).task
+    problem = load_package(PACKAGE)
     big_input = "".join(f"{n} {n}\n" for n in range(5000))
     expected = "".join(f"{2 * n}\n" for n in range(5000))
     got = expected.replace("\n7000\n", "\n7001\n")
     result = StressResult("generated_sum", "wrong.py", 1, True, Counterexample(big_input, expected, got, "WA", "wrong"),
                           shrunk=False)
-    shown = render_stress(result, task, None, 10)
+    shown = render_stress(result, problem, None, 10)
     assert len(shown) < 6000 and "0 0" in shown and "4999 4999" not in shown
     assert "> 3501 | 7001" in shown and "(shown in part: `--format json` gives the whole of each)" in shown
     small = StressResult("generated_sum", "wrong.py", 1, True, Counterexample("1 2\n", "3\n", "-1\n", "WA", "wrong"))
-    assert "1 2\n\nexpected:\n3\n\ngot:\n-1\n" in render_stress(small, task, None, 10)
-    assert json.loads(json.dumps(result.to_json(task)))["counterexample"]["input"] == big_input
+    assert "1 2\n\nexpected:\n3\n\ngot:\n-1\n" in render_stress(small, problem, None, 10)
+    assert json.loads(json.dumps(result.to_json(problem.task)))["counterexample"]["input"] == big_input
 
 
 def test_a_generator_that_waits_is_told_it_ran_out_of_wall_time(package, tmp_path):

@@ -562,3 +562,15 @@ def test_a_static_validation_score_is_refused_not_left_out(package_copy):
     done = run_judge("test", str(package))
     assert done.returncode == 2 and "static_validation_score: static validation" in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_failed_sample_of_a_package_with_its_own_validator_points_at_no_difference(package_copy):
+    """closest's validator accepts other outputs than the answer file's: the report calls that
+    one right output, and puts no caret under where the program's first differs from it."""
+    package = package_copy("closest")
+    done = run_judge("run", str(package), str(package / "submissions/wrong_answer/words.py"), "--no-record")
+    assert "expected (one right output; the checker may accept others):\n  1 | 5\ngot:\n  1 | seventeen\n" in done.stdout
+    assert "^" not in done.stdout
+    assert not load_package(package).one_right_output
+    assert load_package(PACKAGES / "echo").one_right_output  # the default validator, no tolerance
+    assert not load_package(PACKAGES / "addition").one_right_output  # float_tolerance 1e-6

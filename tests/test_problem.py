@@ -129,3 +129,10 @@ def test_a_validator_that_never_returns_is_given_up_on(tmp_path, monkeypatch):
             reference.rejection(load_suite(project / "cases" / "stones.yaml"), "5\n")
     finally:
         released.touch()
+
+
+@pytest.mark.parametrize("checker, only_one", [("tokens", True), ("exact", True), ("float", False)])
+def test_the_expected_output_is_the_only_right_one_for_the_exact_checkers(tmp_path, checker, only_one):
+    """Only then is the first difference from it where an output goes wrong (reports point at it)."""
+    problem = load_suite(write_suite(tmp_path, GOOD.replace("cases:", f"checker: {checker}\ncases:")), root=tmp_path)
+    assert problem.one_right_output is only_one

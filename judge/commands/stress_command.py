@@ -19,7 +19,7 @@ from judge.commands.common import (
     readable_source,
 )
 from judge.errors import UsageError
-from judge.output_diff import excerpt, first_difference
+from judge.output_diff import excerpt, expected_label, first_difference
 from judge.planned_examples import PlannedExamples
 from judge.stress import save_counterexample, stress
 from judge.terminal import terminal_width
@@ -79,17 +79,17 @@ def _stress_and_report(args: argparse.Namespace, problem, planned) -> int:
     if args.format == "json":
         print(json.dumps(result.to_json(problem.task), indent=2, ensure_ascii=False))
     else:
-        print(render_stress(result, problem.task, saved, args.examples))
+        print(render_stress(result, problem, saved, args.examples))
     return EXIT_FAILED if result.found else EXIT_OK
 
 
-def render_stress(result, task, saved: str | None, asked: int) -> str:
+def render_stress(result, problem, saved: str | None, asked: int) -> str:
     """What the search found, for a terminal: the program's output and messages, and the
     submission's name, with control characters shown as escapes."""
-    return visible(_stress_text(result, task, saved, asked))
+    return visible(_stress_text(result, problem, saved, asked))
 
 
-def _stress_text(result, task, saved: str | None, asked: int) -> str:
+def _stress_text(result, problem, saved: str | None, asked: int) -> str:
     if not result.found:
         found = f"No difference found in {result.examples_run} examples ({result.problem}, {result.submission})"
         if result.examples_run >= asked:
@@ -101,19 +101,27 @@ def _stress_text(result, task, saved: str | None, asked: int) -> str:
         return f"{example.verdict} before any example could run:\n{example.message}"
     found = ("smallest failing input found" if result.shrunk else
              "failing input found (made by the package's generators, not shrunk)")
-    expected, got = task.show_answer(example.expected), example.got.rstrip("\n")
-    difference = first_difference(expected, got) if example.verdict == "WA" else None
-    texts = [task.show_value(example.input), expected, got]
-    parts = [_shown(text, None if index == 0 else difference) for index, text in enumerate(texts)]
     lines = [f"{example.verdict} after {result.examples_run} examples; {found}:", "",
-             f"{task.value_label}:", parts[0], "", "expected:", parts[1], "", "got:", parts[2] or "(nothing)", "",
-             f"{example.verdict}: {example.message}"]
-    if any(part != text for part, text in zip(parts, texts)):
-        lines.append("(shown in part: `--format json` gives the whole of each)")
+             *_counterexample_lines(example, problem), "", f"{example.verdict}: {example.message}"]
     if saved:
         lines.append(f"\n{saved}")
     return "\n".join(lines)
 
+
+def _counterexample_lines(example, problem) -> list[str]:
+    """The input, the expected output and the program's: whole when short, else in part (see
+    ``_shown``); the first difference pointed at where the expected output is the only right one."""
+    task = problem.task
+    expected, got = task.show_answer(example.expected), example.got.rstrip("\n")
+    pointed = example.verdict == "WA" and problem.one_right_output
+    difference = first_difference(expected, got) if pointed else None
+    texts = [task.show_value(example.input), expected, got]
+    parts = [_shown(text, None if index == 0 else difference) for index, text in enumerate(texts)]
+    lines = [f"{task.value_label}:", parts[0], "", f"{expected_label(problem.one_right_output)}:", parts[1], "",
+             "got:", parts[2] or "(nothing)"]
+    if parts != texts:
+        lines.append("(shown in part: `--format json` gives the whole of each)")
+    return lines
 
 
 def _shown(text: str, difference) -> str:

@@ -149,6 +149,14 @@ class Package:
     constants: Constants = field(default_factory=dict)
 
     @property
+    def one_right_output(self) -> bool:
+        """Whether each answer file is the only right output, but for spacing and letter case: the
+        default output validator without a float tolerance judges every case (see
+        ``Problem.one_right_output``)."""
+        return self.output_validator is None and not any(
+            "float" in argument for case in self.cases.values() for argument in case.output_validator_args)
+
+    @property
     def data_dir(self) -> Path:
         """Where the cases' files are: data/, or the folder generated from generators.yaml."""
         return self.generated.folder if self.generated is not None else self.root / "data"
