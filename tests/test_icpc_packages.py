@@ -19,7 +19,7 @@ from judge.icpc.package import PackageError
 from judge.icpc.programs import submission_language
 from judge.icpc.timelimit import decided_alike
 from judge.results import CaseResult, SubmissionResult
-from judge.runner import base_limits
+from judge.runner import base_limits, judge_submission
 from judge.verdict import Verdict
 
 PACKAGES = ROOT / "tests" / "packages"
@@ -574,3 +574,19 @@ def test_a_failed_sample_of_a_package_with_its_own_validator_points_at_no_differ
     assert not load_package(package).one_right_output
     assert load_package(PACKAGES / "echo").one_right_output  # the default validator, no tolerance
     assert not load_package(PACKAGES / "addition").one_right_output  # float_tolerance 1e-6
+
+
+@pytest.mark.parametrize("folder", ["multi_cpp", "multi_java", "multi_js", "packaged_js"])
+def test_a_folder_submissions_cases_run_warm_as_a_single_files_do(folder, monkeypatch, cache):
+    """Its build ships the exec server, so no case falls back to a cold start (which costs a
+    JVM or node start more per case)."""
+    from judge import warm
+
+    cold_runs = []
+    real = warm.run_sandboxed
+    monkeypatch.setattr(warm, "run_sandboxed", lambda *args, **kwargs: cold_runs.append(args) or real(*args, **kwargs))
+    problem = load_package(PACKAGES / "addition")
+    result = judge_submission(problem, PACKAGES / "addition" / "submissions" / "accepted" / folder)
+    assert result.verdict == Verdict.AC and len(result.cases) == len(problem.cases)
+    assert cold_runs == []
+

@@ -20,7 +20,7 @@ from judge.errors import RefusedSubmission, UnsupportedSubmission
 from judge.icpc.constants import NO_CONSTANTS, Constants, substitute_file, substitute_files
 from judge.icpc.submission_rules import entry_point
 from judge.languages import LANGUAGES, CompileError, Language, Program, UnknownLanguage, language_for
-from judge.languages.base import cache_key, cached_build, read_source
+from judge.languages.base import cache_key, cached_build, exec_server_files, read_source
 from judge.languages.folder import read_folder
 from judge.languages.java import COMMENTS, PACKAGE_LINE, find_classes
 from judge.languages.javascript import NODE_COMMAND
@@ -78,7 +78,14 @@ def prepare_program(path: Path, entry: str | None = None, follow_file_links: boo
     language = _directory_language(list(files))
     builder = {"c": _compiled, "cpp": _compiled, "java": _java, "python": _python,
                "javascript": _javascript}[language.name]
-    return language, builder(language, files, path, entry)
+    return language, builder(language, _with_exec_server(language, files), path, entry)
+
+
+def _with_exec_server(language: Language, files: dict[str, bytes]) -> dict[str, bytes]:
+    """A folder's files with the exec server its language runs cases through, warm, as a single
+    file's build has it (judge/warm.py). The server's files are Python: a folder of another
+    language has none of its own (a .py file would make it a folder of two languages)."""
+    return {**files, **exec_server_files()} if language.exec_server else files
 
 
 def package_program(package, path: Path) -> Program:
