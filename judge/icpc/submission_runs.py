@@ -116,16 +116,18 @@ class SubmissionRuns:
             self.started[index] = self.pool.submit(judge_planned, self.problem, self.planned[index])
 
     def _start_inferring(self, cores: int) -> None:
-        """Up to ``cores - 1`` runs of those expected to time out, then the accepted runs, then the
-        early runs of the others expected to fail, those expected to time out before any other
-        failure, and the builds of the rest."""
+        """Up to ``cores - 1`` runs of those expected to time out, then the accepted runs, then
+        the other time-outs' runs (the longest first), then the early runs of the others expected
+        to fail, and the builds of the rest."""
         timing_out = [index for index, planned in enumerate(self.planned)
                       if times_out_only(self.problem, planned.rule)]
         inference: dict[Path, Future[SubmissionResult]] = {}  # filled below, read by the runs as they start
         for index in timing_out[:cores - 1]:
-            self.guessed[index] = self.pool.submit(_guessed_past_time_limit, self.problem, self.planned[index], inference)
+            self._guess(index, inference)
         inference.update(judge_accepted(self.problem, self.pool))
         self.inference = inference
+        for index in timing_out[cores - 1:]:
+            self._guess(index, inference)
         builds = []
         for index, planned in enumerate(self.planned):
             path, rule = planned.path.resolve(), planned.rule
@@ -133,12 +135,13 @@ class SubmissionRuns:
                 self.early[index] = inference[path]
             elif may_stop_early(self.problem, rule) and Verdict.TLE not in rule.verdicts:
                 self.early[index] = self.pool.submit(_judged_early, self.problem, path, inference)
-            elif not times_out_only(self.problem, rule):  # its run waits for the limit: its build goes ahead
+            elif index not in self.guessed:  # its run waits for the limit: its build goes ahead
                 builds.append(path)
-        for index in timing_out[cores - 1:]:
-            self.guessed[index] = self.pool.submit(_guessed_past_time_limit, self.problem, self.planned[index], inference)
         for path in builds:
             self.pool.submit(_build, self.problem, path)
+
+    def _guess(self, index: int, inference: dict[Path, Future[SubmissionResult]]) -> None:
+        self.guessed[index] = self.pool.submit(_guessed_past_time_limit, self.problem, self.planned[index], inference)
 
 
 def _least_known_limit(problem: Problem, inference: dict[Path, Future[SubmissionResult]]) -> Problem:
