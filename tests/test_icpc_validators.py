@@ -246,3 +246,20 @@ def test_a_broken_part_is_named_before_the_time_limit_it_leaves_no_way_to_infer(
     done = run_judge("test", str(package))
     assert done.returncode == 2, done.stdout
     assert "the input validator does not build" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_validator_that_does_not_build_ends_the_command_before_the_limit_is_inferred(package_copy):
+    """The checks run beside the accepted runs: the broken validator ends `judge test` when it
+    is found, and the accepted submissions still queued (all but as many as there are cores) never start."""
+    package = package_copy("addition")
+    (package / ".timelimit").unlink()
+    shutil.rmtree(package / "submissions" / "accepted")
+    (package / "submissions" / "accepted").mkdir()
+    for number in range(1, 9):
+        (package / "submissions" / "accepted" / f"slow{number}.py").write_text(
+            "import time\ntime.sleep(1)\na, b = map(float, input().split())\nprint(a + b)\n")
+    (package / "input_validators" / "validate.py").write_text("def broken(:\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 2, done.stdout
+    assert "the input validator does not build" in done.stderr and "Traceback" not in done.stderr
+    assert "(1/8" in done.stderr and "(8/8" not in done.stderr

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from pathlib import Path
 
 from judge.icpc.constant_checks import check_constants
@@ -57,13 +57,7 @@ def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]
     beside = ThreadPoolExecutor(max_workers=1)  # the other checks, made while the submissions run
     try:
         runs = SubmissionRuns(problem, planned, pool, cores)
-        package_checks = beside.submit(_package_checks, problem)
-        try:  # the submissions left are judged as soon as the limit is known, whatever the checks' progress
-            problem = runs.with_time_limit()
-        except PackageError:
-            package_checks.result()  # a part that does not build explains why no submission passed: its error first
-            raise
-        early_checks = package_checks.result()
+        problem, early_checks = _limit_and_checks(runs, beside.submit(_package_checks, problem))
         timing = package.timing
         yield Check(name, "package loads", True, f"{len(problem.cases)} cases, format {package.version}, "
                                                  f"{', '.join(sorted(package.types))}")
@@ -77,6 +71,22 @@ def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]
     finally:  # a broken package (or Ctrl-C) ends the command: no run queued behind it starts
         pool.shutdown(wait=True, cancel_futures=True)
         beside.shutdown(wait=True)
+
+
+def _limit_and_checks(runs: SubmissionRuns, package_checks: Future[list[Check]]) -> tuple[Problem, list[Check]]:
+    """The problem with its time limit (the submissions left start as soon as it is known, whatever
+    the checks' progress), and the package's other checks. A part of the package that does not
+    build ends the command when it is found, not after the accepted runs; its error comes first
+    (it explains why no accepted run passed)."""
+    wait([package_checks, *(runs.inference or {}).values()], return_when=FIRST_EXCEPTION)
+    if package_checks.done() and package_checks.exception() is not None:
+        package_checks.result()
+    try:
+        problem = runs.with_time_limit()
+    except PackageError:
+        package_checks.result()
+        raise
+    return problem, package_checks.result()
 
 
 def _package_checks(problem: Problem) -> list[Check]:
