@@ -262,4 +262,4 @@ def test_a_validator_that_does_not_build_ends_the_command_before_the_limit_is_in
     done = run_judge("test", str(package))
     assert done.returncode == 2, done.stdout
     assert "the input validator does not build" in done.stderr and "Traceback" not in done.stderr
-    assert "(1/8" in done.stderr and "(8/8" not in done.stderr
+    assert "(8/8" not in done.stderr
