@@ -1,5 +1,6 @@
 """`judge test [PROBLEM ...]`: verify problems: suites, validators, strategies, references and
-example solutions. Exit 1 if any check fails; 2 if there is no problem to test."""
+example solutions. Exit 1 if any check fails; 2 if there is no problem to test, or one is broken
+beyond checking (a package's validator that does not build, no time limit to be had)."""
 
 from __future__ import annotations
 
