@@ -14,6 +14,7 @@ import pytest
 import yaml  # noqa: F401 - loaded before pytester runs (see test_pytest_plugin.py)
 from conftest import ROOT, run_judge
 
+from judge.icpc.expectations import submissions
 from judge.icpc.loading import load_package
 from judge.icpc.package import PackageError
 from judge.icpc.programs import submission_language
@@ -590,3 +591,12 @@ def test_a_folder_submissions_cases_run_warm_as_a_single_files_do(folder, monkey
     assert result.verdict == Verdict.AC and len(result.cases) == len(problem.cases)
     assert cold_runs == []
 
+
+
+def test_a_bytecode_cache_and_hidden_files_beside_the_submissions_are_no_submissions(package_copy):
+    package = package_copy("echo")
+    (package / "submissions" / "accepted" / "__pycache__").mkdir()
+    (package / "submissions" / "accepted" / "__pycache__" / "echo.cpython-311.pyc").write_bytes(b"\0" * 16)
+    (package / "submissions" / "accepted" / ".notes.txt").write_text("to do\n")
+    names = [path.name for path, _ in submissions(load_package(package).package)]
+    assert "__pycache__" not in names and ".notes.txt" not in names and "echo.py" in names

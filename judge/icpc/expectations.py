@@ -137,8 +137,14 @@ def submissions(package: Package) -> list[tuple[Path, str]]:
     root = package.root / "submissions"
     if not root.is_dir():
         return []
-    folders = [path.name for path in root.iterdir() if path.is_dir() and not path.name.startswith(".")]
+    folders = [path.name for path in root.iterdir() if path.is_dir() and not _left_out(path.name)]
     known = [*PACKAGE_FOLDER_VERDICTS, SCORED_FOLDER]
     folders.sort(key=lambda name: (known.index(name), "") if name in known else (len(known), name))
     return [(path, folder) for folder in folders
-            for path in sorted((root / folder).iterdir()) if not path.name.startswith(".")]
+            for path in sorted((root / folder).iterdir()) if not _left_out(path.name)]
+
+
+def _left_out(name: str) -> bool:
+    """Hidden files, and Python's bytecode cache (left by running a submission in place), are
+    no submissions."""
+    return name.startswith(".") or name == "__pycache__"
