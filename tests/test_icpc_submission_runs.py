@@ -120,3 +120,23 @@ def test_judge_test_infers_the_limit_and_judges_each_submission_as_its_folder_sa
     assert "time limit  ok  1 s (inferred)" in done.stdout
     assert "submission time_limit_exceeded/spins.py  ok  got TLE" in done.stdout
     assert "submission wrong_answer/rounds.py  ok  got WA" in done.stdout
+
+
+def test_an_inferred_limit_at_a_rounding_step_is_warned_of(addition, cache):
+    """problemtools' rounding makes the limit jump a whole step where the slowest accepted run
+    times ac_to_time_limit is near a whole number of seconds: a run measured a little slower
+    elsewhere infers another limit. `judge test` says so, and how to fix it."""
+    from judge.icpc.package import TimeLimits
+    from judge.icpc.timelimit import _cache_path, unsteady_limit_warning
+
+    timing = TimeLimits(None, "inferred", 2.0, 2.0, legacy=True)
+    assert "would infer 2 s or 3 s" in unsteady_limit_warning(0.98, timing)
+    assert unsteady_limit_warning(0.6, timing) == "" and unsteady_limit_warning(0.2, timing) == ""
+    (addition / ".timelimit").unlink()
+    assert "warning" not in next(line for line in run_judge("test", str(addition)).stdout.splitlines()
+                                 if "time limit" in line)
+    cached = _cache_path(load_package(addition).package)  # as if the slowest run had been 0.2 s
+    cached.write_text(cached.read_text().replace('"slowest_accepted": ', '"slowest_accepted": 0.2, "was": '))
+    line = next(line for line in run_judge("test", str(addition)).stdout.splitlines() if "time limit" in line)
+    assert "1 s (inferred) (warning: the slowest accepted run took 0.20 s of CPU" in line
+    assert "would infer 1 s or 2 s" in line and "limits.time_limit, or a .timelimit file" in line

@@ -28,6 +28,7 @@ CAP_SECONDS = 20.0  # CPU seconds an accepted submission may take while the limi
 ACCEPTED = "accepted"
 GIVEN = "--time-limit"  # the source of a limit the command line gave (TimeLimits.source)
 PLACEHOLDER_SECONDS = 1.0  # a loaded package's limit until it is known: shown as unknown, never judged with
+CPU_NOISE = 0.1  # how much the CPU time of one run varies between runs on a shared machine
 
 
 def time_limit_known(package) -> bool:
@@ -74,6 +75,26 @@ def limit_for(slowest: float, timing) -> float:
     resolutions, at least one."""
     steps = max(1, math.ceil(slowest * timing.ac_to_time_limit / timing.resolution - 1e-9))
     return round(steps * timing.resolution, 6)
+
+
+def unsteady_limit_warning(slowest: float, timing) -> str:
+    """A warning when the limit inferred from ``slowest`` (CPU seconds) sits at a rounding step:
+    the same run measured CPU_NOISE less or more would give another limit, so another machine, or
+    this one at another moment, may infer another, and judge the submissions near it otherwise."""
+    low, high = limit_for(slowest * (1 - CPU_NOISE), timing), limit_for(slowest * (1 + CPU_NOISE), timing)
+    if low == high:
+        return ""
+    return (f"warning: the slowest accepted run took {slowest:.2f} s of CPU, and {CPU_NOISE:.0%} less or more "
+            f"would infer {low:g} s or {high:g} s: give the limit (problem.yaml's limits.time_limit, or a "
+            f".timelimit file) to keep it")
+
+
+def cached_slowest_accepted(package) -> float | None:
+    """The slowest accepted run's CPU seconds the cached inferred limit came from, or None."""
+    try:
+        return float(json.loads(_cache_path(package).read_text())["slowest_accepted"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def least_limit(problem: Problem, runs: dict[Path, SubmissionResult]) -> float:

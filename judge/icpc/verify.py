@@ -33,7 +33,7 @@ from judge.icpc.package import CaseFiles, Package, PackageError, arguments_for
 from judge.icpc.programs import package_program, submission_language, unsupported_reason
 from judge.icpc.submission_rules import Rule, check_rules, load_rules, rules_for
 from judge.icpc.submission_runs import Planned, SubmissionRuns
-from judge.icpc.timelimit import base_seconds
+from judge.icpc.timelimit import base_seconds, cached_slowest_accepted, unsteady_limit_warning
 from judge.languages import CompileError, LanguageUnavailable, UnknownLanguage
 from judge.problem import Problem
 from judge.results import Check, SubmissionResult
@@ -61,7 +61,7 @@ def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]
         timing = package.timing
         yield Check(name, "package loads", True, f"{len(problem.cases)} cases, format {package.version}, "
                                                  f"{', '.join(sorted(package.types))}")
-        yield Check(name, "time limit", True, f"{problem.time_limit:g} s ({timing.source})")
+        yield Check(name, "time limit", True, f"{problem.time_limit:g} s ({timing.source}){_limit_warning(package)}")
         yield from early_checks
         for item in in_order:
             yield check_submission(problem, item, *runs.result(planned.index(item))) if isinstance(item, Planned) \
@@ -71,6 +71,13 @@ def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]
     finally:  # a broken package (or Ctrl-C) ends the command: no run queued behind it starts
         pool.shutdown(wait=True, cancel_futures=True)
         beside.shutdown(wait=True)
+
+
+def _limit_warning(package: Package) -> str:
+    """For an inferred limit, the warning that it may come out otherwise elsewhere (or "")."""
+    slowest = cached_slowest_accepted(package) if package.timing.source == "inferred" else None
+    warning = unsteady_limit_warning(slowest, package.timing) if slowest is not None else ""
+    return f" ({warning})" if warning else ""
 
 
 def _limit_and_checks(runs: SubmissionRuns, package_checks: Future[list[Check]]) -> tuple[Problem, list[Check]]:
