@@ -91,10 +91,7 @@ def unsteady_limit_warning(slowest: float, timing) -> str:
 
 def cached_slowest_accepted(package) -> float | None:
     """The slowest accepted run's CPU seconds the cached inferred limit came from, or None."""
-    try:
-        return float(json.loads(_cache_path(package).read_text())["slowest_accepted"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+    return _cached(package, "slowest_accepted")
 
 
 def least_limit(problem: Problem, runs: dict[Path, SubmissionResult]) -> float:
@@ -109,8 +106,13 @@ def least_limit(problem: Problem, runs: dict[Path, SubmissionResult]) -> float:
 
 def cached_time_limit(package) -> float | None:
     """The limit inferred earlier for this package as it is now, or None: found without running anything."""
+    return _cached(package, "time_limit")
+
+
+def _cached(package, key: str) -> float | None:
+    """One number ``record_inferred_limit`` kept for the package as it is now, or None."""
     try:
-        return float(json.loads(_cache_path(package).read_text())["time_limit"])
+        return float(json.loads(_cache_path(package).read_text())[key])
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
