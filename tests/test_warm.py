@@ -236,7 +236,7 @@ def test_a_warm_case_sees_the_same_environment_as_a_cold_one():
     assert names[0] == names[1]
 
 
-@pytest.mark.parametrize("tier", [tier for tier in ("bwrap", "unshare", "none") if probe_tier(tier) is None])
+@pytest.mark.parametrize("tier", [tier for tier in ("root", "bwrap", "unshare", "none") if probe_tier(tier) is None])
 def test_warm_servers_leave_no_files_in_the_hosts_temporary_directory(tier):
     """Nothing of this judge's is left in /tmp: its scratch directories (named after its pid;
     other tests' judges may be running meanwhile) nor the servers' own files."""
@@ -265,10 +265,10 @@ def finishes_within(seconds: float, function):
     return results[0]
 
 
-@pytest.fixture(params=[tier for tier in ("bwrap", "none") if probe_tier(tier) is None])
+@pytest.fixture(params=[tier for tier in ("root", "bwrap", "none") if probe_tier(tier) is None])
 def forced_tier(request, monkeypatch):
-    """Runs the test under bwrap, where the server is out of a case's reach, and (as root) in the
-    `none` tier, where a case can kill it too."""
+    """Runs the test under bwrap (run by root, and in a user namespace), where the server is out of a
+    case's reach, and (as root) in the `none` tier, where a case can kill it too."""
     yield from forcing_tier(request.param, monkeypatch)
 
 
@@ -309,7 +309,7 @@ def test_cpu_time_of_processes_a_thread_forked_counts_warm(forced_tier):
 
 def test_cpu_time_of_processes_a_thread_forked_counts_cold(forced_tier):
     cpu, limit = cpu_time_of_thread_forked_workers(cold=True)
-    if cpu <= limit and forced_tier != "bwrap":
+    if cpu <= limit and forced_tier not in ("root", "bwrap"):
         pytest.xfail(f"a cold run in the {forced_tier} tier does not count the CPU of workers re-parented to the "
                      "judge and reaped there")
     assert cpu > limit

@@ -12,7 +12,7 @@ from judge.commands import EXIT_FAILED, EXIT_OK, EXIT_USAGE  # noqa: F401 (the c
 from judge.errors import RefusedSubmission, UsageError
 from judge.languages.base import own_file
 from judge.languages.folder import read_folder
-from judge.sandbox import INSTALL_HINT, WEAK_ENV, sandbox_tier, weakness
+from judge.sandbox import WEAK_ENV, diagnose_refusal, isolation_fix, sandbox_tier, weakness
 from judge.store import DEFAULT_DB, Store
 
 
@@ -82,9 +82,10 @@ def require_isolation(allowed: bool, doing: str) -> None:
     $JUDGE_ALLOW_WEAK_SANDBOX=1)."""
     problem = weakness(sandbox_tier())
     if problem and not (allowed or os.environ.get(WEAK_ENV) == "1"):
+        refusal = diagnose_refusal()
+        why = f"; {refusal.reason}" if refusal else ""
         raise UsageError(f"refusing {doing}: {problem}, so a submission could read the hidden cases and other "
-                         f"submissions. Fix: {INSTALL_HINT}, or enable unprivileged user namespaces "
-                         "(sysctl kernel.unprivileged_userns_clone=1); or pass --allow-weak-sandbox to go on "
+                         f"submissions{why}. Fix: {isolation_fix()}; or pass --allow-weak-sandbox to go on "
                          "anyway (every report will say so)")
 
 

@@ -12,7 +12,15 @@ from judge.errors import LanguageUnavailable
 from judge.languages import LANGUAGES
 from judge.languages.build_cache import cache_summary
 from judge.languages.self_test import self_test
-from judge.sandbox import TIERS, find_bwrap, hides_file_system, probe_afresh, probe_tier, sandbox_tier
+from judge.sandbox import (
+    TIERS,
+    diagnose_refusal,
+    find_bwrap,
+    hides_file_system,
+    probe_afresh,
+    probe_tier,
+    sandbox_tier,
+)
 from judge.vocabulary import SandboxTier
 
 
@@ -38,17 +46,44 @@ def handle(args: argparse.Namespace) -> int:
                      version if problem is None else f"{version}: {problem}"])
     print(tabulate(rows, headers=["language", "extensions", "status", "toolchain"]))
     print()
+    print_sandbox()
+    print()
+    print(cache_summary())
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+TIER_TEXT = {
+    SandboxTier.ROOT: "the judge, as root, makes the namespaces itself (no user namespace); each case runs as "
+                      "an unprivileged slot user with no capabilities",
+    SandboxTier.BWRAP: "bwrap in a user namespace of its own",
+    SandboxTier.UNSHARE: "unshare(1) in a user namespace of its own, the view built with mount(8)",
+    SandboxTier.NONE: "limits only, no namespaces",
+}
+
+
+def print_sandbox() -> None:
+    """The tier in force and what it is, each tier's state, and whether user namespaces are
+    refused here: why, in this system's terms, and its fixes."""
     tier = sandbox_tier()
-    print(f"sandbox tier: {tier}")
-    bwrap, _ = find_bwrap()
+    print(f"sandbox tier: {tier}: {TIER_TEXT[SandboxTier(tier)]}")
+    bwrap, _ = find_bwrap(SandboxTier.ROOT if tier == SandboxTier.ROOT else SandboxTier.BWRAP)
     if bwrap:
         print(f"bwrap: {bwrap.path} ({bwrap.version}, {bwrap.origin})")
     for name in TIERS:
         reason = probe_tier(name)
         print(f"  {name:8} {'unavailable: ' + reason if reason else _view_of(name, hides_file_system(name))}")
-    print()
-    print(cache_summary())
-    return EXIT_FAILED if failed else EXIT_OK
+    refusal = diagnose_refusal()
+    if refusal is None:
+        print("user namespaces: allowed (the bwrap and unshare tiers need them; the root tier does not)")
+        return
+    needless = " (the root tier in force needs none)" if tier == SandboxTier.ROOT else ""
+    print(f"user namespaces: refused{needless}: {refusal.reason}")
+    for fix in refusal.fixes:
+        print(f"  fix: {fix}")
+    if refusal.file:
+        path, text = refusal.file
+        print(f"  {path}:")
+        print("\n".join(f"    {line}" for line in text.splitlines()))
 
 
 def _view_of(tier: str, hides: bool) -> str:

@@ -46,6 +46,9 @@ SHARED_DIRECTORIES = ("/tmp", "/var/tmp", "/dev/shm")
 # sandbox slot's, which the case shares) are the case's to remove. The judge gives these only
 # when the server runs as a slot's uid.
 OWNED_ONLY = "owned:"
+# Given among the directories when the server's uid is a slot's in the host's user namespace
+# (the root tier): the uid is the run's alone, so its keyrings are the case's to clear.
+OWN_UID = "own-uid:"
 
 
 def take_control_channel():
@@ -130,9 +133,11 @@ class Case:
         self.directory = directory
         self.shared_dirs = [path[len(OWNED_ONLY):] for path in scratch_dirs if path.startswith(OWNED_ONLY)]
         # The uid is the run's alone in a user namespace of the sandbox's, or when it is a slot's
-        # (the judge gives OWNED_ONLY directories only then): its keyrings are the run's to clear.
-        self.uid_is_the_runs = bool(self.shared_dirs) or ipc_objects.in_own_user_namespace()
-        scratch_dirs = [path for path in scratch_dirs if not path.startswith(OWNED_ONLY)]
+        # (the judge gives OWNED_ONLY directories or OWN_UID only then): its keyrings are the
+        # run's to clear.
+        self.uid_is_the_runs = (bool(self.shared_dirs) or OWN_UID in scratch_dirs
+                                or ipc_objects.in_own_user_namespace())
+        scratch_dirs = [path for path in scratch_dirs if not path.startswith((OWNED_ONLY, OWN_UID))]
         # Files in the sandbox's in-memory directories are memory, as a cold run counts them
         # (none without private directories: then they are the host's, and a cold run's too).
         self.memory_mounts = proc_usage.writable_tmpfs_mounts() if scratch_dirs[1:] else []

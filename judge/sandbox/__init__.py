@@ -4,8 +4,12 @@ The sandbox is built from small system tools that exec one another, so no native
 compiled and nothing runs between fork and exec in the judge (safe with threads):
 
     [setpriv to a slot uid] -> [bwrap | unshare] -> prlimit -> program
+    bwrap as root -> setpriv to a slot uid -> prlimit -> program      (the root tier)
 
 Isolation tiers, strongest first (probed once, see ``tiers``):
+- ``root`` (only when the judge runs as root): bwrap makes the mount, PID, network, IPC and UTS
+  namespaces and the view below without a user namespace, and the program starts as the run's
+  slot uid with no capabilities; it works where unprivileged user namespaces are refused.
 - ``bwrap``: new user, PID, network, IPC, UTS and mount namespaces; the program sees the
   allow-list view of ``view``: a read-only runtime, its own program files, an empty writable
   working directory and scratch directories of its own, nothing else of the host.
@@ -17,7 +21,7 @@ When the judge runs as root, every tier first drops to a dedicated unprivileged 
 kernel exempts root from RLIMIT_NPROC and lets root read everything.
 
 Modules, one concern each: ``limits`` (what a run may use, what it did), ``tiers`` (probing, the
-bwrap binary), ``probe_cache`` (what the probes found, remembered), ``command`` (the tool chain), ``slots`` (uids, killing, stopping everything),
+bwrap binary), ``namespace_refusal`` (why this system refuses user namespaces, and its fixes), ``probe_cache`` (what the probes found, remembered), ``command`` (the tool chain), ``slots`` (uids, killing, stopping everything),
 ``scratch`` (temporary directories), ``view`` (what a run sees), ``new_root`` (the unshare
 tier's building of it), ``spawn`` (``RunSpec`` and the one way to start a process),
 ``run`` (one-shot runs and their watcher), ``server`` (long-lived processes).
@@ -35,8 +39,10 @@ from judge.sandbox.tiers import (
     SANDBOX_ENV,
     TIERS,
     WEAK_ENV,
+    diagnose_refusal,
     find_bwrap,
     hides_file_system,
+    isolation_fix,
     isolation_summary,
     private_directories,
     probe_tier,
@@ -57,8 +63,10 @@ __all__ = [
     "RunsStopped",
     "SandboxError",
     "SandboxedServer",
+    "diagnose_refusal",
     "find_bwrap",
     "hides_file_system",
+    "isolation_fix",
     "isolation_summary",
     "private_directories",
     "probe_afresh",

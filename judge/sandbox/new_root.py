@@ -17,8 +17,9 @@ from judge.sandbox.view import DEVICES, EMPTY_BYTES, Mount
 MOUNT = "/usr/bin/mount -n"  # -n: no mount table to update (it is the host's, and not ours)
 DEVICE_LINKS = (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1"),
                 ("stderr", "/proc/self/fd/2"))
-DROP_EVERYTHING = ["/usr/bin/setpriv", "--no-new-privs", "--inh-caps=-all", "--ambient-caps=-all",
-                   "--bounding-set=-all",
+# setpriv's options that leave a process no capability and no way to gain one (exec included).
+NO_PRIVILEGES = ["--no-new-privs", "--inh-caps=-all", "--ambient-caps=-all", "--bounding-set=-all"]
+DROP_EVERYTHING = ["/usr/bin/setpriv", *NO_PRIVILEGES,
                    "--securebits=+noroot,+noroot_locked,+no_setuid_fixup,+no_setuid_fixup_locked,+keep_caps_locked",
                    "--"]
 

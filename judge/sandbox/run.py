@@ -26,7 +26,7 @@ from judge.sandbox.limits import Limits, Outcome
 from judge.sandbox.runtime import PIPE_IN, PIPE_OUT
 from judge.sandbox.scratch import hand_over
 from judge.sandbox.slots import Claim, kill_group, spawned_pids
-from judge.sandbox.spawn import RunSpec, spawn
+from judge.sandbox.spawn import RunSpec, reap_root_init, spawn
 from judge.sandbox.tiers import sandbox_tier
 
 
@@ -125,7 +125,9 @@ def _run(spec: RunSpec, scratch: Path, stdin: bytes, stdio: tuple[int, int] | No
         _, status, rusage = os.wait4(pid, 0)
         ended_at = time.monotonic()
         wall = ended_at - started
-        usage_left = _reap_what_outlived(spec.uid)
+        init_cpu, init_peak_kb = reap_root_init(pid)
+        outlived_cpu, outlived_peak_kb = _reap_what_outlived(spec.uid)
+        usage_left = init_cpu + outlived_cpu, max(init_peak_kb, outlived_peak_kb)
         seen.stderr.take(stderr_read, most=STDERR_KEEP // 65536 + 1)  # the rest, once its writers are gone
     finally:
         spawned_pids.discard(pid)

@@ -35,3 +35,5 @@ def language_paths() -> tuple[str, ...]:
 # (unshare's own parent process keeps what it was given: in that tier the end comes with the
 # other side's sandbox.)
 PIPE_IN, PIPE_OUT = 5, 6
+# Where the root tier's bwrap writes what it made (its init's pid: judge/sandbox/root_init.py).
+INIT_INFO_FD = 7

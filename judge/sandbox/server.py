@@ -11,7 +11,7 @@ from pathlib import Path
 from judge.sandbox.limits import Limits
 from judge.sandbox.scratch import hand_over, own_directory
 from judge.sandbox.slots import Claim, kill_group, spawned_pids
-from judge.sandbox.spawn import RunSpec, spawn
+from judge.sandbox.spawn import RunSpec, reap_root_init, spawn
 from judge.sandbox.tiers import sandbox_tier
 
 
@@ -98,5 +98,6 @@ class SandboxedServer:
             os.waitpid(self.pid, 0)
         except ChildProcessError:
             pass
+        reap_root_init(self.pid)
         spawned_pids.discard(self.pid)
         self._claim.give_back(check=False)

@@ -14,15 +14,19 @@ from judge.sandbox.command import (
     isolation_prefix,
     limit_prefix,
     outer_env,
+    outer_prefix,
     pipe_prefix,
-    slot_prefix,
 )
 from judge.sandbox.limits import Limits
+from judge.sandbox.root_init import open_info, reap_init
+from judge.sandbox.runtime import INIT_INFO_FD
 from judge.sandbox.slots import spawned_pids
-from judge.sandbox.tiers import bwrap_path, unshare_hides
+from judge.sandbox.tiers import bwrap_path, builds_view_with_bwrap, unshare_hides
 from judge.vocabulary import SandboxTier
 
 DEFAULT_SIGNALS = tuple(signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP})
+# Processes started in the root tier: the read end of what their bwrap says of its init.
+_root_inits: dict[int, int] = {}
 
 
 @dataclass(frozen=True)
@@ -50,7 +54,7 @@ class RunSpec:
     @property
     def inside(self) -> bool:
         """True when the program sees its own file system view (paths differ from the host's)."""
-        return self.tier == SandboxTier.BWRAP or self.hides
+        return builds_view_with_bwrap(self.tier) or self.hides
 
     @property
     def hides(self) -> bool:
@@ -60,7 +64,7 @@ class RunSpec:
     @property
     def reports_signals_as_exit_codes(self) -> bool:
         """Whether the program runs below an init that turns its death by signal N into 128 + N."""
-        return self.tier == SandboxTier.BWRAP or self.hides
+        return builds_view_with_bwrap(self.tier) or self.hides
 
     def program_env(self) -> dict[str, str]:
         work = WORK_DIR_INSIDE if self.inside else str(self.work_dir)
@@ -79,10 +83,10 @@ class RunSpec:
 
     def argv(self) -> list[str]:
         """The whole chain: slot uid, isolation, limits, program."""
-        return (slot_prefix(self.uid)
-                + isolation_prefix(self.tier, bwrap_path(), self.program_dir, self.work_dir, self.program_env(),
-                                   self.scratch_in_memory, hide=self.hides, root_dir=self._root_dir(),
-                                   writable=self.limits.write_files)
+        return (outer_prefix(self.tier, self.uid)
+                + isolation_prefix(self.tier, bwrap_path(self.tier), self.program_dir, self.work_dir,
+                                   self.program_env(), self.scratch_in_memory, hide=self.hides,
+                                   root_dir=self._root_dir(), writable=self.limits.write_files, uid=self.uid)
                 + limit_prefix(self.limits) + (pipe_prefix() if self.piped else []) + self.program_argv())
 
 
@@ -102,10 +106,30 @@ def spawn(spec: RunSpec, file_actions: list) -> int:
     cannot start)."""
     argv = spec.argv()
     env = outer_env(spec.program_env(), spec.tier)
+    info = open_info() if spec.tier == SandboxTier.ROOT else None
+    if info is not None:
+        file_actions = [*file_actions, (os.POSIX_SPAWN_DUP2, info[1], INIT_INFO_FD)]
     # Every signal back to its default and none blocked: the judge (Python) ignores SIGPIPE and
     # SIGXFSZ, and ignored dispositions survive exec, so a program flooding its output would
     # never be stopped by SIGXFSZ.
-    pid = os.posix_spawn(argv[0], argv, env, file_actions=file_actions, setsid=True,
-                         setsigdef=DEFAULT_SIGNALS, setsigmask=())
+    try:
+        pid = os.posix_spawn(argv[0], argv, env, file_actions=file_actions, setsid=True,
+                             setsigdef=DEFAULT_SIGNALS, setsigmask=())
+    except OSError:
+        if info is not None:
+            os.close(info[0])
+        raise
+    finally:
+        if info is not None:
+            os.close(info[1])
     spawned_pids.add(pid)
+    if info is not None:
+        _root_inits[pid] = info[0]
     return pid
+
+
+def reap_root_init(pid: int) -> tuple[float, int]:
+    """Once ``pid`` (a process ``spawn`` started) is reaped: reap its root tier's init, if any;
+    (its CPU seconds, its peak KiB)."""
+    info = _root_inits.pop(pid, None)
+    return reap_init(info) if info is not None else (0.0, 0)

