@@ -164,3 +164,22 @@ def test_a_program_in_the_root_tier_is_the_slot_user_with_nothing_more():
     assert {line.split(":")[0]: line.split()[1] for line in lines[2:7]} == {
         "CapPrm": "0" * 16, "CapEff": "0" * 16, "CapBnd": "0" * 16, "CapAmb": "0" * 16, "NoNewPrivs": "1"}
     assert lines[7:9] == ["init-untouched", "init-unread"]  # the run's init is root's
+
+
+# A container's root has these capabilities by default (Docker's default set), and no others.
+CONTAINER_CAPABILITIES = ("chown", "dac_override", "fsetid", "fowner", "mknod", "net_raw", "setgid", "setuid",
+                          "setfcap", "setpcap", "net_bind_service", "sys_chroot", "kill", "audit_write")
+PROBE_ROOT_TIER = "from judge.sandbox import probe_tier; print(probe_tier('root') or 'works')"
+
+
+@pytest.mark.parametrize("added", [(), ("sys_admin",), ("sys_admin", "net_admin")], ids=["none", "sys_admin", "both"])
+def test_root_with_a_containers_capabilities_needs_sys_admin_and_net_admin(added, cache):
+    """What `--cap-add` a container needs for the root tier, found with root holding exactly a
+    container's capabilities (its seccomp and AppArmor profiles are the container engine's, not
+    reproduced here)."""
+    bounding = ",".join(["-all", *(f"+{name}" for name in (*CONTAINER_CAPABILITIES, *added))])
+    done = subprocess.run(["/usr/bin/setpriv", "--inh-caps=-all", f"--bounding-set={bounding}", "--",
+                           sys.executable, "-c", PROBE_ROOT_TIER], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False)
+    assert done.returncode == 0, done.stderr
+    assert (done.stdout.strip() == "works") == (len(added) == 2), done.stdout

@@ -66,7 +66,10 @@ def isolation_prefix(tier: str, bwrap: str, program_dir: Path | None, work_dir: 
     if tier == SandboxTier.ROOT:
         if uid is None:
             raise ValueError("the root tier runs the program as a slot uid: give uid")
-        return root_bwrap_prefix(bwrap, mounts, env, info_fd) + root_drop(uid)
+        # The working directory is entered as the slot uid: it may be the slot uid's alone (0700),
+        # and root without CAP_DAC_OVERRIDE (bwrap's last step) may not enter it.
+        enter_work = ["/usr/bin/env", "-C", WORK_DIR_INSIDE, f"PWD={WORK_DIR_INSIDE}"]
+        return root_bwrap_prefix(bwrap, mounts, env, info_fd) + root_drop(uid) + enter_work
     # posix_spawn cannot change directory, so the weaker tiers use env(1) to enter the work dir.
     if tier != SandboxTier.UNSHARE:
         return ["/usr/bin/env", "-C", str(work_dir)]
@@ -121,11 +124,13 @@ def root_bwrap_prefix(bwrap: str, mounts: list[Mount], env: dict[str, str], info
                   "--cap-drop", "ALL"]
     for capability in ROOT_DROP_CAPABILITIES:
         namespaces += ["--cap-add", capability]
-    return [bwrap, *namespaces, *_bwrap_view(mounts, env, scratch_mode="1777")]
+    return [bwrap, *namespaces, *_bwrap_view(mounts, env, scratch_mode="1777", chdir=False)]
 
 
-def _bwrap_view(mounts: list[Mount], env: dict[str, str], scratch_mode: str | None = None) -> list[str]:
-    """bwrap's options for the view ``mounts``, the environment and the working directory."""
+def _bwrap_view(mounts: list[Mount], env: dict[str, str], scratch_mode: str | None = None,
+                chdir: bool = True) -> list[str]:
+    """bwrap's options for the view ``mounts``, the environment and (with ``chdir``) the working
+    directory."""
     # Not --as-pid-1: the kernel ignores the signals a PID 1 sends itself (abort() would
     # end in SIGSEGV, raise(SIGTERM) would do nothing); bwrap's own init is PID 1.
     args = ["--die-with-parent", "--new-session", "--hostname", "judge", "--proc", "/proc", "--dev", "/dev"]
@@ -140,7 +145,7 @@ def _bwrap_view(mounts: list[Mount], env: dict[str, str], scratch_mode: str | No
     # would outlive a warm case and be read by the next. Only the scratch directories are the
     # program's to write.
     args += ["--remount-ro", "/dev", "--remount-ro", "/"]
-    args += ["--chdir", WORK_DIR_INSIDE, "--clearenv"]
+    args += [*(["--chdir", WORK_DIR_INSIDE] if chdir else []), "--clearenv"]
     for key, value in env.items():
         args += ["--setenv", key, value]
     return args + ["--"]
