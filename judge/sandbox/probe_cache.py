@@ -5,7 +5,7 @@ Proving that a bwrap (or the unshare tier) sandboxes here means running it as a 
 took 60-140 ms of every `judge run`. A probe's outcome is kept in the judge's cache folder
 ($JUDGE_CACHE, else the compile cache's default), under a key made of everything it depends on:
 the identity (path, size, mtime, inode) of each binary it ran, the kernel's boot and release, the
-user-namespace switches, the user, and the sandbox's own code. Anything about the entry that
+user-namespace switches, the user and its capabilities and seccomp mode, and the sandbox's own code. Anything about the entry that
 cannot be trusted (a changed key, a file that does not parse, one another user could write)
 means probing again, never guessing. A cached success only saves the probe: if that bwrap stops
 working with the same key, every run in it fails (the program never runs unsandboxed), and
@@ -59,9 +59,19 @@ def probe_afresh() -> None:
 
 def probe_key(binaries: list[str]) -> str:
     """A digest of everything a probe's outcome depends on (see the module's docstring)."""
-    parts = [str(os.geteuid()), *map(_identity, binaries), *map(_contents, KERNEL_SWITCHES),
+    parts = [str(os.geteuid()), _privileges(), *map(_identity, binaries), *map(_contents, KERNEL_SWITCHES),
              *(_identity(str(path)) for path in sorted(SANDBOX_CODE.glob("*.py")))]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def _privileges() -> str:
+    """The judge's capabilities and seccomp mode: the root tier works only with enough of the
+    first (a container's root may lack them), and a seccomp filter may refuse namespaces."""
+    try:
+        status = Path("/proc/self/status").read_text().splitlines()
+    except OSError:
+        return "status: absent"
+    return " ".join(line for line in status if line.startswith(("CapEff:", "CapBnd:", "Seccomp:")))
 
 
 def _identity(path: str) -> str:
