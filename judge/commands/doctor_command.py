@@ -74,7 +74,7 @@ def print_sandbox() -> None:
         print(f"  {name:8} {'unavailable: ' + reason if reason else _view_of(name, hides_file_system(name))}")
     refusal = diagnose_refusal()
     if refusal is None:
-        print("user namespaces: allowed (the bwrap and unshare tiers need them; the root tier does not)")
+        print("user namespaces: usable (the bwrap and unshare tiers need them; the root tier does not)")
         return
     needless = " (the root tier in force needs none)" if tier == SandboxTier.ROOT else ""
     print(f"user namespaces: refused{needless}: {refusal.reason}")

@@ -88,7 +88,7 @@ def _ubuntu_apparmor(root: Path, as_root: bool, bwrap: str) -> Refusal | None:
     profile = apparmor_profile(bwrap).replace("\n", "\\n")
     return Refusal(
         "Ubuntu's AppArmor restricts them (kernel.apparmor_restrict_unprivileged_userns=1): only a program "
-        "with an AppArmor profile that allows `userns` may use one, and the judge's bwrap has none",
+        "with an AppArmor profile that allows `userns` may use one",
         _with_root((_sysctl_fix("kernel.apparmor_restrict_unprivileged_userns", 0),
                     f"give the judge's bwrap a profile of its own: `printf '{profile}' | sudo tee {APPARMOR_FILE} "
                     f"&& sudo apparmor_parser -r {APPARMOR_FILE}`"), as_root),

@@ -284,9 +284,10 @@ def user_namespaces_refused() -> str | None:
 
 
 def diagnose_refusal() -> Refusal | None:
-    """Why user namespaces are refused here and the fixes this system has, or None if they are not."""
+    """Why user namespaces are refused here and the fixes this system has, or None if they are
+    not (or not to the judge's bwrap: an AppArmor profile may allow them to it alone)."""
     said = user_namespaces_refused()
-    if said is None:
+    if said is None or probe_tier(SandboxTier.BWRAP) is None:
         return None
     return diagnose(said, as_root=running_as_root(), bwrap=_first_bwrap())
 
