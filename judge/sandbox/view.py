@@ -1,5 +1,5 @@
 """What a sandboxed run sees of the host: an allow-list, the same in every tier that hides the
-file system (bwrap, and unshare where it can build a mount namespace).
+file system (root and bwrap, and unshare where it can build a mount namespace).
 
 The view is built from nothing: an empty read-only root, into which the run's runtime is bound
 read-only (the system's executables and shared libraries, and the paths each language declares
@@ -13,8 +13,9 @@ tmpfs: Python package directories (a ``site-packages`` below an interpreter's st
 as an interpreter outside ``/usr`` has it), and every place the judge was told holds problems or
 the judge itself (``conceal``), in case one lies inside a runtime path.
 
-Both tiers render the same ``Mount`` list: bwrap as its options, the unshare tier as a mount(8)
-script (judge/sandbox/new_root.py).
+Every such tier renders the same ``Mount`` list: bwrap as its options (run by root in the root
+tier, in a user namespace in the bwrap tier), the unshare tier as a mount(8) script
+(judge/sandbox/new_root.py).
 """
 
 from __future__ import annotations
