@@ -191,3 +191,16 @@ def test_root_with_a_containers_capabilities_needs_sys_admin_and_net_admin(added
 def test_a_root_tier_remembered_to_work_is_probed_again_with_fewer_capabilities(cache):
     assert root_tier_with_capabilities(("sys_admin", "net_admin")) == "works"
     assert root_tier_with_capabilities(("sys_admin",)) != "works"
+
+
+def test_root_prefers_the_root_tier_where_user_namespaces_work_too(monkeypatch):
+    from judge.sandbox import probe_tier, sandbox_tier
+
+    if probe_tier("bwrap") is not None:
+        pytest.skip("the bwrap tier does not work here")
+    monkeypatch.delenv("JUDGE_SANDBOX", raising=False)
+    sandbox_tier.cache_clear()
+    try:
+        assert sandbox_tier() == "root"
+    finally:
+        sandbox_tier.cache_clear()
