@@ -120,8 +120,8 @@ def root_bwrap_prefix(bwrap: str, mounts: list[Mount], env: dict[str, str], info
     drop to the slot uid needs. Scratch directories are made writable by everyone (mode 1777),
     as they belong to root here and not to the program's uid. bwrap tells on ``info_fd`` the pid
     of its init, root's, which the judge reaps (judge/sandbox/root_init.py)."""
-    namespaces = ["--info-fd", str(info_fd), "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
-                  "--cap-drop", "ALL"]
+    namespaces = ["--info-fd", str(info_fd), "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
+                  "--unshare-cgroup-try", "--cap-drop", "ALL"]
     for capability in ROOT_DROP_CAPABILITIES:
         namespaces += ["--cap-add", capability]
     return [bwrap, *namespaces, *_bwrap_view(mounts, env, scratch_mode="1777", chdir=False)]
@@ -173,7 +173,8 @@ def _bwrap_mount(mount: Mount, scratch_mode: str | None = None) -> list[str]:
     if mount.kind == "rw":
         return ["--bind", mount.source, mount.target]
     if mount.kind == "tmpfs":
-        return [*(["--perms", scratch_mode] if scratch_mode else []), "--size", str(mount.size), "--tmpfs", mount.target]
+        mode = ["--perms", scratch_mode] if scratch_mode else []
+        return [*mode, "--size", str(mount.size), "--tmpfs", mount.target]
     return ["--size", str(EMPTY_BYTES), "--tmpfs", mount.target, "--remount-ro", mount.target]
 
 

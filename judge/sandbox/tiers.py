@@ -36,7 +36,6 @@ from judge.sandbox.command import (
     isolation_prefix,
     outer_prefix,
     running_as_root,
-    slot_prefix,
 )
 from judge.sandbox.limits import SandboxError
 from judge.sandbox.namespace_refusal import Refusal, diagnose
@@ -123,7 +122,8 @@ def _private_dir(path: Path) -> Path:
     return path
 
 
-def _in_a_slot(command: Callable[[int, int], list[str]], tier: str = SandboxTier.BWRAP) -> subprocess.CompletedProcess | str:
+def _in_a_slot(command: Callable[[int, int], list[str]],
+               tier: str = SandboxTier.BWRAP) -> subprocess.CompletedProcess | str:
     """Run a probe, ``command(slot uid, info fd)``, started as ``tier`` starts its runs (as a slot
     uid, or as root in the root tier, whose init is reaped afterwards: see root_init), holding that
     slot meanwhile so that no other judge's run in it kills the probe; the error's text if it
@@ -205,9 +205,10 @@ def _is_reason(value: object) -> bool:
 def _run_probe(tier: str, bwrap: str = "bwrap", hide: bool = False) -> str | None:
     with tempfile.TemporaryDirectory(prefix="judge-probe-") as scratch:
         os.chmod(scratch, 0o755)  # the slot uid enters it to mount the view's root there
-        done = _in_a_slot(lambda uid, info: isolation_prefix(tier, bwrap, None, Path(scratch), {}, scratch_in_memory=True,
-                                                             hide=hide, root_dir=Path(scratch), uid=uid, info_fd=info)
-                          + ["/bin/true"], tier)
+        def command(uid: int, info: int) -> list[str]:
+            return isolation_prefix(tier, bwrap, None, Path(scratch), {}, scratch_in_memory=True, hide=hide,
+                                    root_dir=Path(scratch), uid=uid, info_fd=info) + ["/bin/true"]
+        done = _in_a_slot(command, tier)
     if isinstance(done, str):
         return done
     if done.returncode != 0:
