@@ -502,7 +502,7 @@ def test_cluster_options_need_cluster_and_a_known_tier(tmp_path):
     alone = run_judge("grade", str(folder), "--min-sandbox", "bwrap")
     assert alone.returncode == 2 and "add --cluster ADDRESS" in alone.stderr
     unknown = run_judge("grade", str(folder), "--cluster", "local:1", "--min-sandbox", "chroot")
-    assert unknown.returncode == 2 and "not a sandbox tier; use one of bwrap, unshare, none" in unknown.stderr
+    assert unknown.returncode == 2 and "not a sandbox tier; use one of root, bwrap, unshare, none" in unknown.stderr
     bad_local = run_judge("grade", str(folder), "--cluster", "local:0")
     assert bad_local.returncode == 2 and "local:N with N a positive whole number" in bad_local.stderr
 
