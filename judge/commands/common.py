@@ -10,6 +10,7 @@ from pathlib import Path
 
 from judge.commands import EXIT_FAILED, EXIT_OK, EXIT_USAGE  # noqa: F401 (the commands import them from here)
 from judge.errors import RefusedSubmission, UsageError
+from judge.host import isolation_fix
 from judge.languages.base import own_file
 from judge.languages.folder import read_folder
 from judge.sandbox import INSTALL_HINT, WEAK_ENV, sandbox_tier, weakness
@@ -82,10 +83,11 @@ def require_isolation(allowed: bool, doing: str) -> None:
     $JUDGE_ALLOW_WEAK_SANDBOX=1)."""
     problem = weakness(sandbox_tier())
     if problem and not (allowed or os.environ.get(WEAK_ENV) == "1"):
+        fix = isolation_fix() or (f"{INSTALL_HINT}, or enable unprivileged user namespaces "
+                                   "(sysctl kernel.unprivileged_userns_clone=1)")
         raise UsageError(f"refusing {doing}: {problem}, so a submission could read the hidden cases and other "
-                         f"submissions. Fix: {INSTALL_HINT}, or enable unprivileged user namespaces "
-                         "(sysctl kernel.unprivileged_userns_clone=1); or pass --allow-weak-sandbox to go on "
-                         "anyway (every report will say so)")
+                         f"submissions. Fix: {fix}; or pass --allow-weak-sandbox to go on anyway (every report "
+                         "will say so)")
 
 
 def warn_if_weak() -> None:

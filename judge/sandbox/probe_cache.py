@@ -22,6 +22,8 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
+from judge.host import file_owner_id, user_tag
+
 CACHE_ENV = "JUDGE_CACHE"  # the folder judge/languages/build_cache.py keeps compiled programs in
 FILE_NAME = ".sandbox-probes.json"  # a dot name: the compile cache's sweep leaves it alone
 # Switches that decide whether unprivileged user namespaces (and so bwrap) work.
@@ -59,7 +61,7 @@ def probe_afresh() -> None:
 
 def probe_key(binaries: list[str]) -> str:
     """A digest of everything a probe's outcome depends on (see the module's docstring)."""
-    parts = [str(os.geteuid()), *map(_identity, binaries), *map(_contents, KERNEL_SWITCHES),
+    parts = [user_tag(), *map(_identity, binaries), *map(_contents, KERNEL_SWITCHES),
              *(_identity(str(path)) for path in sorted(SANDBOX_CODE.glob("*.py")))]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
@@ -81,7 +83,7 @@ def _contents(path: str) -> str:
 
 
 def cache_file() -> Path:
-    return Path(os.environ.get(CACHE_ENV) or Path(tempfile.gettempdir()) / f"judge-cache-{os.geteuid()}") / FILE_NAME
+    return Path(os.environ.get(CACHE_ENV) or Path(tempfile.gettempdir()) / f"judge-cache-{user_tag()}") / FILE_NAME
 
 
 def _read() -> dict:
@@ -101,7 +103,7 @@ def _read() -> dict:
 def _trusted(status: os.stat_result) -> bool:
     """Owned by this user and writable by no one else: what another user wrote could claim a
     broken sandbox works (that only fails runs) or hide a working one (weakening them)."""
-    return status.st_uid == os.geteuid() and not status.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    return status.st_uid == file_owner_id() and not status.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
 def _write(entries: dict) -> None:

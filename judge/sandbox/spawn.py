@@ -22,7 +22,7 @@ from judge.sandbox.slots import spawned_pids
 from judge.sandbox.tiers import bwrap_path, unshare_hides
 from judge.vocabulary import SandboxTier
 
-DEFAULT_SIGNALS = tuple(signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP})
+DEFAULT_SIGNALS = tuple(signal.valid_signals() - {getattr(signal, "SIGKILL", -1), getattr(signal, "SIGSTOP", -1)})
 
 
 @dataclass(frozen=True)

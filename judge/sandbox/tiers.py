@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from judge.host import has_namespaces, isolation_fix, system_name
 from judge.sandbox.command import MQUEUE_INSIDE, SCRATCH_DIRECTORIES, isolation_prefix, running_as_root, slot_prefix
 from judge.sandbox.limits import SandboxError
 from judge.sandbox.probe_cache import remembered
@@ -137,6 +138,8 @@ def _probe_bwrap(path: str) -> tuple[str | None, str]:
 @functools.cache
 def find_bwrap() -> tuple[Bwrap | None, str]:
     """(the bwrap to use, "") or (None, why there is none)."""
+    if not has_namespaces():
+        return None, f"{system_name()} has no Linux namespaces"
     reasons = []
     for path, origin in _candidates():
         reason, version = _verify(path)
@@ -190,6 +193,8 @@ def probe_tier(tier: str) -> str | None:
     """Return None if ``tier`` works on this machine, else the reason it does not."""
     if tier == "none":
         return None
+    if not has_namespaces():
+        return f"{system_name()} has no Linux namespaces"
     if running_as_root() and not shutil.which("setpriv"):
         return "`setpriv` (util-linux) is missing"
     if tier == SandboxTier.BWRAP:
@@ -256,6 +261,6 @@ def sandbox_tier() -> str:
         if probe_tier(tier) is None:
             if tier == "none":
                 print("judge: WARNING: no namespace isolation is available; submissions run with "
-                      f"limits only and can read this machine's files; {INSTALL_HINT}", file=sys.stderr)
+                      f"limits only and can read this machine's files; {isolation_fix() or INSTALL_HINT}", file=sys.stderr)
             return tier
     return "none"
