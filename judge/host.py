@@ -11,6 +11,10 @@ WSL_FIX = ("on Windows, run the judge inside WSL (`wsl --install` in an administ
            "install the judge in that Linux), where the bwrap tier works")
 MACOS_FIX = "on macOS, run the judge in a Linux container or virtual machine (Docker Desktop, Colima, UTM)"
 
+# The mode bits that let other users write a file. Windows' os.stat reports every writable file
+# as writable by all (0o666): its files' owners and rights are not in the mode, so none count there.
+OTHERS_MAY_WRITE = 0o022 if os.name == "posix" else 0
+
 # os.open's flags, where the system has them (Windows has none of these: 0 leaves them out).
 NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
 CLOSE_ON_EXEC = getattr(os, "O_CLOEXEC", 0)

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from judge.errors import JudgeError
-from judge.host import NO_FOLLOW, file_owner_id, user_tag
+from judge.host import NO_FOLLOW, OTHERS_MAY_WRITE, file_owner_id, user_tag
 from judge.languages.cache_limits import cache_limits, size_text
 from judge.languages.cache_locks import build_lock
 from judge.languages.cache_sweep import TRASH_PREFIX, cache_usage, note_new_entry, uncached_name
@@ -154,7 +154,7 @@ def intact(entry: Path) -> bool:
 def _trusted(path: Path, directory: bool) -> bool:
     status = path.lstat()
     kind_ok = stat.S_ISDIR(status.st_mode) if directory else stat.S_ISREG(status.st_mode)
-    return kind_ok and status.st_uid == file_owner_id() and not status.st_mode & 0o022
+    return kind_ok and status.st_uid == file_owner_id() and not status.st_mode & OTHERS_MAY_WRITE
 
 
 def _read_tree(directory: Path, check: bool = False) -> dict[str, tuple[bytes, bool]]:
@@ -167,7 +167,7 @@ def _read_tree(directory: Path, check: bool = False) -> dict[str, tuple[bytes, b
         for name in [*dirs, *names]:
             path = Path(top) / name
             status = path.lstat()
-            if check and (status.st_uid != file_owner_id() or status.st_mode & 0o022 or stat.S_ISLNK(status.st_mode)):
+            if check and (status.st_uid != file_owner_id() or status.st_mode & OTHERS_MAY_WRITE or stat.S_ISLNK(status.st_mode)):
                 raise ValueError(f"{path} is not the judge's own")
             if not stat.S_ISREG(status.st_mode):
                 continue

@@ -17,12 +17,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 import tempfile
 from pathlib import Path
 from typing import Callable
 
-from judge.host import file_owner_id, user_tag
+from judge.host import OTHERS_MAY_WRITE, file_owner_id, user_tag
 
 CACHE_ENV = "JUDGE_CACHE"  # the folder judge/languages/build_cache.py keeps compiled programs in
 FILE_NAME = ".sandbox-probes.json"  # a dot name: the compile cache's sweep leaves it alone
@@ -103,7 +102,7 @@ def _read() -> dict:
 def _trusted(status: os.stat_result) -> bool:
     """Owned by this user and writable by no one else: what another user wrote could claim a
     broken sandbox works (that only fails runs) or hide a working one (weakening them)."""
-    return status.st_uid == file_owner_id() and not status.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    return status.st_uid == file_owner_id() and not status.st_mode & OTHERS_MAY_WRITE
 
 
 def _write(entries: dict) -> None:
