@@ -20,11 +20,11 @@ FIX = {"win32": "WSL", "darwin": "Linux container or virtual machine"}
 SYSTEMS = sorted(FIX)
 
 
-def simulated(system: str, *args: str, cwd: Path, extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+def simulated(system: str, *args: str, cwd: Path) -> subprocess.CompletedProcess:
     """``judge ARGS`` run in a subprocess as if on ``system``."""
     env = {key: value for key, value in os.environ.items()
            if key not in ("JUDGE_SANDBOX", "JUDGE_ALLOW_WEAK_SANDBOX", "JUDGE_PROBLEMS")}
-    env.update(PYTHONPATH=str(ROOT), JUDGE_EXPLAIN_SECONDS="0", **(extra_env or {}))
+    env.update(PYTHONPATH=str(ROOT), JUDGE_EXPLAIN_SECONDS="0")
     return subprocess.run([sys.executable, str(SIMULATOR), system, "-m", "judge", *args], capture_output=True,
                           text=True, cwd=cwd, env=env, timeout=600, check=False)
 
@@ -76,8 +76,8 @@ def test_the_limits_hold_without_a_sandbox(system, source, verdict, tmp_path):
 def test_a_compiled_language_is_found_by_the_systems_names(system, tmp_path, cache):
     # On Windows the simulation offers the compiler as g++.EXE only (see simulated_host.py).
     program = tmp_path / "stones.cpp"
-    program.write_text("#include <iostream>\nint main() { long n; std::cin >> n; std::cout << (n % 2 ? \"SK\" : \"CY\") "
-                       "<< '\\n'; }\n")
+    program.write_text("#include <iostream>\nint main() { long n; std::cin >> n; "
+                       "std::cout << (n % 2 ? \"SK\" : \"CY\") << '\\n'; }\n")
     done = simulated(system, "run", "stones", str(program), "--no-record", cwd=tmp_path)
     assert "AC  22/22 cases passed" in done.stdout, done.stdout + done.stderr
 
@@ -94,3 +94,15 @@ def test_grading_is_refused_with_wsl_named_as_the_fix(tmp_path):
                         "--allow-weak-sandbox", cwd=tmp_path)
     assert allowed.returncode == 0, allowed.stdout + allowed.stderr
     assert "ada" in allowed.stdout and "100" in allowed.stdout
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_packages_batch_problem_is_judged_and_an_interactive_one_refused_with_the_fix(system, tmp_path):
+    packages = ROOT / "tests/packages"
+    accepted = min((packages / "addition/submissions/accepted").iterdir())
+    batch = simulated(system, "run", str(packages / "addition"), str(accepted), "--no-record", cwd=tmp_path)
+    assert "AC  6/6 cases passed" in batch.stdout, batch.stdout + batch.stderr
+    interactive = simulated(system, "run", str(packages / "doubler"),
+                            str(packages / "doubler/submissions/accepted/doubles.py"), "--no-record", cwd=tmp_path)
+    assert interactive.returncode == 2 and "Traceback" not in interactive.stderr, interactive.stderr
+    assert "interactive problems are judged on Linux only" in interactive.stderr and FIX[system] in interactive.stderr

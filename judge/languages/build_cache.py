@@ -167,7 +167,8 @@ def _read_tree(directory: Path, check: bool = False) -> dict[str, tuple[bytes, b
         for name in [*dirs, *names]:
             path = Path(top) / name
             status = path.lstat()
-            if check and (status.st_uid != file_owner_id() or status.st_mode & OTHERS_MAY_WRITE or stat.S_ISLNK(status.st_mode)):
+            if check and (status.st_uid != file_owner_id() or status.st_mode & OTHERS_MAY_WRITE
+                          or stat.S_ISLNK(status.st_mode)):
                 raise ValueError(f"{path} is not the judge's own")
             if not stat.S_ISREG(status.st_mode):
                 continue

@@ -260,7 +260,7 @@ def sandbox_tier() -> str:
     for tier in TIERS:
         if probe_tier(tier) is None:
             if tier == "none":
-                print("judge: WARNING: no namespace isolation is available; submissions run with "
-                      f"limits only and can read this machine's files; {isolation_fix() or INSTALL_HINT}", file=sys.stderr)
+                print("judge: WARNING: no namespace isolation is available; submissions run with limits only "
+                      f"and can read this machine's files; {isolation_fix() or INSTALL_HINT}", file=sys.stderr)
             return tier
     return "none"
