@@ -73,12 +73,11 @@ def test_the_limits_hold_without_a_sandbox(system, source, verdict, tmp_path):
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
-def test_a_compiled_language_is_found_by_the_systems_names(system, tmp_path, cache):
-    # On Windows the simulation offers the compiler as g++.EXE only (see simulated_host.py).
-    program = tmp_path / "stones.cpp"
-    program.write_text("#include <iostream>\nint main() { long n; std::cin >> n; "
-                       "std::cout << (n % 2 ? \"SK\" : \"CY\") << '\\n'; }\n")
-    done = simulated(system, "run", "stones", str(program), "--no-record", cwd=tmp_path)
+@pytest.mark.parametrize("solution", sorted(path.name for path in (ROOT / "solutions/stones/accepted").iterdir()))
+def test_every_language_is_found_by_the_systems_names(system, solution, tmp_path, cache):
+    # On Windows the simulation offers the toolchains as g++.EXE, javac.EXE, node.EXE... only.
+    done = simulated(system, "run", "stones", str(ROOT / "solutions/stones/accepted" / solution), "--no-record",
+                     cwd=tmp_path)
     assert "AC  22/22 cases passed" in done.stdout, done.stdout + done.stderr
 
 
