@@ -27,7 +27,7 @@ PROGRAMS = Path(__file__).resolve().parent / "programs"
 # Linux's own tools: on Windows and macOS it is not imported, and its one item is skipped with
 # LINUX_ONLY_REASON. A test of a module here that needs Linux is marked ``linux_only``.
 RUN_EVERYWHERE = {"test_catalog", "test_ci_files", "test_hypothesis_search", "test_icpc_default_validator",
-                  "test_other_systems", "test_returned_value", "test_this_system", "test_verdict", "test_vocabulary"}
+                  "test_other_systems", "test_returned_value", "test_this_system", "test_vocabulary"}
 LINUX_ONLY_REASON = ("needs Linux: runs programs in the sandbox's namespaced tiers or reads /proc "
                      "(tests/test_other_systems.py simulates Windows and macOS there)")
 ON_LINUX = sys.platform.startswith("linux")
