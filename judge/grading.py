@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from judge.catalog import catalog
 from judge.errors import SuiteError, UnknownLanguage, UsageError
+from judge.host import CLOSE_ON_EXEC, NON_BLOCKING, NO_FOLLOW
 from judge.languages import language_for
 from judge.problem import Case, Problem
 from judge.results import CaseResult, SubmissionResult
@@ -243,7 +244,7 @@ def _supported(path: Path) -> bool:
 
 def _readable(path: Path) -> bool:
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        descriptor = os.open(path, os.O_RDONLY | NO_FOLLOW | NON_BLOCKING | CLOSE_ON_EXEC)
     except OSError:
         return False
     try:

@@ -14,12 +14,13 @@ Hypothesis is imported here, and only when a search runs.
 from __future__ import annotations
 
 import functools
-import os
 import random
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from judge.host import user_tag
 
 
 def search(strategy, predicate: Callable[[Any], bool], examples: int, seed: int, shrink: bool) -> tuple[bool, Any]:
@@ -125,4 +126,4 @@ def _keep_hypothesis_files_out_of_the_project() -> None:
     # Hypothesis takes most of a second to import: only for a stress search, not at `judge` start-up.
     from hypothesis.configuration import set_hypothesis_home_dir
 
-    set_hypothesis_home_dir(str(Path(tempfile.gettempdir()) / f"judge-hypothesis-{os.geteuid()}"))
+    set_hypothesis_home_dir(str(Path(tempfile.gettempdir()) / f"judge-hypothesis-{user_tag()}"))

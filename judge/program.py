@@ -10,6 +10,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from judge.host import has_namespaces
 from judge.sandbox import Limits
 
 NATIVE_PROGRAM = "{prog}/program"  # a compiled (C, C++) program's command: the binary the compiler wrote
@@ -32,9 +33,10 @@ class Program:
 
 
 def python_interpreter() -> str:
-    """$JUDGE_PYTHON, else the system python3 (fast start), else the judge's own interpreter."""
-    chosen = os.environ.get("JUDGE_PYTHON") or ("/usr/bin/python3" if os.path.exists("/usr/bin/python3")
-                                                 else sys.executable)
+    """$JUDGE_PYTHON, else the system python3 (fast start), else the judge's own interpreter (on
+    Windows and macOS always: macOS's /usr/bin/python3 is a stub of Apple's developer tools)."""
+    system_python = "/usr/bin/python3" if has_namespaces() and os.path.exists("/usr/bin/python3") else None
+    chosen = os.environ.get("JUDGE_PYTHON") or system_python or sys.executable
     # The file itself, not a link to it: the sandbox shows the interpreter, not a virtual
     # environment's bin directory (whose site-packages, with -I -S, it does not use anyway).
     return os.path.realpath(shutil.which(chosen) or chosen)

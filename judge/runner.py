@@ -15,6 +15,7 @@ from typing import Any
 from judge.checkers import CheckResult, get_checker
 from judge.errors import CompileError, JudgeFault, LanguageUnavailable, SuiteError, UnsupportedSubmission
 from judge.harness import FUNCTION_HARNESS_FILE, SERVER_FILE, START_FILE
+from judge.host import has_namespaces
 from judge.languages import LANGUAGES, Language, Program, language_for
 from judge.languages.base import server_support_files, trim_message
 from judge.problem import Case, Problem
@@ -86,7 +87,9 @@ def executor(language: Language, program: Program, style: str, limits: Limits, c
     """How cases of this program are run: through the language's warm pool if it has one (unless
     ``cold`` or $JUDGE_COLD), else afresh each time. ``workers`` warm servers start at once (they
     boot while the caller gets its first case ready); more start when needed."""
-    pool = None if cold or os.environ.get(COLD_ENV) else language.warm_pool(program, style, limits)
+    # Warm servers fork inside the sandbox and read /proc: Linux's alone.
+    warm = not (cold or os.environ.get(COLD_ENV)) and has_namespaces()
+    pool = language.warm_pool(program, style, limits) if warm else None
     if pool is None:
         yield cold_execute
         return

@@ -98,13 +98,15 @@ class Decision:
 
 
 # What the signals a crashing program dies of mean, in a student's words.
-SIGNAL_MEANINGS = {
-    signal.SIGSEGV: "invalid memory access: an index out of bounds, a null pointer or too deep recursion",
-    signal.SIGBUS: "invalid memory access",
-    signal.SIGFPE: "arithmetic error: an integer division by zero",
-    signal.SIGABRT: "aborted: a failed assert or an uncaught exception",
-    signal.SIGILL: "illegal instruction: undefined behaviour the compiler made a trap, such as a division by zero",
-}
+SIGNAL_MEANINGS = {getattr(signal, name): meaning for name, meaning in {
+    "SIGSEGV": "invalid memory access: an index out of bounds, a null pointer or too deep recursion",
+    "SIGBUS": "invalid memory access",
+    "SIGFPE": "arithmetic error: an integer division by zero",
+    "SIGABRT": "aborted: a failed assert or an uncaught exception",
+    "SIGILL": "illegal instruction: undefined behaviour the compiler made a trap, such as a division by zero",
+}.items() if hasattr(signal, name)}  # (Windows has no SIGBUS)
+# The signals of the CPU and file-size limits, or -1 where the system has none (Windows).
+SIGXCPU, SIGXFSZ = (getattr(signal, name, -1) for name in ("SIGXCPU", "SIGXFSZ"))
 
 
 def signal_name(number: int) -> str:
@@ -144,9 +146,9 @@ def decide(outcome: Outcome, limits: Limits, check: CheckResult | None,
         return Decision(Verdict.IE, outcome.internal_error)
     # Output over the limit first: a runtime that swallows the write errors (node, the JVM) runs on
     # and may time out afterwards, but what it did wrong was the output.
-    if outcome.output_exceeded or outcome.signal == signal.SIGXFSZ:
+    if outcome.output_exceeded or outcome.signal == SIGXFSZ:
         return Decision(Verdict.OLE, f"output over the limit of {limits.output // 1024} KiB")
-    if outcome.cpu_time > limits.cpu_time or outcome.signal == signal.SIGXCPU:
+    if outcome.cpu_time > limits.cpu_time or outcome.signal == SIGXCPU:
         return Decision(Verdict.TLE, f"CPU time {outcome.cpu_time:.2f} s over the limit {limits.cpu_time:g} s")
     if outcome.wall_timed_out:
         # A program that used little CPU was waiting; one near its CPU limit was computing on a

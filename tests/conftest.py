@@ -22,6 +22,49 @@ if os.environ.get("JUDGE_SANDBOX") == "none":
 os.environ.setdefault("JUDGE_EXPLAIN_SECONDS", "0")
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 
+# The test modules that hold on every system: pure logic, and the judge as the system it runs on
+# offers it. Every other module runs programs in Linux's sandbox tiers, reads /proc or starts
+# Linux's own tools: on Windows and macOS it is not imported, and its one item is skipped with
+# LINUX_ONLY_REASON. A test of a module here that needs Linux is marked ``linux_only``.
+RUN_EVERYWHERE = {"test_catalog", "test_ci_files", "test_hypothesis_search", "test_icpc_default_validator",
+                  "test_other_systems", "test_returned_value", "test_this_system", "test_vocabulary"}
+LINUX_ONLY_REASON = ("needs Linux: runs programs in the sandbox's namespaced tiers or reads /proc "
+                     "(tests/test_other_systems.py simulates Windows and macOS there)")
+ON_LINUX = sys.platform.startswith("linux")
+
+
+class LinuxOnlyModule(pytest.File):
+    """A Linux-only test module where this is not Linux: not imported (it may import what the
+    system lacks), one item that says why it does not run."""
+
+    def collect(self):
+        item = LinuxOnlySkipped.from_parent(self, name=self.path.stem)
+        item.add_marker(pytest.mark.skip(reason=LINUX_ONLY_REASON))
+        yield item
+
+
+class LinuxOnlySkipped(pytest.Item):
+    def runtest(self):
+        pass  # skipped by its marker
+
+    def reportinfo(self):
+        return self.path, 0, f"{self.path.name}: Linux only"
+
+
+def pytest_pycollect_makemodule(module_path, parent):
+    if not ON_LINUX and module_path.stem not in RUN_EVERYWHERE:
+        return LinuxOnlyModule.from_parent(parent, path=module_path)
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    if ON_LINUX:
+        return
+    for item in items:
+        marker = item.get_closest_marker("linux_only")
+        if marker:
+            item.add_marker(pytest.mark.skip(reason=marker.kwargs.get("reason", LINUX_ONLY_REASON)))
+
 
 def built_in_problems() -> list[str]:
     """The ids of the problems this repository ships: every test over "all problems" iterates

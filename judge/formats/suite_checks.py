@@ -5,13 +5,13 @@ solution gets exactly the verdict its folder names."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from judge.checkers import get_checker
 from judge.errors import SuiteError
+from judge.host import usable_cores
 from judge.problem import Problem
 from judge.reference import reference_answer, rejection, strategy_module_at, validator_module
 from judge.results import Check
@@ -33,7 +33,7 @@ def verify_suite_problem(problem: Problem, jobs: int | None = None) -> Iterator[
 
 
 def _default_jobs() -> int:
-    return max(1, len(os.sched_getaffinity(0)))
+    return usable_cores()
 
 
 def check_validator(problem: Problem) -> Check:

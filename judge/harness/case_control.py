@@ -16,9 +16,13 @@ where it is used, by the server alone).
 """
 
 import os
-import resource
 import struct
 import time
+
+try:
+    import resource
+except ImportError:  # Windows: the judge imports the protocol there, and never starts a server
+    resource = None
 
 try:
     import ipc_objects  # next to this file in the program directory (the server registered it)
@@ -281,7 +285,8 @@ def remove_owned_by(uid, directories):
                 continue
 
 
-DIRECTORY_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+# (getattr: Windows has none of these, and the judge imports this module there too.)
+DIRECTORY_FLAGS = os.O_RDONLY | sum(getattr(os, name, 0) for name in ("O_DIRECTORY", "O_NOFOLLOW", "O_CLOEXEC"))
 
 
 def empty(directory, mode):

@@ -101,6 +101,9 @@ def prepare_submission(problem, source: Path):
     package = problem.package
     entry = entry_point(package, source)  # an example submission's, as the package names it
     language = submission_language(source)
+    unusable = problem.task.unusable_by(problem, language)
+    if unusable:  # as for a suite's problem (runner.prepare)
+        raise UnsupportedSubmission(unusable)
     # A submission, the package's own too, is judged as written: BAPCtools substitutes no
     # constant in submissions (its test package `constants` has one that must fail if it did).
     included = included_files(package.root, language, package.constants)

@@ -5,6 +5,7 @@ One instance per loaded package: it holds the package's output validator."""
 
 from __future__ import annotations
 
+from judge.host import has_namespaces, linux_elsewhere_fix, system_name
 from judge.icpc.judging import run_package_case
 from judge.icpc.multipass import run_multipass_case
 from judge.icpc.output_validator import OutputValidator
@@ -28,6 +29,9 @@ class PackageInteractive(PackageBatch):
 
     runs_warm = False  # each case needs a fresh program wired to a fresh validator
 
+    def unusable_by(self, problem, language) -> str | None:
+        return interactive_unusable_here()
+
     def describe(self) -> str:
         return "interactive"
 
@@ -47,8 +51,19 @@ class PackageInteractiveMultiPass(PackageMultiPass):
 
     runs_warm = False  # as PackageInteractive
 
+    def unusable_by(self, problem, language) -> str | None:
+        return interactive_unusable_here()
+
     def describe(self) -> str:
         return f"interactive multi-pass (up to {self.package.validation_passes} passes)"
+
+
+def interactive_unusable_here() -> str | None:
+    """Why no interactive problem can be judged on this system, or None: which of the two
+    programs ended first is told by Linux's pidfds and epoll (judge/icpc/exit_order.py)."""
+    if has_namespaces():
+        return None
+    return f"interactive problems are judged on Linux only, which {system_name()} is not; {linux_elsewhere_fix()}"
 
 
 def package_task(package: Package) -> PackageBatch:

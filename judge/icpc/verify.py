@@ -7,12 +7,12 @@ one (see ``judge.icpc.expectations``).
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from pathlib import Path
 
+from judge.host import usable_cores
 from judge.icpc.constant_checks import check_constants
 from judge.icpc.data_checks import (
     VALID_EXIT,
@@ -48,7 +48,7 @@ def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]
     (a validator that does not build or breaks its protocol, or no limit to be had). The example
     submissions are judged from the start, side by side (``SubmissionRuns``), while the other
     checks are made."""
-    cores = jobs or max(1, len(os.sched_getaffinity(0)))
+    cores = jobs or usable_cores()
     package: Package = problem.package
     name = problem.id
     in_order = _submission_rules(package, name)

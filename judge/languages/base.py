@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from judge.errors import CompileError, LanguageUnavailable
 from judge.harness import EXEC_SERVER_FILE, HARNESS_DIR
+from judge.host import CLOSE_ON_EXEC, NON_BLOCKING, NO_FOLLOW
 from judge.languages.build_cache import CacheUnusable, cache_key, cache_root, cached_entry  # noqa: F401 (the languages import these from here)
 from judge.program import Program
 from judge.sandbox import WORK_DIR_INSIDE, Limits, run_sandboxed
@@ -147,7 +148,7 @@ def read_source(source: Path, largest: int | None = None) -> bytes:
     submission linking to /proc/self/environ or a hidden suite would otherwise be read by the
     judge, outside the sandbox, and shown back in the compiler's message; nor does a FIFO block
     the opening. Callers judging a person's own file resolve links first (``own_file``)."""
-    descriptor = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    descriptor = os.open(source, os.O_RDONLY | NO_FOLLOW | NON_BLOCKING | CLOSE_ON_EXEC)
     with os.fdopen(descriptor, "rb") as handle:
         return handle.read() if largest is None else handle.read(largest + 1)
 

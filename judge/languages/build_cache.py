@@ -26,10 +26,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from judge.errors import JudgeError
+from judge.host import NO_FOLLOW, OTHERS_MAY_WRITE, file_owner_id, user_tag
 from judge.languages.cache_limits import cache_limits, size_text
 from judge.languages.cache_locks import build_lock
 from judge.languages.cache_sweep import TRASH_PREFIX, cache_usage, note_new_entry, uncached_name
 from judge.languages.cache_users import EntryPath, hold, registration
+from judge.sandbox.command import running_as_root
 
 MANIFEST = ".manifest"  # in every entry: the hash of everything else in it
 BUILD_OUTPUT_LIMIT = 512 << 20  # bytes of files a build may leave at all (what is kept: cache_limits.py)
@@ -41,13 +43,13 @@ class CacheUnusable(JudgeError):
 
 def cache_root() -> Path:
     """Compiled programs live here, keyed by content; readable by the sandbox's unprivileged uid."""
-    root = Path(os.environ.get("JUDGE_CACHE") or Path(tempfile.gettempdir()) / f"judge-cache-{os.geteuid()}")
+    root = Path(os.environ.get("JUDGE_CACHE") or Path(tempfile.gettempdir()) / f"judge-cache-{user_tag()}")
     root.mkdir(mode=0o755, parents=True, exist_ok=True)
     status = root.lstat()
-    if stat.S_ISLNK(status.st_mode) or status.st_uid != os.geteuid():
+    if stat.S_ISLNK(status.st_mode) or status.st_uid != file_owner_id():
         raise CacheUnusable(f"the compile cache {root} belongs to another user; set JUDGE_CACHE")
     os.chmod(root, 0o755)
-    if os.geteuid() == 0:  # runs are then other users (the sandbox's slots), who must reach the builds
+    if running_as_root():  # runs are then other users (the sandbox's slots), who must reach the builds
         _check_reachable(root)
     return root
 
@@ -152,7 +154,7 @@ def intact(entry: Path) -> bool:
 def _trusted(path: Path, directory: bool) -> bool:
     status = path.lstat()
     kind_ok = stat.S_ISDIR(status.st_mode) if directory else stat.S_ISREG(status.st_mode)
-    return kind_ok and status.st_uid == os.geteuid() and not status.st_mode & 0o022
+    return kind_ok and status.st_uid == file_owner_id() and not status.st_mode & OTHERS_MAY_WRITE
 
 
 def _read_tree(directory: Path, check: bool = False) -> dict[str, tuple[bytes, bool]]:
@@ -165,11 +167,12 @@ def _read_tree(directory: Path, check: bool = False) -> dict[str, tuple[bytes, b
         for name in [*dirs, *names]:
             path = Path(top) / name
             status = path.lstat()
-            if check and (status.st_uid != os.geteuid() or status.st_mode & 0o022 or stat.S_ISLNK(status.st_mode)):
+            if check and (status.st_uid != file_owner_id() or status.st_mode & OTHERS_MAY_WRITE
+                          or stat.S_ISLNK(status.st_mode)):
                 raise ValueError(f"{path} is not the judge's own")
             if not stat.S_ISREG(status.st_mode):
                 continue
-            descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+            descriptor = os.open(path, os.O_RDONLY | NO_FOLLOW)
             with os.fdopen(descriptor, "rb") as handle:
                 content = handle.read(BUILD_OUTPUT_LIMIT - total + 1)
             total += len(content)

@@ -7,9 +7,12 @@ path still names the file it locked, and else locks it again.
 
 from __future__ import annotations
 
-import fcntl
 import os
 from pathlib import Path
+
+from judge.host import CLOSE_ON_EXEC, NO_FOLLOW, file_locking
+
+fcntl = file_locking()  # (Windows has none: locks there lock nothing, see judge.host)
 
 
 def build_lock(root: Path, key: str, wait: bool = True) -> int | None:
@@ -17,7 +20,7 @@ def build_lock(root: Path, key: str, wait: bool = True) -> int | None:
     holds it and not ``wait``."""
     path = root / f"{key}.lock"
     while True:
-        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | CLOSE_ON_EXEC | NO_FOLLOW, 0o600)
         try:
             fcntl.flock(descriptor, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -16,7 +16,6 @@ file, its registration) is removed once it is an hour old and unlocked, or its j
 
 from __future__ import annotations
 
-import fcntl
 import os
 import re
 import shutil
@@ -27,9 +26,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from judge.host import CLOSE_ON_EXEC, NO_FOLLOW, file_locking
 from judge.languages.cache_limits import CacheLimits
 from judge.languages.cache_locks import build_lock, remove_build_lock
 from judge.languages.cache_users import cache_wide, in_use, registration
+
+fcntl = file_locking()  # (Windows has none: locks there lock nothing, see judge.host)
 
 USAGE = ".usage"  # "<bytes of entries> <bytes after the last sweep> <time of the last sweep>"
 SWEEP_LOCK = ".sweep.lock"
@@ -68,7 +70,7 @@ def note_new_entry(root: Path, size: int, limits: CacheLimits) -> None:
 def sweep(root: Path, limits: CacheLimits) -> bool:
     """Remove expired entries, then least recently used ones down to LOW_WATER of the cap, and
     old leftovers. False if another judge is sweeping (which does the same)."""
-    descriptor = os.open(root / SWEEP_LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+    descriptor = os.open(root / SWEEP_LOCK, os.O_RDWR | os.O_CREAT | CLOSE_ON_EXEC | NO_FOLLOW, 0o600)
     try:
         try:
             fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -193,7 +195,7 @@ def _bytes_in(entry: Path) -> int:
 def _usage_file(root: Path):
     # The judge's alone, as every lock file here: a sandboxed program able to open it could lock
     # it, and stall every judge.
-    descriptor = os.open(root / USAGE, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+    descriptor = os.open(root / USAGE, os.O_RDWR | os.O_CREAT | CLOSE_ON_EXEC | NO_FOLLOW, 0o600)
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX)
         yield descriptor

@@ -18,26 +18,29 @@ its victims aside holding it exclusively. Both hold it for moments only.
 from __future__ import annotations
 
 import collections
-import fcntl
 import os
 import threading
 import uuid
 import weakref
 from contextlib import contextmanager
-from pathlib import Path, PosixPath
+from pathlib import Path
+
+from judge.host import CLOSE_ON_EXEC, NO_FOLLOW, file_locking
+
+fcntl = file_locking()  # (Windows has none: locks there lock nothing, see judge.host)
 
 USERS = ".users"
 USERS_LOCK = ".users.lock"
-_OPEN = os.O_CLOEXEC | os.O_NOFOLLOW
+_OPEN = CLOSE_ON_EXEC | NO_FOLLOW
 
 
-class EntryPath(PosixPath):
+class EntryPath(type(Path())):  # PosixPath or WindowsPath: the other cannot be made here
     """A cache entry's path that keeps the entry in use while it lives. Paths derived from it
     (``entry / name``) keep nothing."""
 
     # What the release is tied to: a plain Path (in the Pythons the judge supports) cannot be
     # referred to weakly.
-    __slots__ = () if hasattr(PosixPath, "__weakref__") else ("__weakref__",)
+    __slots__ = () if hasattr(type(Path()), "__weakref__") else ("__weakref__",)
 
 
 @contextmanager

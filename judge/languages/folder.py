@@ -24,12 +24,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.errors import RefusedSubmission
+from judge.host import CLOSE_ON_EXEC, DIRECTORY, NON_BLOCKING, NO_FOLLOW
 
 FOLDER_MAX_BYTES = 8 << 20  # the total size of a folder program's files
 FOLDER_MAX_FILES = 200  # files and folders inside it, counted together
 CAPS = f"at most {FOLDER_MAX_FILES} files and {FOLDER_MAX_BYTES >> 20} MiB in all"
-_DIRECTORY_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
-_FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+_DIRECTORY_FLAGS = os.O_RDONLY | DIRECTORY | NO_FOLLOW | CLOSE_ON_EXEC
+_FILE_FLAGS = os.O_RDONLY | NO_FOLLOW | NON_BLOCKING | CLOSE_ON_EXEC
 
 
 @dataclass
@@ -68,7 +69,7 @@ def read_folder(directory: Path, follow_file_links: bool = False) -> dict[str, b
     one, a package's links stay inside the package)."""
     budget = _Budget(directory.name)
     try:
-        top = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        top = os.open(directory, os.O_RDONLY | DIRECTORY | CLOSE_ON_EXEC)
     except OSError as error:
         raise RefusedSubmission(f"cannot read the folder {directory}: {error.strerror}") from None
     files: dict[str, bytes] = {}
@@ -139,7 +140,7 @@ def _open(name: str, folder: int, flags: int, where: str) -> int:
 def _read_file(name: str, folder: int, where: str, budget: _Budget, follow_file_links: bool) -> bytes:
     """The file's bytes, read no further than what is left of the cap (it may have grown since
     its size was taken)."""
-    descriptor = _open(name, folder, _FILE_FLAGS & ~os.O_NOFOLLOW if follow_file_links else _FILE_FLAGS, where)
+    descriptor = _open(name, folder, _FILE_FLAGS & ~NO_FOLLOW if follow_file_links else _FILE_FLAGS, where)
     with os.fdopen(descriptor, "rb") as handle:
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):  # swapped for something else since
             raise RefusedSubmission(f"{where} is not a regular file; a folder submission holds regular files "

@@ -29,7 +29,7 @@ SCRATCH_DIRECTORIES = ("/tmp", "/dev/shm")
 
 
 def running_as_root() -> bool:
-    return os.geteuid() == 0
+    return hasattr(os, "geteuid") and os.geteuid() == 0  # (Windows has no user ids)
 
 
 def slot_prefix(uid: int) -> list[str]:

@@ -17,10 +17,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 import tempfile
 from pathlib import Path
 from typing import Callable
+
+from judge.host import OTHERS_MAY_WRITE, file_owner_id, user_tag
 
 CACHE_ENV = "JUDGE_CACHE"  # the folder judge/languages/build_cache.py keeps compiled programs in
 FILE_NAME = ".sandbox-probes.json"  # a dot name: the compile cache's sweep leaves it alone
@@ -59,7 +60,7 @@ def probe_afresh() -> None:
 
 def probe_key(binaries: list[str]) -> str:
     """A digest of everything a probe's outcome depends on (see the module's docstring)."""
-    parts = [str(os.geteuid()), _privileges(), *map(_identity, binaries), *map(_contents, KERNEL_SWITCHES),
+    parts = [user_tag(), _privileges(), *map(_identity, binaries), *map(_contents, KERNEL_SWITCHES),
              *(_identity(str(path)) for path in sorted(SANDBOX_CODE.glob("*.py")))]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
@@ -91,7 +92,7 @@ def _contents(path: str) -> str:
 
 
 def cache_file() -> Path:
-    return Path(os.environ.get(CACHE_ENV) or Path(tempfile.gettempdir()) / f"judge-cache-{os.geteuid()}") / FILE_NAME
+    return Path(os.environ.get(CACHE_ENV) or Path(tempfile.gettempdir()) / f"judge-cache-{user_tag()}") / FILE_NAME
 
 
 def _read() -> dict:
@@ -111,7 +112,7 @@ def _read() -> dict:
 def _trusted(status: os.stat_result) -> bool:
     """Owned by this user and writable by no one else: what another user wrote could claim a
     broken sandbox works (that only fails runs) or hide a working one (weakening them)."""
-    return status.st_uid == os.geteuid() and not status.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    return status.st_uid == file_owner_id() and not status.st_mode & OTHERS_MAY_WRITE
 
 
 def _write(entries: dict) -> None:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import fcntl
 import os
-import resource
 import signal
 import time
 from collections.abc import Callable
@@ -20,14 +18,20 @@ from judge.harness.proc_usage import (
     usage,
 )
 from judge.harness.process_watch import STDERR_KEEP, Watch, watch
+from judge.host import has_namespaces
 from judge.sandbox.command import running_as_root
 from judge.sandbox.ipc_namespace import run_shared_memory_kb
 from judge.sandbox.limits import Limits, Outcome
+from judge.sandbox.limits_only import run_limits_only
 from judge.sandbox.runtime import PIPE_IN, PIPE_OUT
 from judge.sandbox.scratch import hand_over
 from judge.sandbox.slots import Claim, kill_group, spawned_pids
 from judge.sandbox.spawn import RunSpec, reap_root_init, spawn
 from judge.sandbox.tiers import sandbox_tier
+
+if has_namespaces():  # the Linux tiers' own (Windows has neither module: it runs through limits_only)
+    import fcntl
+    import resource
 
 
 def run_sandboxed(command: list[str], *, stdin: bytes, limits: Limits,
@@ -49,7 +53,13 @@ def run_sandboxed(command: list[str], *, stdin: bytes, limits: Limits,
     ``on_start``, when given, is called right after the program started and before the run can
     reap it, with a pidfd of the process the judge started: the caller's own, to close. It is not
     called when the program could not start or no pidfd could be had.
+
+    Where the system has no Linux namespaces (Windows, macOS) the run has limits only: see
+    ``limits_only``.
     """
+    if not has_namespaces():
+        return run_limits_only(command, stdin=stdin, limits=limits, program_dir=program_dir, work_dir=work_dir,
+                               env=env, stdio=stdio)
     tier = tier or sandbox_tier()
     handed_over = False  # the stdio fds are _run's to close from then on
     try:

@@ -41,6 +41,9 @@ def remove_stale_scratch_dirs() -> None:
 
 
 def _process_exists(pid: int) -> bool:
+    if os.name == "nt":  # os.kill there ends the process instead of testing it
+        import psutil  # a dependency on Windows
+        return psutil.pid_exists(pid)
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import fcntl
 import functools
 import os
 import shutil
@@ -25,17 +24,20 @@ from pathlib import Path
 from judge.harness.case_control import SHARED_DIRECTORIES, remove_owned_by
 from judge.harness.ipc_objects import KEYCTL_CLEAR, KEYCTL_SYSCALL, SHARED_KEYRINGS, remove_created_by
 from judge.harness.proc_usage import is_zombie, processes_of_uid
+from judge.host import file_locking
 from judge.sandbox.command import running_as_root, slot_prefix
 from judge.sandbox.limits import RunsStopped, SandboxError
 from judge.sandbox.scratch import scratch_dir
 
+fcntl = file_locking()  # slots are root's, on Linux; Windows has no fcntl to import
 FIRST_SLOT_UID = 61000
 SLOT_COUNT = 64
 # One place for the whole machine, whatever $TMPDIR a judge was started with: two judges that
 # looked for locks in two places would take the same uid, and each would kill the other's runs
 # and count their memory. /run is the machine's own (cleared at boot, as stale locks should be).
 SLOT_LOCK_DIRS = (Path("/run/judge-slots"), Path("/tmp/judge-slots"))
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+# (Windows has no SIGHUP.)
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 _PR_SET_CHILD_SUBREAPER = 36
 
 spawned_pids: set[int] = set()  # processes this judge started and has not reaped yet

@@ -24,7 +24,7 @@ from judge.sandbox.slots import spawned_pids
 from judge.sandbox.tiers import bwrap_path, builds_view_with_bwrap, unshare_hides
 from judge.vocabulary import SandboxTier
 
-DEFAULT_SIGNALS = tuple(signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP})
+DEFAULT_SIGNALS = tuple(signal.valid_signals() - {getattr(signal, "SIGKILL", -1), getattr(signal, "SIGSTOP", -1)})
 # Processes started in the root tier: the read end of what their bwrap says of its init.
 _root_inits: dict[int, int] = {}
 

@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from judge.host import has_namespaces, linux_elsewhere_fix, system_name
 from judge.sandbox.command import (
     MQUEUE_INSIDE,
     SCRATCH_DIRECTORIES,
@@ -165,6 +166,8 @@ def _probe_bwrap(path: str, tier: str) -> tuple[str | None, str]:
 @functools.cache
 def find_bwrap(tier: str = SandboxTier.BWRAP) -> tuple[Bwrap | None, str]:
     """(the bwrap to use in ``tier``, bwrap or root, "") or (None, why there is none)."""
+    if not has_namespaces():
+        return None, f"{system_name()} has no Linux namespaces"
     reasons = []
     for path, origin in _candidates():
         reason, version = _verify(path, tier)
@@ -226,6 +229,8 @@ def probe_tier(tier: str) -> str | None:
     """Return None if ``tier`` works on this machine, else the reason it does not."""
     if tier == "none":
         return None
+    if not has_namespaces():
+        return f"{system_name()} has no Linux namespaces"
     if tier == SandboxTier.ROOT and not running_as_root():
         return NOT_ROOT
     if running_as_root() and not shutil.which("setpriv"):
@@ -286,7 +291,10 @@ def user_namespaces_refused() -> str | None:
 
 def diagnose_refusal() -> Refusal | None:
     """Why user namespaces are refused here and the fixes this system has, or None if they are
-    not (or not to the judge's bwrap: an AppArmor profile may allow them to it alone)."""
+    not (or not to the judge's bwrap: an AppArmor profile may allow them to it alone), or None
+    where this system has no Linux namespaces to refuse."""
+    if not has_namespaces():
+        return None
     said = user_namespaces_refused()
     if said is None or probe_tier(SandboxTier.BWRAP) is None:
         return None
@@ -299,8 +307,10 @@ def _first_bwrap() -> str:
 
 
 def isolation_fix() -> str:
-    """How to get full isolation on this machine, in its own terms: the fixes for its refusal of
-    user namespaces, or else bwrap to install."""
+    """How to get full isolation on this machine, in its own terms: a Linux where this system is
+    none, the fixes for its refusal of user namespaces, or else bwrap to install."""
+    if not has_namespaces():
+        return linux_elsewhere_fix()
     full = next((name for name in TIERS if probe_tier(name) is None and hides_file_system(name)), None)
     if full and os.environ.get(SANDBOX_ENV, "").strip():
         return f"unset {SANDBOX_ENV} (the {full} tier isolates fully here)"
