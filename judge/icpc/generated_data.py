@@ -67,7 +67,7 @@ def default_solution(package: Package) -> str | None:
     """The first accepted submission this judge runs, as a path from the package root, for
     generators.yaml without a ``solution``."""
     for path, folder in submissions(package):
-        if folder == "accepted" and unsupported_reason(path) is None:
+        if folder == "accepted" and unsupported_reason(path, follow_file_links=True) is None:
             return "/" + str(path.relative_to(package.root))
     return None
 
