@@ -27,6 +27,7 @@ class PackageInteractive(PackageBatch):
     """Submission and output validator connected by pipes both ways, each in its own sandbox."""
 
     runs_warm = False  # each case needs a fresh program wired to a fresh validator
+    wall_factor = 2.0  # the validator's own time passes on the submission's wall clock
 
     def describe(self) -> str:
         return "interactive"
@@ -46,6 +47,7 @@ class PackageInteractiveMultiPass(PackageMultiPass):
     """Each pass interactive: the validator talks to a fresh run of the submission."""
 
     runs_warm = False  # as PackageInteractive
+    wall_factor = 2.0  # as PackageInteractive
 
     def describe(self) -> str:
         return f"interactive multi-pass (up to {self.package.validation_passes} passes)"
