@@ -206,6 +206,8 @@ def test_no_limit_and_no_accepted_run_to_infer_it_from_is_the_formats_default(tm
     assert "skipped" not in done.stdout and "18 passed, 0 failed" in done.stdout
     shown = run_judge("show", str(package), env=cache)
     assert "1 s CPU per case (the format's default, one time_resolution: no accepted submission" in shown.stdout
+    ran = run_judge("run", str(package), str(package / "submissions/wa/wa.py"), "--no-record", env=cache)
+    assert "warning: no accepted submission passed to infer the limit from" in ran.stderr and "(1 s)" in ran.stderr
     given = run_judge("test", "--time-limit", "2", str(package), env=cache)
     assert "time limit  ok  2 s (--time-limit)" in given.stdout, given.stdout + given.stderr
 

@@ -41,10 +41,14 @@ def time_limit_known(package) -> bool:
 def with_time_limit(problem: Problem) -> Problem:
     """``problem`` ready to judge: a package whose time limit is not known yet (neither given nor
     inferred before) gets it inferred now, with a progress line per accepted submission, and
-    cached; any other is returned as it is, with nothing run."""
-    if time_limit_known(problem.package):
-        return problem
-    return dataclasses.replace(problem, time_limit=inferred_time_limit(problem))
+    cached; any other is returned as it is, with nothing run. A limit that is the format's
+    default for want of an accepted run is said so, on stderr."""
+    if not time_limit_known(problem.package):
+        problem = dataclasses.replace(problem, time_limit=inferred_time_limit(problem))
+    warning = default_limit_warning(problem.package)
+    if warning:
+        print(f"judge: {problem.id}: {warning} ({problem.time_limit:g} s)", file=sys.stderr, flush=True)
+    return problem
 
 
 def inferred_time_limit(problem: Problem) -> float:
