@@ -222,6 +222,13 @@ def test_example_submissions_that_link_to_others_of_the_package_are_judged(tmp_p
     assert "submission match/nested  ok  meets submissions.yaml: 7 AC" in done.stdout, done.stdout + done.stderr
     assert "submission expansion/ac.cpp  ok  meets submissions.yaml: 7 AC" in done.stdout
     assert done.returncode == 0
+    # judge run too, recording it; the same folder handed in as a student's is refused, links and all.
+    nested = str(package / "submissions/match/nested")
+    ran = run_judge("run", str(package), nested, "--time-limit", "1", "--db", str(tmp_path / "results.db"),
+                    env={"JUDGE_CACHE": str(fresh_cache)})
+    assert ran.returncode == 0 and "AC  7/7 cases passed" in ran.stdout, ran.stdout + ran.stderr
+    refused = run_judge("run", str(package), nested, "--student", "eve", "--no-record", "--allow-weak-sandbox")
+    assert refused.returncode == 2 and "not graded: nested/nested_wa.py is a symbolic link" in refused.stderr
 
 
 def test_links_inside_a_package_are_its_files_and_a_folder_linked_elsewhere_is_walked(package_copy):
