@@ -131,7 +131,7 @@ def machine_short_of_memory(outcome: Outcome, limits: Limits, available_kb: int 
 # The share of its wall time a program stopped by the wall clock had on a CPU, at or above which
 # it was computing (and a loaded machine slowed it), below which it was waiting (sleep, input): a
 # waiting program has its start-up's few hundredths of a second; a computing one on a machine
-# shared with several others' busy programs a sixth of its time, seen here.
+# shared with many busy programs still gets a sixth of its time or so.
 COMPUTING_SHARE = 0.1
 
 
