@@ -11,23 +11,24 @@ from judge.languages.base import read_source
 from judge.languages.folder import read_folder
 
 
-def file_hash(*paths: Path) -> str:
-    """A hash of the files' contents (a directory: the names and contents of its files)."""
+def file_hash(*paths: Path, follow_file_links: bool = False) -> str:
+    """A hash of the files' contents (a directory: the names and contents of its files, read as
+    read_folder reads them, its links followed only with ``follow_file_links``)."""
     digest = hashlib.sha256()
     for path in paths:
         if path.is_dir():  # read as a folder submission is: no links, within its caps
-            for name, content in read_folder(path).items():
+            for name, content in read_folder(path, follow_file_links).items():
                 digest.update(name.encode() + b"\0" + content)
         digest.update(path.read_bytes() if path.is_file() else b"")
         digest.update(b"\0")
     return digest.hexdigest()
 
 
-def source_hash(source: Path) -> str:
-    """A submission's hash, its file read as the languages read it (a symbolic link is refused),
-    the same as ``file_hash`` gives."""
+def source_hash(source: Path, follow_file_links: bool = False) -> str:
+    """A submission's hash, its file read as the languages read it (a symbolic link is refused,
+    but in a package's own folder with ``follow_file_links``), the same as ``file_hash`` gives."""
     if source.is_dir():  # a problem package's submission of several files
-        return file_hash(source)
+        return file_hash(source, follow_file_links=follow_file_links)
     return hashlib.sha256(read_source(source) + b"\0").hexdigest()
 
 

@@ -24,16 +24,18 @@ from judge.results import CaseResult, Prepared, PrepareFailure, SubmissionResult
 from judge.sandbox import Limits, Outcome, run_sandboxed
 from judge.scoring import score
 from judge.tasks.base import Execute
-from judge.verdict import Decision, Verdict, decide, overall_verdict
+from judge.verdict import Decision, Verdict, decide, overall_verdict, slowed_by_machine
 from judge.vocabulary import COLD_ENV, Visibility
 
 OUTPUT_EXCERPT_CHARS = 4096  # of a sample case's output, kept for showing the difference
 
 
 def base_limits(problem: Problem) -> Limits:
-    """The problem's limits before the language adjusts them; wall time is a multiple of CPU."""
-    return Limits.for_cpu(problem.time_limit, memory=problem.memory_limit, output=problem.output_limit,
-                          write_files=problem.may_write_files)
+    """The problem's limits before the language adjusts them; the wall clock is the time limit
+    with its overshoot (Limits.wall_for), times the task's ``wall_factor``."""
+    limits = Limits.for_cpu(problem.time_limit, memory=problem.memory_limit, output=problem.output_limit,
+                            write_files=problem.may_write_files)
+    return limits.with_wall(limits.wall_time * problem.task.wall_factor)
 
 
 def prepare(problem: Problem, source: Path, language_name: str | None = None) -> Prepared | PrepareFailure:
@@ -194,11 +196,18 @@ def run_case(problem: Problem, prepared: Prepared, case: Case, execute: Execute 
 
 
 def _judge_case(problem: Problem, prepared: Prepared, case: Case, execute: Execute | None) -> CaseResult:
-    """The case's result; a run whose allocation failed because the machine was short of memory
-    is not the program's doing, so it runs once more, and is IE if that happens again."""
+    """The case's result. A run whose allocation failed because the machine was short of memory
+    is not the program's doing, so it runs once more, and is IE if that happens again; nor is a
+    run the wall clock stopped while it was computing short of its CPU limit (a loaded machine):
+    it runs once more with the wall clock at Limits.loaded_wall, and that run decides."""
     result = _judge_case_once(problem, prepared, case, execute)
+    limits = prepared.limits
     if result.machine_short_of_memory:
         result = _judge_case_once(problem, prepared, case, execute)
+    elif slowed_by_machine(result.verdict, result.cpu_time, result.wall_time, limits):
+        loaded = dataclasses.replace(prepared, limits=limits.with_wall(max(limits.wall_time,
+                                                                          Limits.loaded_wall(limits.cpu_time))))
+        result = _judge_case_once(problem, loaded, case, execute)
     return result
 
 

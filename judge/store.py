@@ -119,12 +119,13 @@ class Store:
             self.db.close()
 
     def submission(self, student: str, problem: Problem, source: Path, language: str,
-                   submitted_at: float | None = None) -> tuple[int, bool]:
+                   submitted_at: float | None = None, follow_file_links: bool = False) -> tuple[int, bool]:
         """The id of this submission's row (made if new) and whether its results are complete.
 
         ``submitted_at`` defaults to the file's modification time: when a student handed it in.
+        ``follow_file_links``: the source is a package's own folder (see read_folder).
         """
-        key = (student, problem.id, source_hash(source), suite_hash(problem), __version__)
+        key = (student, problem.id, source_hash(source, follow_file_links), suite_hash(problem), __version__)
         with self._using(), self.db:
             # Insert-if-absent, then read, in one write transaction: another judge claiming the
             # same submission at the same moment gets the same row, never a second one.
@@ -287,9 +288,12 @@ def _submitted_at(source: Path) -> float:
         return time.time()
 
 
-def record_run(store: Store, student: str, problem: Problem, source: Path, result) -> None:
-    """Record a complete `judge run` so that it counts in the scoreboards' history."""
-    submission_id, complete = store.submission(student, problem, source, result.language, time.time())
+def record_run(store: Store, student: str, problem: Problem, source: Path, result,
+               follow_file_links: bool = False) -> None:
+    """Record a complete `judge run` so that it counts in the scoreboards' history.
+    ``follow_file_links``: the source is a package's own folder (see read_folder)."""
+    submission_id, complete = store.submission(student, problem, source, result.language, time.time(),
+                                               follow_file_links)
     if complete:
         return
     positions = {case.name: index for index, case in enumerate(problem.cases)}

@@ -130,6 +130,22 @@ def machine_short_of_memory(outcome: Outcome, limits: Limits, available_kb: int 
     return outcome.memory_kb < limit_kb // 2 and available_kb < limit_kb - outcome.memory_kb
 
 
+# The share of its wall time a program stopped by the wall clock had on a CPU, at or above which
+# it was computing (and a loaded machine slowed it), below which it was waiting (sleep, input): a
+# waiting program has its start-up's few hundredths of a second; a computing one on a machine
+# shared with many busy programs still gets a sixth of its time or so.
+COMPUTING_SHARE = 0.1
+
+
+def slowed_by_machine(verdict: str, cpu_time: float, wall_time: float, limits: Limits) -> bool:
+    """Whether a case the wall clock stopped short of its CPU limit was computing all the while
+    (at least COMPUTING_SHARE of its wall time on a CPU): a loaded machine, not the program, made
+    it late, and it deserves a run with more wall time (Limits.loaded_wall). A program that waited
+    (slept, read input that never came) is too slow, as DOMjudge judges it."""
+    return (verdict == Verdict.TLE and cpu_time <= limits.cpu_time and wall_time >= limits.wall_time
+            and cpu_time >= COMPUTING_SHARE * wall_time)
+
+
 def decide(outcome: Outcome, limits: Limits, check: CheckResult | None,
            out_of_memory: bool = False, error_line: str = "", available_memory_kb: int | None = None) -> Decision:
     """The verdict of one run.
@@ -153,7 +169,8 @@ def decide(outcome: Outcome, limits: Limits, check: CheckResult | None,
     if outcome.wall_timed_out:
         # A program that used little CPU was waiting; one near its CPU limit was computing on a
         # machine too busy to give it the CPU time in the wall-clock time.
-        used = (f"used {outcome.cpu_time:.2f} s CPU: sleeping or waiting?" if outcome.cpu_time < limits.cpu_time / 2
+        used = (f"used {outcome.cpu_time:.2f} s CPU: sleeping or waiting?"
+                if outcome.cpu_time < COMPUTING_SHARE * max(outcome.wall_time, limits.wall_time)
                 else f"used {outcome.cpu_time:.2f} s CPU of its {limits.cpu_time:g} s: the machine was busy")
         return Decision(Verdict.TLE, f"still running after {limits.wall_time:g} s of wall time ({used})")
     ceiling_kb = (limits.memory + limits.memory_slack) // 1024

@@ -21,14 +21,15 @@ def verify_problems(names: list[str] | None = None, jobs: int | None = None,
 
 
 def checks_of(names: list[str] | None = None, jobs: int | None = None,
-              problems_dir: Path | None = None) -> Iterator[Check]:
+              problems_dir: Path | None = None, time_limit: float | None = None) -> Iterator[Check]:
     """The checks for the named problems (default: every problem in force; SuiteError when there
-    is none, so that a run that tests nothing never passes), each as soon as it is made."""
+    is none, so that a run that tests nothing never passes), each as soon as it is made;
+    ``time_limit`` (CPU seconds) replaces each problem's own."""
     found = catalog(problems_dir)
     sources = [found.find(name) for name in names] if names else list(found.require_some().values())
     for source in sources:
         try:
-            problem = source.load()
+            problem = source.load(time_limit)
         except SuiteError as error:
             if not source.format.reports_broken_problems:
                 raise  # a format whose broken problem is an error naming the file: exit 2

@@ -109,3 +109,23 @@ def test_a_folder_within_the_caps_is_read_whole(tmp_path):
     (folder / "lib").mkdir()
     (folder / "lib" / "data.bin").write_bytes(b"\0" * 1000)
     assert read_folder(folder) == {"lib/data.bin": b"\0" * 1000, "main.py": PRINTER.encode()}
+
+
+def test_a_packages_own_program_reads_through_its_links_to_files_and_folders(tmp_path):
+    """A package's validator or example submission may link to files and folders of the package
+    (load_package checked they stay inside it); a folder that would hold itself is refused."""
+    package = tmp_path / "package"
+    (package / "shared").mkdir(parents=True)
+    (package / "shared" / "util.py").write_text("X = 1\n")
+    program = package / "program"
+    program.mkdir()
+    (program / "main.py").write_text("import util\n")
+    (program / "util.py").symlink_to("../shared/util.py")
+    (program / "lib").symlink_to("../shared")
+    assert read_folder(program, follow_file_links=True) == {
+        "lib/util.py": b"X = 1\n", "main.py": b"import util\n", "util.py": b"X = 1\n"}
+    with pytest.raises(RefusedSubmission, match="program/lib is a symbolic link"):
+        read_folder(program)  # a contestant's folder: no link followed
+    (package / "shared" / "again").symlink_to(".")
+    with pytest.raises(RefusedSubmission, match="lib/again is a symbolic link to a folder it is in"):
+        read_folder(program, follow_file_links=True)

@@ -76,12 +76,47 @@ def test_numbered_lists_share_one_counter_padded_to_the_whole_tree(package):
     ("solution: /../generated_sum/problem.yaml\ndata: {}\n", r"solution must be a path from the package root"),
     ("data: [\n", r"generators.yaml"),
     ("data:\n  secret:\n    data:\n      a: small.py {seeed}\n", r"secret/a: `small.py \{seeed\}`: unknown placeholder"),
-    ("data:\n  secret:\n    data:\n      a: small.py {count}\n", r"\{count\} is filled in only in an entry with count:"),
+    ("data:\n  secret:\n    data:\n      a:\n", r"secret/a: no value, and data/secret/a.in does not exist"),
 ])
 def test_faults_in_generators_yaml_are_errors_naming_the_entry(package, text, message):
     write_generators(package, text)
     with pytest.raises(SuiteError, match=message):  # a GeneratorsError, or (bad YAML) the YAML reader's
         read_plan(package, None)
+
+
+BAPCTOOLS_YAML = ROOT / "tests" / "packages" / "bapctools" / "generators_yaml"
+
+
+@pytest.mark.parametrize("name", ["rich", "dependency_folders", "generator_in_a_folder"])
+def test_every_form_of_bapctools_own_valid_generators_yaml_is_read(name):
+    """BAPCtools' own valid generators.yaml files (its test/yaml/generators/valid_yaml), with the
+    generators they name: each loads."""
+    plan = read_plan(BAPCTOOLS_YAML / name, None)
+    commands = {case.name: case.command for case in plan.cases}
+    if name == "rich":  # {count} without count: is 1; count: lists, negative ranges, spelled-out files
+        assert commands["secret/nocount"].args == ("1",)
+        assert "secret/count-range-neg--20" in commands and "secret/count-l--3" in commands
+        assert len(plan.cases) == 455 and not plan.warnings
+    elif name == "dependency_folders":  # an implicit generator's files may be folders
+        assert plan.generators == {"a": ("foo", "foo/bar", "foo/g/a.b", "foo/g")}
+    else:
+        assert commands["secret/a"].program == "tree/tree.py" and "1" in commands["secret/a"].args
+
+
+def test_a_case_with_no_value_is_the_case_data_holds_as_it_is(cache, package):
+    """GCPC 2025's jinxedjewelry writes its hand-made sample as `'1':` with no value (the
+    generators.yaml draft's manual case): the case is data/sample/1 as it is, said in a warning."""
+    write_generators(package, "solution: /submissions/accepted/sum.py\ndata:\n  sample:\n    data:\n      '1':\n"
+                              "  secret:\n    data:\n      - '': {in: '4 5'}\n")
+    (package / "data" / "sample").mkdir(parents=True)
+    (package / "data" / "sample" / "1.in").write_text("20 22\n")
+    (package / "data" / "sample" / "1.ans").write_text("42\n")
+    problem = load_package(package)
+    cases = {case.name: case for case in problem.cases}
+    assert (cases["sample/1"].input, cases["sample/1"].expected) == ("20 22\n", "42\n")
+    assert cases["secret/1"].expected == "9\n"
+    assert any("sample/1: no value: the case is data/sample/1 as it is" in warning
+               for warning in problem.package.generated.warnings)
 
 
 def test_a_count_for_a_command_that_cannot_vary_is_a_warning(package):

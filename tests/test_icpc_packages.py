@@ -191,14 +191,59 @@ def test_a_build_cache_the_sandbox_cannot_reach_is_the_graders_clear_error(packa
     assert "cannot be reached by the sandbox's users" in said and "Traceback" not in said
 
 
-def test_no_time_limit_and_no_accepted_submission_is_a_clear_error(package_copy):
-    package = package_copy("subtasks")
-    (package / "problem.yaml").write_text((package / "problem.yaml").read_text().replace("limits:\n  time_limit: 1\n", ""))
-    shutil.rmtree(package / "submissions" / "accepted")
-    assert run_judge("show", str(package)).returncode == 0  # showing needs no limit
-    done = run_judge("test", str(package))
-    assert done.returncode == 2
-    assert "no time limit" in done.stderr and "--time-limit" in done.stderr
+def test_no_limit_and_no_accepted_run_to_infer_it_from_is_the_formats_default(tmp_path, fresh_cache):
+    """BAPCtools' testexpectations gives no time limit, and its submissions.yaml makes accepted/
+    hold a wrong answer only: as BAPCtools does, the limit is the format's default (one
+    time_resolution), said so, and every submission is judged; --time-limit gives another."""
+    package = tmp_path / "testexpectations"
+    shutil.copytree(PACKAGES / "bapctools" / "testexpectations", package, symlinks=True)
+    cache = {"JUDGE_CACHE": str(fresh_cache)}
+    done = run_judge("test", str(package), env=cache)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert ("time limit  ok  1 s (the format's default) (warning: no accepted submission passed to infer the "
+            "limit from") in done.stdout and "--time-limit SECONDS" in done.stdout
+    assert "submission accepted/wa.py  ok  meets submissions.yaml: 7 WA" in done.stdout
+    assert "skipped" not in done.stdout and "18 passed, 0 failed" in done.stdout
+    shown = run_judge("show", str(package), env=cache)
+    assert "1 s CPU per case (the format's default, one time_resolution: no accepted submission" in shown.stdout
+    ran = run_judge("run", str(package), str(package / "submissions/wa/wa.py"), "--no-record", env=cache)
+    assert "warning: no accepted submission passed to infer the limit from" in ran.stderr and "(1 s)" in ran.stderr
+    given = run_judge("test", "--time-limit", "2", str(package), env=cache)
+    assert "time limit  ok  2 s (--time-limit)" in given.stdout, given.stdout + given.stderr
+
+
+def test_example_submissions_that_link_to_others_of_the_package_are_judged(tmp_path, fresh_cache):
+    """BAPCtools' testexpectations links submissions to others of the package, a file
+    (accepted/wa.py -> ../wa/wa.py) and a file in a folder submission (match/nested/nested_wa.py
+    -> ../match_wa.py, itself a link): each is judged as the file it leads to."""
+    package = tmp_path / "testexpectations"
+    shutil.copytree(PACKAGES / "bapctools" / "testexpectations", package, symlinks=True)
+    done = run_judge("test", "--time-limit", "1", str(package), env={"JUDGE_CACHE": str(fresh_cache)})
+    assert "submission match/nested  ok  meets submissions.yaml: 7 AC" in done.stdout, done.stdout + done.stderr
+    assert "submission expansion/ac.cpp  ok  meets submissions.yaml: 7 AC" in done.stdout
+    assert done.returncode == 0
+    # judge run too, recording it; the same folder handed in as a student's is refused, links and all.
+    nested = str(package / "submissions/match/nested")
+    ran = run_judge("run", str(package), nested, "--time-limit", "1", "--db", str(tmp_path / "results.db"),
+                    env={"JUDGE_CACHE": str(fresh_cache)})
+    assert ran.returncode == 0 and "AC  7/7 cases passed" in ran.stdout, ran.stdout + ran.stderr
+    refused = run_judge("run", str(package), nested, "--student", "eve", "--no-record", "--allow-weak-sandbox")
+    assert refused.returncode == 2 and "not graded: nested/nested_wa.py is a symbolic link" in refused.stderr
+
+
+def test_links_inside_a_package_are_its_files_and_a_folder_linked_elsewhere_is_walked(package_copy):
+    package = package_copy("addition")
+    # A case's hint may be another file of the package.
+    (package / "data/secret/exact/hints.txt").write_text("think of carries\n")
+    (package / "data/secret/exact/01.hint").symlink_to("hints.txt")
+    problem = load_package(package)
+    assert next(case for case in problem.cases if case.name == "secret/exact/01").hint == "think of carries"
+    # A folder submission linked to a folder outside the judged ones: the links it holds are checked too.
+    (package / "notes").mkdir()
+    (package / "notes/main.py").symlink_to(Path(__file__))
+    (package / "submissions/accepted/notes").symlink_to("../../notes")
+    with pytest.raises(PackageError, match="notes/main.py: symbolic link to .*, outside the package"):
+        load_package(package)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -102,15 +102,15 @@ def test_a_time_out_run_under_a_limit_the_inference_does_not_give_is_judged_agai
 
 def test_a_waiting_submission_is_not_waited_for_longer_than_under_the_limit(addition, cache):
     """Judged once under the raised limit (2 s), a program that waits forever still times out
-    at the limit's own wall clock (4 s), not the raised limit's (7 s)."""
+    at the limit's own wall clock (2 s: the limit and its overshoot), not the raised limit's."""
     sleeps = addition / "submissions" / "time_limit_exceeded" / "sleeps.py"
     sleeps.write_text("import time\ntime.sleep(60)\n")
     (addition / ".timelimit").write_text("1\n")
     problem = load_package(addition)
     result, warning = judged_past_time_limit(problem, sleeps)
     assert result.verdict == Verdict.TLE and warning == ""
-    assert "still running after 4 s of wall time" in result.cases[0].message
-    assert result.cases[0].wall_time < 6
+    assert "still running after 2 s of wall time" in result.cases[0].message
+    assert result.cases[0].wall_time < 4
 
 
 def test_judge_test_infers_the_limit_and_judges_each_submission_as_its_folder_says(addition, cache):

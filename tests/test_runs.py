@@ -113,3 +113,30 @@ def test_scores_and_counts(write_program):
     result = judge_submission(STONES, path)
     assert result.verdict == "WA"
     assert 0 < result.score < 100 and result.passed < result.total == len(STONES.cases)
+
+
+# A program that answers right, but only once its wall time is past the limit (1 s) and its
+# overshoot (1 s): DOMjudge's test-suspend-ppid.c, which sleeps past hello's limit, in short.
+LATE = "import time\ntime.sleep(2.6)\nprint('SK')\n"
+# One that computes for 0.4 s of CPU, then waits until 2.6 s have passed: at the wall clock's
+# 2 s it had 20% of its time on a CPU (10% at least, on a machine busy enough to give it no
+# more), which is what a busy machine leaves a computing program.
+COMPUTING_THEN_LATE = ("import time\nstarted = time.monotonic()\nwhile time.process_time() < 0.4:\n    pass\n"
+                       "time.sleep(max(0.0, 2.6 - (time.monotonic() - started)))\nprint('SK')\n")
+
+
+def test_a_program_still_running_past_the_limit_and_its_overshoot_is_too_slow(write_program):
+    """Its CPU time is well under the limit, but a contestant's program whose wall time passes
+    the limit is too slow, by DOMjudge's judging as by a contestant's reading."""
+    result = judge_one(write_program("late.py", LATE), case="sample-1")
+    assert result.verdict == "TLE", result.message
+    assert "still running after 2 s of wall time" in result.message and "sleeping or waiting?" in result.message
+
+
+def test_a_program_the_wall_clock_stopped_while_it_computed_is_run_again_with_room(write_program):
+    """Stopped at 2 s with 20% of its wall time on a CPU, short of its CPU limit: a loaded
+    machine looks like this, so the case runs once more with the wall clock at 3 x 1 + 1 s,
+    and that run, which ends by itself, decides."""
+    result = judge_one(write_program("computing.py", COMPUTING_THEN_LATE), case="sample-1")
+    assert result.verdict == "AC", result.message
+    assert result.wall_time > 2.0

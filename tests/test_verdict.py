@@ -2,7 +2,7 @@ import signal
 
 from judge.checkers import CheckResult
 from judge.sandbox import Limits, Outcome
-from judge.verdict import decide, overall_verdict
+from judge.verdict import decide, overall_verdict, slowed_by_machine
 
 LIMITS = Limits(cpu_time=1.0, wall_time=4.0, memory=64 << 20, output=1 << 20)
 OK = CheckResult(True)
@@ -45,11 +45,13 @@ def test_a_refused_allocation_says_so_rather_than_a_peak_below_the_limit():
 
 
 def test_a_wall_clock_timeout_guesses_sleeping_only_when_little_cpu_was_used():
+    limits = Limits.for_cpu(1.0, memory=64 << 20, output=1 << 20)  # wall clock 2 s
+
     def message(cpu_time):
-        outcome = Outcome(exit_code=None, signal=signal.SIGKILL, wall_timed_out=True, cpu_time=cpu_time)
-        return decide(outcome, LIMITS, None).message
-    assert message(0.01) == "still running after 4 s of wall time (used 0.01 s CPU: sleeping or waiting?)"
-    assert message(0.9) == "still running after 4 s of wall time (used 0.90 s CPU of its 1 s: the machine was busy)"
+        outcome = Outcome(exit_code=None, signal=signal.SIGKILL, wall_timed_out=True, cpu_time=cpu_time, wall_time=2.0)
+        return decide(outcome, limits, None).message
+    assert message(0.01) == "still running after 2 s of wall time (used 0.01 s CPU: sleeping or waiting?)"
+    assert message(0.9) == "still running after 2 s of wall time (used 0.90 s CPU of its 1 s: the machine was busy)"
 
 
 def test_runtime_errors():
@@ -75,3 +77,21 @@ def test_output_over_its_cap_is_ole_even_when_the_program_then_times_out():
     """node and the JVM swallow the failed writes of a flood and run on until stopped."""
     assert verdict(output_exceeded=True, cpu_time=1.5, exit_code=None, signal=signal.SIGKILL) == "OLE"
     assert verdict(output_exceeded=True, wall_timed_out=True, exit_code=None, signal=signal.SIGKILL) == "OLE"
+
+
+def test_the_wall_clock_is_the_time_limit_with_domjudges_overshoot():
+    """A program still running when its wall time passes the time limit by DOMjudge's default
+    overshoot (1 s or 10%, the larger) is too slow; problemtools has no wall clock, BAPCtools'
+    is 1.5 x the limit + 1 s."""
+    assert Limits.for_cpu(1.0, memory=1, output=1).wall_time == 2.0
+    assert Limits.for_cpu(5.0, memory=1, output=1).wall_time == 6.0
+    assert Limits.for_cpu(20.0, memory=1, output=1).wall_time == 22.0
+
+
+def test_only_a_run_the_wall_clock_stopped_while_it_computed_was_slowed_by_the_machine():
+    limits = Limits.for_cpu(1.0, memory=1, output=1)  # wall clock 2 s
+    assert slowed_by_machine("TLE", 0.8, 2.0, limits)  # computing, short of its CPU time: a busy machine
+    assert slowed_by_machine("TLE", 0.3, 2.0, limits)  # a sixth of a busy machine's time: still computing
+    assert not slowed_by_machine("TLE", 0.04, 2.0, limits)  # sleeping or waiting for input: too slow
+    assert not slowed_by_machine("TLE", 1.1, 1.2, limits)  # over its CPU limit
+    assert not slowed_by_machine("WA", 0.8, 1.5, limits)  # ended by itself

@@ -96,10 +96,12 @@ def warn_if_weak() -> None:
         print(f"judge: warning: {problem}", file=sys.stderr)
 
 
-def readable_source(path_text: str, directory_allowed: bool = False, own: bool = True) -> Path:
+def readable_source(path_text: str, directory_allowed: bool = False, own: bool = True,
+                    follow_file_links: bool = False) -> Path:
     """The solution file (or, when ``directory_allowed``, a directory of files: a problem
     package's submission), or a UsageError saying why it cannot be used. One's ``own`` file may
-    be a symbolic link (it is resolved here, once); someone else's (a student's) may not."""
+    be a symbolic link (it is resolved here, once); someone else's (a student's) may not.
+    ``follow_file_links``: the folder is a package's own example submission (see read_folder)."""
     path = Path(path_text)
     if path.is_symlink() and not own:
         raise UsageError(f"{path_text} is a symbolic link; a student's submission must be a regular file "
@@ -107,7 +109,7 @@ def readable_source(path_text: str, directory_allowed: bool = False, own: bool =
     if not path.exists():
         raise UsageError(f"solution file {path_text} does not exist")
     if directory_allowed and path.is_dir():
-        _check_folder(path)
+        _check_folder(path, follow_file_links)
         return path
     if not path.is_file():
         raise UsageError(f"{path_text} is not a file; give the solution's source file")
@@ -119,11 +121,11 @@ def readable_source(path_text: str, directory_allowed: bool = False, own: bool =
     return own_file(path)
 
 
-def _check_folder(path: Path) -> None:
+def _check_folder(path: Path, follow_file_links: bool = False) -> None:
     """Refuse a folder submission the judge will not read (a symbolic link or special file in it,
     over its caps) before anything runs."""
     try:
-        read_folder(path)
+        read_folder(path, follow_file_links)
     except RefusedSubmission as error:
         raise UsageError(f"not graded: {error}") from None
 

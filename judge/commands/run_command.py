@@ -74,8 +74,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     problem = find_problem(args.problem, args.problems).load_to_judge(args.time_limit)
-    source = readable_source(args.solution, directory_allowed=format_of(problem).accepts_directory_submissions,
-                             own=not args.student)
+    problem_format = format_of(problem)
+    # A package's own example submission may link to its files; a student's folder never does.
+    own_folder = not args.student and Path(args.solution).is_dir() and problem_format.own_folder(problem, Path(args.solution))
+    source = readable_source(args.solution, directory_allowed=problem_format.accepts_directory_submissions,
+                             own=not args.student, follow_file_links=own_folder)
     if args.student:
         require_isolation(args.allow_weak_sandbox, f"judging {args.student}'s code")
     else:
@@ -96,7 +99,7 @@ def handle(args: argparse.Namespace) -> int:
     print(rest)
     if not args.no_record and cases is None and not result.partial:
         store = open_store(args.db)
-        record_run(store, args.student or os.environ.get("USER") or "me", problem, source, result)
+        record_run(store, args.student or os.environ.get("USER") or "me", problem, source, result, own_folder)
         store.close()
     return EXIT_OK if result.verdict == Verdict.AC else EXIT_FAILED
 

@@ -1,17 +1,19 @@
 """`judge test [PROBLEM ...]`: verify problems: suites, validators, strategies, references and
 example solutions. Exit 1 if any check fails; 2 if there is no problem to test, or one is broken
-beyond checking (a package's validator that does not build, no time limit to be had)."""
+beyond checking (a package's validator that does not build)."""
 
 from __future__ import annotations
 
 import argparse
 
-from judge.commands.common import EXIT_FAILED, EXIT_OK, add_problems_option
+from judge.commands.common import EXIT_FAILED, EXIT_OK, add_problems_option, positive_float
 from judge.verification import check_line, checks_of, checks_summary
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("names", nargs="*", metavar="PROBLEM", help="problem names or paths (default: all)")
+    parser.add_argument("--time-limit", type=positive_float, metavar="SECONDS",
+                        help="CPU seconds per case instead of each problem's own (a package's given, inferred or default)")
     add_problems_option(parser)
 
 
@@ -19,7 +21,7 @@ def handle(args: argparse.Namespace) -> int:
     """Each check is printed when it is made; stopped by a signal, the judge says how far it got."""
     checks = []
     try:
-        for check in checks_of(args.names or None, problems_dir=args.problems):
+        for check in checks_of(args.names or None, problems_dir=args.problems, time_limit=args.time_limit):
             checks.append(check)
             print(check_line(check), flush=True)
     except KeyboardInterrupt as stop:

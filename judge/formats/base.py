@@ -89,3 +89,8 @@ class ProblemFormat:
     # How a submission is built and scored is the problem's own (``Problem.rules``, attached as
     # the format loads it).
     accepts_directory_submissions = False
+
+    def own_folder(self, problem: Problem, path: Path) -> bool:
+        """Whether the folder at ``path`` is one of the problem's own programs (a package's example
+        submission), whose links to the problem's files are followed; never a contestant's."""
+        return False

@@ -49,6 +49,11 @@ class PackageFormat(ProblemFormat):
 
         return verify_package(problem, jobs)  # a broken package raises: exit 2
 
+    def own_folder(self, problem: Problem, path: Path) -> bool:
+        from judge.icpc.expectations import example_submission  # package machinery: see the module's docstring
+
+        return example_submission(problem.package, path)
+
     def describe(self, problem: Problem) -> str:
         from judge.icpc.show import render_package  # package machinery: see the module's docstring
 

@@ -83,7 +83,8 @@ def expectation(path: Path, folder: str) -> Expectation | None:
 def annotation(path: Path) -> Annotation | None:
     """What the ``@EXPECTED_RESULTS@:`` / ``@EXPECTED_SCORE@:`` lines of a submission's source
     (any one file of a directory submission) say; None without one."""
-    files = read_folder(path) if path.is_dir() else {path.name: path.read_bytes()}
+    # An example submission's links to the package's files are the package's (see check_symlinks).
+    files = read_folder(path, follow_file_links=True) if path.is_dir() else {path.name: path.read_bytes()}
     found = [note for note in (_file_annotation(name, text) for name, text in files.items()) if note is not None]
     if len(found) > 1:
         raise ExpectationError(f"more than one file has an @EXPECTED_RESULTS@ or @EXPECTED_SCORE@ line "
@@ -142,6 +143,14 @@ def submissions(package: Package) -> list[tuple[Path, str]]:
     folders.sort(key=lambda name: (known.index(name), "") if name in known else (len(known), name))
     return [(path, folder) for folder in folders
             for path in sorted((root / folder).iterdir()) if not _left_out(path.name)]
+
+
+def example_submission(package: Package, source: Path) -> bool:
+    """Whether ``source`` is one of the package's example submissions (after any link), whose links
+    to the package's files are the package's own, followed (load_package checked where they lead);
+    any other program, a contestant's, is read without following one."""
+    source = source.resolve()
+    return source.is_relative_to(package.root) and any(path.resolve() == source for path, _ in submissions(package))
 
 
 def _left_out(name: str) -> bool:

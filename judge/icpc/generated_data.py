@@ -67,7 +67,7 @@ def default_solution(package: Package) -> str | None:
     """The first accepted submission this judge runs, as a path from the package root, for
     generators.yaml without a ``solution``."""
     for path, folder in submissions(package):
-        if folder == "accepted" and unsupported_reason(path) is None:
+        if folder == "accepted" and unsupported_reason(path, follow_file_links=True) is None:
             return "/" + str(path.relative_to(package.root))
     return None
 
@@ -192,9 +192,13 @@ class CaseMaker:
         files = self.plan.generators[name]
         with tempfile.TemporaryDirectory(prefix="judge-generator-") as scratch:
             folder = Path(scratch) / name
-            for file in files:
-                (folder / file).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(self.package.root / "generators" / file, folder / file)
+            for file in files:  # a file, or a folder of them
+                source, target = self.package.root / "generators" / file, folder / file
+                target.parent.mkdir(parents=True, exist_ok=True)
+                if source.is_dir():
+                    shutil.copytree(source, target, dirs_exist_ok=True)
+                else:
+                    shutil.copyfile(source, target)
             return prepare_program(folder, entry=files[0], constants=self.package.constants)[1]
 
     def validate(self, case: PlannedCase, files: dict[str, bytes]) -> None:

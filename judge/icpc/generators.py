@@ -3,10 +3,13 @@ named as BAPCtools names it, with the command (and seed) that makes its input, t
 copies or spells out, and the solution that answers it. Nothing runs here (see
 ``judge.icpc.generated_data``).
 
-The subset real packages use: ``solution``, ``random_salt``, ``retries``, ``generators``
-(implicit generators: a name and its files), and ``data``: directories (a mapping, or a list of
-one-entry mappings, which are numbered) holding test cases: a command string, or a mapping of
-``generate``, ``count``, ``copy``, ``match`` and hard-coded files (``in``, ``ans``, ``yaml``, ...).
+The forms BAPCtools' reference (its ``doc/generators.md`` and schema) allows: ``solution``,
+``random_salt``, ``retries``, ``generators`` (implicit generators: a name and its files and
+folders), and ``data``: directories (a mapping, or a list of one-entry mappings, which are
+numbered) holding test cases: a command string, or a mapping of ``generate``, ``count``
+(``{count}`` is 1 without it), ``copy``, ``match`` and hard-coded files (``in``, ``ans``,
+``yaml``, ...); and a name with no value, the generators.yaml draft's manual case: the case
+``data/`` holds as it is.
 Every fault is a ``GeneratorsError`` naming the entry; a key this judge does not know is a
 warning, as BAPCtools warns.
 """
@@ -128,10 +131,8 @@ def parse_command(text: str) -> Command:
         for found in PLACEHOLDER.finditer(word):
             if SEED.fullmatch(found.group(0)) or found.group(0) == "{name}":
                 continue
-            if found.group(0) == "{count}":
-                raise ValueError(f"`{text}`: {{count}} is filled in only in an entry with count:")
             raise ValueError(f"`{text}`: unknown placeholder {found.group(0)}; a command may use {{seed}}, "
-                             f"{{seed:N}} (N a number), {{name}} and, with count:, {{count}}")
+                             f"{{seed:N}} (N a number), {{name}} and {{count}}")
     return Command(text, words[0], tuple(words[1:]))
 
 
@@ -199,8 +200,8 @@ class _Planner:
                 raise self.fail("generators", f"{name!r} is not a generator name (letters, digits, _ and -, no '.')")
             if not isinstance(files, list) or not files or not all(isinstance(file, str) for file in files):
                 raise self.fail(f"generators.{name}", "expected a list of its files under generators/, the entry first")
-            for file in files:
-                if not (self.root / "generators" / file).is_file():
+            for file in files:  # a file, or a folder of them (BAPCtools copies either)
+                if not (self.root / "generators" / file).exists():
                     raise self.fail(f"generators.{name}", f"generators/{file} does not exist")
             found[name] = tuple(files)
         return found
@@ -305,7 +306,9 @@ class _Planner:
             self.child(key, value, path, settings, names)
 
     def child(self, key: str, value: Any, parent: str, settings: dict, names: Iterator[str]) -> None:
-        if _is_directory(value):
+        if value is None:
+            self.case_in_data(key, parent, settings, next(names))
+        elif _is_directory(value):
             name = next(names)
             self.check_name(name, parent)
             child_path = f"{parent}/{name}" if parent else name
@@ -319,6 +322,21 @@ class _Planner:
     def check_name(self, name: str, parent: str) -> None:
         if not NAME.fullmatch(name) or name in ("test_group", "testdata"):
             raise self.fail(f"{parent}/{name}", f"{name!r} is not a valid name (letters, digits, _ . -)")
+
+    def case_in_data(self, key: str, parent: str, settings: dict, name: str) -> None:
+        """A name with no value (``'1':``), the generators.yaml draft's manual case: the case data/
+        holds already, taken as it is. Today's BAPCtools reports it as an error and leaves data/ as
+        it is, which it then judges."""
+        self.check_name(name, parent)
+        full = f"{parent}/{name}"
+        kept = Path("data") / full
+        if not any((self.root / f"{kept}{suffix}").is_file() for suffix in CASE_FILES):
+            raise self.fail(full, f"no value, and data/{full}.in does not exist: give the case (generate:, copy: "
+                                  f"or in:), or put its files in data/")
+        self.warnings.append(f"{self.path.name}: {full}: no value: the case is data/{full} as it is (the "
+                             f"generators.yaml draft's manual case; BAPCtools' generate reports it and leaves it)")
+        self.cases.append(PlannedCase(full, copy=kept, solution=settings["solution"], retries=settings["retries"]))
+        self.known.setdefault(key, []).append(("case", full))
 
     def test_cases(self, key: str, value: Any, parent: str, settings: dict, names: Iterator[str]) -> None:
         entry = {"generate": value} if isinstance(value, str) else dict(value)
@@ -362,11 +380,10 @@ class _Planner:
             if not isinstance(text, str) or not text.strip():
                 raise self.fail(name, f"generate: expected a command such as `gen.py {{seed}} 10`, got {text!r:.60}")
             text = substitute(text, self.constants)  # before the seed is taken from it, as BAPCtools does
-            if "count" in entry:
-                if not varies(text) and count_value == 1:
-                    self.warnings.append(f"{self.path.name}: {name}: count: makes the same case each time: the "
-                                         f"command `{text}` uses neither {{seed}} nor {{count}}")
-                text = text.replace("{count}", str(count_value))
+            if "count" in entry and not varies(text) and count_value == 1:
+                self.warnings.append(f"{self.path.name}: {name}: count: makes the same case each time: the "
+                                     f"command `{text}` uses neither {{seed}} nor {{count}}")
+            text = text.replace("{count}", str(count_value))  # 1 without count:, as BAPCtools has it
             command = self.command(text, name)
             seed = seed_of(text, settings["random_salt"], count_value)
         copy = self.copied(entry.get("copy"), name)
@@ -446,7 +463,7 @@ class _Planner:
 
 
 def _is_case(value: Any) -> bool:
-    return isinstance(value, str) or (isinstance(value, dict) and any(key in CASE_KEYS for key in value))
+    return value is None or isinstance(value, str) or (isinstance(value, dict) and any(key in CASE_KEYS for key in value))
 
 
 def _is_directory(value: Any) -> bool:

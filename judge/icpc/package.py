@@ -257,9 +257,9 @@ def package_cases(package: Package):
 
 def _case_note(files: CaseFiles, suffix: str) -> str:
     """A case's ``.hint`` (for the contestant) or ``.desc`` (what the case is for) file, beside its
-    ``.in``; "" without one. A link is not followed: the file must be the package's own."""
+    ``.in``; "" without one. It may be a link to another file of the package (check_symlinks)."""
     path = files.input_path.with_suffix(suffix)
-    if path.is_symlink() or not path.is_file():
+    if not path.is_file():
         return ""
     return path.read_text(encoding="utf-8", errors="replace").strip()
 
@@ -322,13 +322,23 @@ def package_hash(root: Path, *extra: object) -> str:
 
 def check_symlinks(root: Path) -> None:
     """Refuse a package with a symbolic link that leads outside it (or nowhere) where the judge
-    reads files; links elsewhere (a statement PDF, attachments, ...) are left alone."""
+    reads files; links elsewhere (a statement PDF, attachments, ...) are left alone. A link
+    inside the package is a file of the package: the judge reads through it (an example
+    submission linking to another, a validator's header shared with the generators). A link to
+    a folder of the package is walked too, wherever it leads, for the links it holds."""
     folders = [root / folder for folder in (*JUDGED_FOLDERS, *STATEMENT_FOLDERS)]
     for path in [root / PROBLEM_FILE, root / TIMELIMIT_FILE, *folders]:
         _check_link(root, path)  # a folder first: one linked elsewhere is never walked
-    for folder in folders:
+    walked: set[Path] = set()
+    while folders:
+        folder = folders.pop()
+        if folder.resolve() in walked:
+            continue
+        walked.add(folder.resolve())
         for path in sorted(folder.rglob("*")):
             _check_link(root, path)
+            if path.is_symlink() and path.is_dir():
+                folders.append(path.resolve())
 
 
 def _check_link(root: Path, path: Path) -> None:

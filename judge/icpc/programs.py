@@ -18,6 +18,7 @@ from pathlib import Path
 
 from judge.errors import RefusedSubmission, UnsupportedSubmission
 from judge.icpc.constants import NO_CONSTANTS, Constants, substitute_file, substitute_files
+from judge.icpc.expectations import example_submission
 from judge.icpc.submission_rules import entry_point
 from judge.languages import LANGUAGES, CompileError, Language, Program, UnknownLanguage, language_for
 from judge.languages.base import cache_key, cached_build, exec_server_files, read_source
@@ -97,10 +98,12 @@ def package_program(package, path: Path) -> Program:
 
 def prepare_submission(problem, source: Path):
     """A submission to ``problem``, one file or a directory of files, built: a Prepared, or a
-    PrepareFailure (CE, IE)."""
+    PrepareFailure (CE, IE). The package's own example submissions' links to its files are
+    followed; a contestant's folder holds no link."""
     package = problem.package
     entry = entry_point(package, source)  # an example submission's, as the package names it
-    language = submission_language(source)
+    own = example_submission(package, source)
+    language = submission_language(source, follow_file_links=own)
     unusable = problem.task.unusable_by(problem, language)
     if unusable:  # as for a suite's problem (runner.prepare)
         raise UnsupportedSubmission(unusable)
@@ -108,19 +111,19 @@ def prepare_submission(problem, source: Path):
     # constant in submissions (its test package `constants` has one that must fail if it did).
     included = included_files(package.root, language, package.constants)
     if included:
-        return built(problem, language, lambda: _runnable_with(source, entry, included, language))
-    return built(problem, language, lambda: _runnable(source, entry))
+        return built(problem, language, lambda: _runnable_with(source, entry, included, language, own))
+    return built(problem, language, lambda: _runnable(source, entry, own))
 
 
 def build_solution(root: Path, source: Path, constants: Constants = NO_CONSTANTS) -> Program:
     """A jury solution of the package at ``root`` (generators.yaml's), built as a submission is:
     with the package's included code (its ``constants`` substituted). CompileError /
     UnknownLanguage / ... pass through."""
-    language = submission_language(source)
+    language = submission_language(source, follow_file_links=True)
     included = included_files(root, language, constants)
     if included:
-        return _runnable_with(source, None, included, language)[1]
-    return _runnable(source, None)[1]
+        return _runnable_with(source, None, included, language, follow_file_links=True)[1]
+    return _runnable(source, None, follow_file_links=True)[1]
 
 
 def included_files(root: Path, language: Language, constants: Constants = NO_CONSTANTS) -> dict[str, bytes]:
@@ -137,10 +140,10 @@ def included_files(root: Path, language: Language, constants: Constants = NO_CON
 
 
 def _runnable_with(source: Path, entry: str | None, included: dict[str, bytes],
-                   language: Language) -> tuple[Language, Program]:
+                   language: Language, follow_file_links: bool = False) -> tuple[Language, Program]:
     """The submission built with the package's included files beside its own (an included file
     of the same name wins: it is the problem's, as the format says)."""
-    own = read_folder(source) if source.is_dir() else {source.name: read_source(source)}
+    own = read_folder(source, follow_file_links) if source.is_dir() else {source.name: read_source(source)}
     with tempfile.TemporaryDirectory(prefix="judge-include-") as scratch:
         folder = Path(scratch) / "submission"
         for name, content in {**own, **included}.items():
@@ -163,20 +166,21 @@ def _gives_entry(included: dict[str, bytes], language: Language) -> bool:
     return any(Path(name).suffix in language.extensions for name in included)
 
 
-def _runnable(source: Path, entry: str | None) -> tuple[Language, Program]:
-    language, program = prepare_program(source, entry)
+def _runnable(source: Path, entry: str | None, follow_file_links: bool = False) -> tuple[Language, Program]:
+    language, program = prepare_program(source, entry, follow_file_links)
     if language is None:
         raise UnsupportedSubmission(f"{source}: a submission with build/run scripts is not supported")
     return language, program
 
 
-def submission_language(source: Path) -> Language:
+def submission_language(source: Path, follow_file_links: bool = False) -> Language:
     """The language of a submission file, or of a directory submission's sources; UnknownLanguage
-    when there is none (or several)."""
+    when there is none (or several). ``follow_file_links``: an example submission of the package
+    (see read_folder)."""
     if source.is_file():
         return language_for(source)
     try:
-        return _directory_language(list(read_folder(source)))
+        return _directory_language(list(read_folder(source, follow_file_links)))
     except CompileError as error:
         raise UnknownLanguage(str(error)) from None
 

@@ -4,7 +4,7 @@ problems)."""
 
 from __future__ import annotations
 
-from judge.icpc.timelimit import GIVEN, time_limit_known
+from judge.icpc.timelimit import GIVEN, default_limit_warning, time_limit_known
 from judge.problem import Problem
 from judge.vocabulary import Visibility
 
@@ -21,6 +21,8 @@ def render_package(problem: Problem) -> str:
     package = problem.package
     timing = package.timing
     source = TIME_SOURCES[timing.source].format(factor=timing.ac_to_time_limit)
+    if default_limit_warning(package):
+        source = "the format's default, one time_resolution: no accepted submission passed to infer it from"
     unit = "pass" if package.multi_pass else "case"
     time = f"{problem.time_limit:g} s CPU per {unit} ({source})" if time_limit_known(package) else (
         "time limit not given: `judge test` (or the first `judge run`) infers it from the slowest accepted "

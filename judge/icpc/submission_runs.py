@@ -194,7 +194,7 @@ def judged_past_time_limit(problem: Problem, path: Path) -> Judged:
 def run_past_time_limit(problem: Problem, path: Path) -> SubmissionResult:
     """The run ``judged_past_time_limit`` decides from: under time_limit * time_limit_to_tle, its
     cases in order until one fails or runs past the limit."""
-    limits = submission_language(path).limits(base_limits(problem))
+    limits = submission_language(path, follow_file_links=True).limits(base_limits(problem))
     return judge_submission(_raised(problem), path, stop_when=lambda case: failed(case) or _past(case, limits),
                             limits=lambda raised: raised.with_wall(max(limits.wall_time, raised.cpu_time)))
 
@@ -205,7 +205,7 @@ def decided_past_time_limit(problem: Problem, path: Path, run: SubmissionResult)
     runs past the limit, that case TLE if it ran past it; with the safety-margin warning when
     that case ends within the raised limit (as problemtools warns)."""
     raised = _raised(problem)
-    limits = submission_language(path).limits(base_limits(problem))
+    limits = submission_language(path, follow_file_links=True).limits(base_limits(problem))
     ended = next((index for index, case in enumerate(run.cases) if failed(case) or _past(case, limits)), None)
     if ended is None or run.verdict in (Verdict.CE, Verdict.IE) or not _past(run.cases[ended], limits):
         return run, ""  # decided within the limit: the same under it
@@ -213,7 +213,7 @@ def decided_past_time_limit(problem: Problem, path: Path, run: SubmissionResult)
     timed_out = decide(Outcome(cpu_time=last.cpu_time, wall_time=last.wall_time,
                                wall_timed_out=last.cpu_time <= limits.cpu_time), limits, None)
     warning = ""
-    raised_cpu = submission_language(path).limits(base_limits(raised)).cpu_time
+    raised_cpu = submission_language(path, follow_file_links=True).limits(base_limits(raised)).cpu_time
     if last.verdict != Verdict.TLE and last.cpu_time <= raised_cpu and last.wall_time <= raised.time_limit:
         # Ending within the raised limit's wall-clock allowance is not ending in time: a program
         # that sleeps past time_limit * time_limit_to_tle is too slow, whatever its CPU time.

@@ -28,6 +28,7 @@ class PackageInteractive(PackageBatch):
     """Submission and output validator connected by pipes both ways, each in its own sandbox."""
 
     runs_warm = False  # each case needs a fresh program wired to a fresh validator
+    wall_factor = 2.0  # the validator's own time passes on the submission's wall clock
 
     def unusable_by(self, problem, language) -> str | None:
         return interactive_unusable_here()
@@ -50,6 +51,7 @@ class PackageInteractiveMultiPass(PackageMultiPass):
     """Each pass interactive: the validator talks to a fresh run of the submission."""
 
     runs_warm = False  # as PackageInteractive
+    wall_factor = 2.0  # as PackageInteractive
 
     def unusable_by(self, problem, language) -> str | None:
         return interactive_unusable_here()

@@ -1,6 +1,8 @@
 """A package's time limit when neither ``problem.yaml`` nor ``.timelimit`` gives one: inferred from
 the slowest accepted submission as problemtools does, ``max(1, ceil(T_ac * ac_to_time_limit /
-resolution)) * resolution``, and cached by the package's content.
+resolution)) * resolution``, and cached by the package's content. Where no accepted submission
+passes to infer it from, the limit is the format's default, one ``time_resolution`` (1 s unless the
+package says otherwise), as BAPCtools takes it, with a warning.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from pathlib import Path
 
 from judge.icpc.expectations import submissions
-from judge.icpc.package import PackageError, package_hash
+from judge.icpc.package import package_hash
 from judge.icpc.programs import submission_language, unsupported_reason
 from judge.languages import Language
 from judge.languages.base import cache_root
@@ -39,10 +41,14 @@ def time_limit_known(package) -> bool:
 def with_time_limit(problem: Problem) -> Problem:
     """``problem`` ready to judge: a package whose time limit is not known yet (neither given nor
     inferred before) gets it inferred now, with a progress line per accepted submission, and
-    cached; any other is returned as it is, with nothing run."""
-    if time_limit_known(problem.package):
-        return problem
-    return dataclasses.replace(problem, time_limit=inferred_time_limit(problem))
+    cached; any other is returned as it is, with nothing run. A limit that is the format's
+    default for want of an accepted run is said so, on stderr."""
+    if not time_limit_known(problem.package):
+        problem = dataclasses.replace(problem, time_limit=inferred_time_limit(problem))
+    warning = default_limit_warning(problem.package)
+    if warning:
+        print(f"judge: {problem.id}: {warning} ({problem.time_limit:g} s)", file=sys.stderr, flush=True)
+    return problem
 
 
 def inferred_time_limit(problem: Problem) -> float:
@@ -58,11 +64,11 @@ def inferred_time_limit(problem: Problem) -> float:
 
 
 def record_inferred_limit(problem: Problem, runs: dict[Path, SubmissionResult]) -> float:
-    """The limit ``runs`` (the accepted submissions' under the cap) give, cached for the package
-    as it is now."""
+    """The limit ``runs`` (the accepted submissions' under the cap) give, or the format's default
+    when none of them passed, cached for the package as it is now."""
     package = problem.package
-    slowest = slowest_accepted(runs, package)
-    limit = limit_for(slowest, package.timing)
+    slowest = slowest_accepted(runs)
+    limit = limit_for(slowest, package.timing) if slowest is not None else default_time_limit(package.timing)
     path = _cache_path(package)
     temporary = path.with_suffix(f".{os.getpid()}.tmp")
     temporary.write_text(json.dumps({"time_limit": limit, "slowest_accepted": slowest}))
@@ -89,8 +95,27 @@ def unsteady_limit_warning(slowest: float, timing) -> str:
             f".timelimit file) to keep it")
 
 
+def default_time_limit(timing) -> float:
+    """The limit of a package that gives none and has no accepted run to infer it from: one
+    ``time_resolution``, BAPCtools' default for ``limits.time_limit`` (and the least limit the
+    inference gives)."""
+    return timing.resolution
+
+
+def default_limit_warning(package) -> str:
+    """A warning when the package's limit is the format's default for want of an accepted run to
+    infer it from (or "")."""
+    if package.timing.source != "inferred" or cached_time_limit(package) is None \
+            or cached_slowest_accepted(package) is not None:
+        return ""
+    return (f"warning: no accepted submission passed to infer the limit from: it is the format's default, one "
+            f"time_resolution, as BAPCtools takes it; give it (problem.yaml's limits.time_limit), or pass "
+            f"--time-limit SECONDS")
+
+
 def cached_slowest_accepted(package) -> float | None:
-    """The slowest accepted run's CPU seconds the cached inferred limit came from, or None."""
+    """The slowest accepted run's CPU seconds the cached inferred limit came from, or None (none
+    was cached, or no accepted run passed)."""
     return _cached(package, "slowest_accepted")
 
 
@@ -98,10 +123,8 @@ def least_limit(problem: Problem, runs: dict[Path, SubmissionResult]) -> float:
     """The least limit the inference can still give, knowing some of the accepted runs (``runs``):
     the limit they give, or one resolution when none was accepted yet. More runs can only raise it."""
     timing = problem.package.timing
-    try:
-        return limit_for(slowest_accepted(runs, problem.package), timing)
-    except PackageError:
-        return timing.resolution
+    slowest = slowest_accepted(runs)
+    return limit_for(slowest, timing) if slowest is not None else default_time_limit(timing)
 
 
 def cached_time_limit(package) -> float | None:
@@ -123,7 +146,7 @@ def _cache_path(package):
 
 def accepted_submissions(problem: Problem) -> list[Path]:
     """The accepted submissions the limit is inferred from, Java's first (the slowest to build)."""
-    return sorted((path for path, folder in submissions(problem.package) if folder == ACCEPTED and not unsupported_reason(path)),
+    return sorted((path for path, folder in submissions(problem.package) if folder == ACCEPTED and not unsupported_reason(path, follow_file_links=True)),
                   key=lambda path: path.suffix != ".java")
 
 
@@ -145,16 +168,13 @@ def judge_accepted(problem: Problem, pool: Executor) -> dict[Path, Future[Submis
     return {path.resolve(): pool.submit(judged, number, path) for number, path in enumerate(accepted, 1)}
 
 
-def slowest_accepted(runs: dict[Path, SubmissionResult], package) -> float:
+def slowest_accepted(runs: dict[Path, SubmissionResult]) -> float | None:
     """The slowest case of any accepted run, in CPU seconds of the problem's own limit (a Java
-    or JavaScript run's time is taken back through its language's allowance)."""
-    times = [max(base_seconds(submission_language(path), case.cpu_time) for case in result.cases)
+    or JavaScript run's time is taken back through its language's allowance); None when no run
+    was accepted."""
+    times = [max(base_seconds(submission_language(path, follow_file_links=True), case.cpu_time) for case in result.cases)
              for path, result in runs.items() if result.verdict == Verdict.AC and result.cases]
-    if not times:
-        raise PackageError(f"{package.root}: no time limit: problem.yaml gives none (limits.time_limit), "
-                           f"there is no .timelimit file, and no accepted submission runs here to infer it "
-                           f"from; add one of these, or pass --time-limit")
-    return max(times)
+    return max(times, default=None)
 
 
 def decided_alike(problem: Problem, path: Path, run: SubmissionResult) -> bool:
@@ -167,7 +187,7 @@ def decided_alike(problem: Problem, path: Path, run: SubmissionResult) -> bool:
     submissions once to set the limit and keeps those results.)"""
     if not run.cases or run.verdict == Verdict.IE:
         return False
-    limits = submission_language(path).limits(base_limits(problem))
+    limits = submission_language(path, follow_file_links=True).limits(base_limits(problem))
     return all(case.verdict != Verdict.TLE and case.cpu_time < limits.cpu_time and case.wall_time < limits.wall_time
                for case in run.cases)
 

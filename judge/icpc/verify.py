@@ -33,7 +33,7 @@ from judge.icpc.package import CaseFiles, Package, PackageError, arguments_for
 from judge.icpc.programs import package_program, submission_language, unsupported_reason
 from judge.icpc.submission_rules import Rule, check_rules, load_rules, rules_for
 from judge.icpc.submission_runs import Planned, SubmissionRuns
-from judge.icpc.timelimit import base_seconds, cached_slowest_accepted, unsteady_limit_warning
+from judge.icpc.timelimit import base_seconds, cached_slowest_accepted, default_limit_warning, unsteady_limit_warning
 from judge.languages import CompileError, LanguageUnavailable, UnknownLanguage
 from judge.problem import Problem
 from judge.results import Check, SubmissionResult
@@ -45,7 +45,7 @@ UNSUPPORTED_VALIDATORS = {".ctd": "checktestdata", ".viva": "VIVA"}
 def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]:
     """Every check of one package, each as soon as it is made, its time limit inferred first if
     it is not known yet (and cached); PackageError for a package that is broken rather than wrong
-    (a validator that does not build or breaks its protocol, or no limit to be had). The example
+    (a validator that does not build or breaks its protocol). The example
     submissions are judged from the start, side by side (``SubmissionRuns``), while the other
     checks are made."""
     cores = jobs or usable_cores()
@@ -61,7 +61,8 @@ def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]
         timing = package.timing
         yield Check(name, "package loads", True, f"{len(problem.cases)} cases, format {package.version}, "
                                                  f"{', '.join(sorted(package.types))}")
-        yield Check(name, "time limit", True, f"{problem.time_limit:g} s ({timing.source}){_limit_warning(package)}")
+        source = "the format's default" if default_limit_warning(package) else timing.source
+        yield Check(name, "time limit", True, f"{problem.time_limit:g} s ({source}){_limit_warning(package)}")
         yield from early_checks
         for item in in_order:
             yield check_submission(problem, item, *runs.result(planned.index(item))) if isinstance(item, Planned) \
@@ -74,9 +75,10 @@ def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]
 
 
 def _limit_warning(package: Package) -> str:
-    """For an inferred limit, the warning that it may come out otherwise elsewhere (or "")."""
+    """For an inferred limit, the warning that it may come out otherwise elsewhere, or that it is
+    the format's default (or "")."""
     slowest = cached_slowest_accepted(package) if package.timing.source == "inferred" else None
-    warning = unsteady_limit_warning(slowest, package.timing) if slowest is not None else ""
+    warning = unsteady_limit_warning(slowest, package.timing) if slowest is not None else default_limit_warning(package)
     return f" ({warning})" if warning else ""
 
 
@@ -128,7 +130,7 @@ def _submission_rules(package: Package, name: str) -> list[Check | Planned]:
     in_order: list[Check | Planned] = []
     for path, folder in submissions(package):
         what = f"submission {folder}/{path.name}"
-        reason, rule = unsupported_reason(path), None
+        reason, rule = unsupported_reason(path, follow_file_links=True), None
         if reason is None and rules_file is not None:
             rule = rules_for(package, rules_file, f"{folder}/{path.name}") or None
         if reason is None and rule is None:
@@ -250,7 +252,7 @@ def accepted_margin_warning(problem: Problem, path: Path, rule: Expectation, res
     has the margin built in)."""
     timing, limit = problem.package.timing, problem.time_limit
     if rule.verdicts == {Verdict.AC} and result.verdict == Verdict.AC and result.cases and timing.source != "inferred":
-        language = submission_language(path)
+        language = submission_language(path, follow_file_links=True)
         slowest = max(base_seconds(language, case.cpu_time) for case in result.cases)
         if slowest * timing.ac_to_time_limit > limit:
             return (f" (warning: {slowest:.2f} s CPU on its slowest case, more than the time limit / "

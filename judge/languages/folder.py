@@ -11,8 +11,10 @@ capped in number and in total size by their size as ``lstat`` gives it, before a
 stops at the cap should a file grow meanwhile. Names starting with a dot (``.git``) are left
 out, unread.
 
-A package's own validators may link to a file of the package (``load_package`` checked that every
-link stays inside it): ``follow_file_links`` reads those; links to folders are left out.
+A package's own programs (its validators, generators and example submissions) may link to a file
+or folder of the package (``load_package`` checked that every link stays inside it):
+``follow_file_links`` reads those, a folder linked to as a folder of the program (a folder that
+holds itself, through a link, is refused).
 """
 
 from __future__ import annotations
@@ -74,13 +76,16 @@ def read_folder(directory: Path, follow_file_links: bool = False) -> dict[str, b
         raise RefusedSubmission(f"cannot read the folder {directory}: {error.strerror}") from None
     files: dict[str, bytes] = {}
     try:
-        _read_into(files, top, "", budget, follow_file_links)
+        _read_into(files, top, "", budget, follow_file_links, (_identity(os.fstat(top)),))
     finally:
         os.close(top)
     return dict(sorted(files.items()))
 
 
-def _read_into(files: dict[str, bytes], folder: int, prefix: str, budget: _Budget, follow_file_links: bool) -> None:
+def _read_into(files: dict[str, bytes], folder: int, prefix: str, budget: _Budget, follow_file_links: bool,
+               above: tuple[tuple[int, int], ...]) -> None:
+    """Read ``folder``'s files into ``files``; ``above``: the identities of the folders it is in
+    (itself included), for a link that would lead back into one of them."""
     for name in _names(folder, prefix, budget):
         where = f"{budget.root}/{prefix}{name}"
         try:
@@ -91,13 +96,19 @@ def _read_into(files: dict[str, bytes], folder: int, prefix: str, budget: _Budge
             if not follow_file_links:
                 raise RefusedSubmission(f"{where} is a symbolic link, not followed; a folder submission holds "
                                         f"regular files and folders only")
-            info = _linked_file(name, folder)
+            info = _linked(name, folder)
             if info is None:
-                continue  # a link to a folder, or to nothing: left out
+                continue  # a link to nothing, or to neither a file nor a folder: left out
+            if _identity(info) in above:
+                raise RefusedSubmission(f"{where} is a symbolic link to a folder it is in; a program's folder "
+                                        f"cannot hold itself")
         if stat.S_ISDIR(info.st_mode):
-            inner = _open(name, folder, _DIRECTORY_FLAGS, where)
+            flags = _DIRECTORY_FLAGS & ~os.O_NOFOLLOW if follow_file_links else _DIRECTORY_FLAGS
+            inner = _open(name, folder, flags, where)
             try:
-                _read_into(files, inner, f"{prefix}{name}/", budget, follow_file_links)
+                if _identity(os.fstat(inner)) != _identity(info):  # swapped since it was looked at
+                    raise RefusedSubmission(f"cannot read {where}: it changed while it was read")
+                _read_into(files, inner, f"{prefix}{name}/", budget, follow_file_links, (*above, _identity(info)))
             finally:
                 os.close(inner)
         elif stat.S_ISREG(info.st_mode):
@@ -120,13 +131,17 @@ def _names(folder: int, prefix: str, budget: _Budget) -> list[str]:
     return sorted(names)
 
 
-def _linked_file(name: str, folder: int) -> os.stat_result | None:
-    """What a link leads to, when that is a regular file (in a package's own program)."""
+def _linked(name: str, folder: int) -> os.stat_result | None:
+    """What a link leads to, when that is a regular file or a folder (in a package's own program)."""
     try:
         info = os.stat(name, dir_fd=folder)
     except OSError:
         return None
-    return info if stat.S_ISREG(info.st_mode) else None
+    return info if stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode) else None
+
+
+def _identity(info: os.stat_result) -> tuple[int, int]:
+    return info.st_dev, info.st_ino
 
 
 def _open(name: str, folder: int, flags: int, where: str) -> int:

@@ -33,7 +33,15 @@ class Limits:
 
     @staticmethod
     def wall_for(cpu_time: float) -> float:
-        """The wall-clock limit that goes with a CPU limit: a sleeping program still ends."""
+        """The wall-clock limit that goes with a CPU limit: the time limit itself, with DOMjudge's
+        default overshoot (``timelimit_overshoot: 1s|10%``, the larger of the two). A program still
+        running then is too slow, however little CPU time it used (see ``loaded_wall``)."""
+        return cpu_time + max(1.0, cpu_time * 0.1)
+
+    @staticmethod
+    def loaded_wall(cpu_time: float) -> float:
+        """The wall-clock limit of a case run again because a loaded machine, not the program,
+        stopped it (judge.verdict.slowed_by_machine): room for a program short of its CPU time."""
         return cpu_time * 3 + 1
 
     @classmethod

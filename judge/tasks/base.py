@@ -27,6 +27,9 @@ class TaskType:
     default_checker = "tokens"
     value_label = ""  # what a case's value is called when shown: "input", "arguments"
     runs_warm = True  # whether a language's warm pool may run its cases
+    # The wall clock's multiple of the time limit and its overshoot: 2 where the program waits
+    # on a validator working beside it (an interactive run), as DOMjudge doubles it there.
+    wall_factor = 1.0
 
     def case_data(self, raw: dict, read: Callable[[str, type | tuple], Any]) -> dict:
         """The Case fields this task type reads from one raw suite case. ``read(key, kind[,
