@@ -7,6 +7,7 @@ one (see ``judge.icpc.expectations``).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections import Counter
 from collections.abc import Iterator
@@ -29,7 +30,8 @@ from judge.icpc.expectations import (
     submissions,
 )
 from judge.icpc.generators import GENERATORS_FILE
-from judge.icpc.package import CaseFiles, Package, PackageError, arguments_for
+from judge.icpc.graders import CustomGrader
+from judge.icpc.package import V2025, CaseFiles, Package, PackageError, arguments_for
 from judge.icpc.programs import package_program, submission_language, unsupported_reason
 from judge.icpc.submission_rules import Rule, check_rules, load_rules, rules_for
 from judge.icpc.submission_runs import Planned, SubmissionRuns
@@ -116,6 +118,7 @@ def _package_checks(problem: Problem) -> list[Check]:
         validator = problem.task.validator
         validator.program()  # PackageError when it does not build
         checks.append(Check(problem.id, "output validator", True, f"{validator.name} builds"))
+    checks += check_grader(problem)
     if not package.interactive:
         checks += check_example_outputs(package, problem.task.validator)
     return checks
@@ -150,11 +153,31 @@ def _submission_rules(package: Package, name: str) -> list[Check | Planned]:
     return in_order
 
 
+def check_grader(problem: Problem) -> list[Check]:
+    """The custom grader builds (PackageError if not), or the warning that it is not used."""
+    package = problem.package
+    if package.grader is None:
+        return []
+    name = str(package.grader.relative_to(package.root))
+    if not package.scoring:
+        return [Check(problem.id, "custom grader", True, f"warning: {name} is not used: a pass-fail problem's "
+                                                         f"verdict is its first failure's (problemtools refuses a "
+                                                         f"grader in a pass-fail problem)")]
+    groups = package.custom_graded
+    if not groups:
+        return [Check(problem.id, "custom grader", True, f"warning: {name} is not used: no testdata.yaml says "
+                                                         f"grading: custom (nor does problemtools use it)")]
+    CustomGrader(package).program()  # PackageError when it does not build
+    shown = ", ".join(f"data/{group}".rstrip("/") for group in groups)
+    return [Check(problem.id, "custom grader", True, f"{name} builds; it grades {shown}")]
+
+
 def check_samples(package: Package) -> Check:
     name = package.root.name
     count = len(package.samples) + len(package.interactions)
     if package.samples_only:
-        return Check(name, "samples", True, "warning: data/secret has no cases: judged on data/sample only")
+        unchecked = "; no score is checked: a scoring problem's score is its secret groups'" if package.scoring else ""
+        return Check(name, "samples", True, f"warning: data/secret has no cases: judged on data/sample only{unchecked}")
     if count:
         return Check(name, "samples", True, f"{count} in data/sample")
     return Check(name, "samples", True, "warning: no samples in data/sample")
@@ -226,22 +249,40 @@ def check_submission(problem: Problem, planned: Planned, result: SubmissionResul
     failing = next((case for case in result.cases if case.verdict != Verdict.AC), None)
     detail = f"got {result.verdict}" + (f", score {result.score:g}/{result.max_score:g}" if package.scoring else "")
     detail += f" on {failing.name}: {failing.message}" if failing and result.verdict != Verdict.AC else ""
-    if rule.partial:
+    # A scoring problem judged on its samples alone: its score says nothing, and is not checked.
+    scored = package.scoring and not package.samples_only
+    short = ""
+    if rule.partial and scored:
         ok = 0 < result.score < result.max_score
         expected = f"a score strictly between 0 and {result.max_score:g}"
+    elif rule.partial:  # its verdict is still checked: a partially accepted submission is accepted
+        ok, expected = result.verdict == Verdict.AC, "AC"
     else:
         ok = result.verdict in rule.verdicts
-        if rule.verdicts == {Verdict.AC} and package.scoring:
-            ok = ok and result.score == result.max_score
+        if ok and rule.verdicts == {Verdict.AC} and scored and result.score != result.max_score:
+            short = _short_of_full_score(package, rule, result) or ""
+            ok = bool(short)
         expected = " or ".join(sorted(rule.verdicts))
-    if rule.score is not None:
+    if package.scoring and not scored:
+        detail += " (its score is not checked: no data/secret)"
+    if rule.score is not None and scored:
         ok = ok and abs(result.score - rule.score) <= 1e-6 * max(1.0, abs(rule.score))
         expected += f" with score {rule.score:g}"
     if not rule.origin.startswith("folder"):
         expected += f" ({rule.origin})"
     if ok:
-        detail += warning or accepted_margin_warning(problem, path, rule, result)
+        detail += short + (warning or accepted_margin_warning(problem, path, rule, result))
     return Check(problem.id, what, ok, detail if ok else f"expected {expected}, {detail}")
+
+
+def _short_of_full_score(package: Package, rule: Expectation, result: SubmissionResult) -> str | None:
+    """For an accepted submission without the full score: the warning where the package's tool
+    only warns (problemtools, of one short of it in a legacy or 2023-07 package's accepted/
+    folder), else None (it fails: above the maximum, 2025-09, or an annotation that says so)."""
+    if result.score > result.max_score or package.version == V2025 or not rule.origin.startswith("folder"):
+        return None
+    return (" (warning: short of the full score, which problemtools only warns of in accepted/; "
+            "partially_accepted/ is the folder for it)")
 
 
 def accepted_margin_warning(problem: Problem, path: Path, rule: Expectation, result) -> str:
@@ -261,10 +302,14 @@ def accepted_margin_warning(problem: Problem, path: Path, rule: Expectation, res
 def _check_rules(problem: Problem, what: str, rules: list[Rule], result) -> Check:
     if result.verdict == Verdict.CE:
         return Check(problem.id, what, False, f"got CE: {' '.join(result.compile_message.split())[:200]}")
+    package = problem.package
+    if package.scoring and package.samples_only:  # the samples' score says nothing: not checked
+        rules = [dataclasses.replace(rule, score=None) for rule in rules]
     failures = check_rules(rules, result)
     counts = Counter(case.verdict for case in result.cases)
     summary = ", ".join(f"{count} {verdict}" for verdict, count in sorted(counts.items()))
-    summary += f", score {result.score:g}/{result.max_score:g}" if problem.package.scoring else ""
+    summary += f", score {result.score:g}/{result.max_score:g}" if package.scoring else ""
+    summary += " (its score is not checked: no data/secret)" if package.scoring and package.samples_only else ""
     if failures:
         more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
         return Check(problem.id, what, False, f"{failures[0]}{more}; got {summary}")
