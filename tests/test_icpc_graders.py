@@ -288,3 +288,14 @@ def test_a_2025_09_accepted_submission_short_of_the_full_score_fails(tmp_path):
     done = run_judge("test", str(package))
     assert done.returncode == 1, done.stdout + done.stderr
     assert "multiplier  submission accepted/near.py  FAIL  expected AC, got AC, score 50/100" in done.stdout
+
+
+def test_a_group_without_cases_is_named_and_the_package_judged_without_it(graded):
+    (graded / "data/secret/g4/deeper").mkdir(parents=True)
+    (graded / "data/secret/g4/testdata.yaml").write_text("accept_score: 40\n")
+    done = run_judge("test", str(graded))
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = checks(done.stdout)
+    assert rows["test data groups"].endswith("ok  warning: data/secret/g4, data/secret/g4/deeper hold no test case "
+                                             "(problemtools counts that an error); judged without")
+    assert rows["submission accepted/twice.py"].endswith("ok  got AC, score 100/100")

@@ -113,6 +113,7 @@ def _package_checks(problem: Problem) -> list[Check]:
                             f"as they are (as `bt run` does); `judge generate {package.root.name} --out DIR` makes "
                             f"the data from it, to compare"))
     checks.append(check_samples(package))
+    checks += check_empty_groups(package)
     checks += check_input_validators(package)
     if package.output_validator is not None:
         validator = problem.task.validator
@@ -181,6 +182,20 @@ def check_samples(package: Package) -> Check:
     if count:
         return Check(name, "samples", True, f"{count} in data/sample")
     return Check(name, "samples", True, "warning: no samples in data/sample")
+
+
+def check_empty_groups(package: Package) -> list[Check]:
+    """A warning naming the test data groups (but data/sample) that hold no case: problemtools
+    counts each an error; both judge the package without them."""
+    told = ("secret",) if package.samples_only else ()  # check_samples says so already
+    empty = [name for name in package.groups if name not in ("", "sample") and name.split("/")[0] not in told
+             and not any(case.startswith(name + "/") for case in package.cases)]
+    if not empty:
+        return []
+    shown = ", ".join(f"data/{name}" for name in empty)
+    hold = "holds" if len(empty) == 1 else "hold"
+    return [Check(package.root.name, "test data groups", True, f"warning: {shown} {hold} no test case "
+                                                               f"(problemtools counts that an error); judged without")]
 
 
 # Parts of a package this judge does not read, and what that means for judge test.
