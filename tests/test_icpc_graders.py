@@ -299,3 +299,18 @@ def test_a_group_without_cases_is_named_and_the_package_judged_without_it(graded
     assert rows["test data groups"].endswith("ok  warning: data/secret/g4, data/secret/g4/deeper hold no test case "
                                              "(problemtools counts that an error); judged without")
     assert rows["submission accepted/twice.py"].endswith("ok  got AC, score 100/100")
+
+
+def test_a_legacy_package_without_a_range_has_no_full_score_to_check(graded):
+    for path in graded.rglob("testdata.yaml"):
+        path.unlink()
+    shutil.rmtree(graded / "graders")
+    # The default grader, each case worth 1, no range: problemtools knows no full score.
+    (graded / "data/testdata.yaml").write_text("on_reject: continue\ngrader_flags: accept_if_any_accepted\n")
+    done = run_judge("test", str(graded))
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = checks(done.stdout)
+    unchecked = " (no full score to check: testdata.yaml gives no range, as problemtools then has none)"
+    assert rows["submission accepted/twice.py"].endswith("ok  got AC, score 7/100" + unchecked)
+    assert rows["submission partially_accepted/small_only.py"].endswith("ok  got AC, score 3/100" + unchecked)
+    assert rows["submission wrong_answer/once.py"].endswith("expected '6', got '3'")  # no note: no score asked

@@ -36,7 +36,15 @@ class Grader(Protocol):
 
 
 def max_score(package: Package) -> float:
-    """The best score a submission can get."""
+    """The best score a submission can get (shown as the maximum even where none is declared)."""
+    declared = declared_max_score(package)
+    return DEFAULT_MAX_SCORE if declared is None else declared
+
+
+def declared_max_score(package: Package) -> float | None:
+    """The full score as the package declares it: 2025-09's ``max_score`` of ``secret`` (100 by
+    default); a legacy package's ``range`` of ``data`` or ``secret``, None without a finite one
+    (problemtools then knows no full score to reach)."""
     if package.version == V2025:
         declared = package.groups["secret"].own.get("max_score", DEFAULT_MAX_SCORE) \
             if "secret" in package.groups else DEFAULT_MAX_SCORE
@@ -45,7 +53,7 @@ def max_score(package: Package) -> float:
         high = _range(package.groups[group].settings)[1] if group in package.groups else math.inf
         if math.isfinite(high):
             return high
-    return DEFAULT_MAX_SCORE
+    return None
 
 
 def _range(settings: dict) -> tuple[float, float]:

@@ -33,6 +33,7 @@ from judge.icpc.generators import GENERATORS_FILE
 from judge.icpc.graders import CustomGrader
 from judge.icpc.package import V2025, CaseFiles, Package, PackageError, arguments_for
 from judge.icpc.programs import package_program, submission_language, unsupported_reason
+from judge.icpc.scoring import declared_max_score
 from judge.icpc.submission_rules import Rule, check_rules, load_rules, rules_for
 from judge.icpc.submission_runs import Planned, SubmissionRuns
 from judge.icpc.timelimit import base_seconds, cached_slowest_accepted, unsteady_limit_warning
@@ -266,20 +267,21 @@ def check_submission(problem: Problem, planned: Planned, result: SubmissionResul
     detail += f" on {failing.name}: {failing.message}" if failing and result.verdict != Verdict.AC else ""
     # A scoring problem judged on its samples alone: its score says nothing, and is not checked.
     scored = package.scoring and not package.samples_only
+    full = declared_max_score(package) if scored else None  # None: no full score to compare with
     short = ""
-    if rule.partial and scored:
-        ok = 0 < result.score < result.max_score
-        expected = f"a score strictly between 0 and {result.max_score:g}"
+    if rule.partial and full is not None:
+        ok = 0 < result.score < full
+        expected = f"a score strictly between 0 and {full:g}"
     elif rule.partial:  # its verdict is still checked: a partially accepted submission is accepted
         ok, expected = result.verdict == Verdict.AC, "AC"
     else:
         ok = result.verdict in rule.verdicts
-        if ok and rule.verdicts == {Verdict.AC} and scored and result.score != result.max_score:
+        if ok and rule.verdicts == {Verdict.AC} and full is not None and result.score != full:
             short = _short_of_full_score(package, rule, result) or ""
             ok = bool(short)
         expected = " or ".join(sorted(rule.verdicts))
-    if package.scoring and not scored:
-        detail += " (its score is not checked: no data/secret)"
+    if rule.partial or rule.verdicts == {Verdict.AC} or rule.score is not None:  # a score it would be held to
+        detail += _unchecked_score(package, scored, full)
     if rule.score is not None and scored:
         ok = ok and abs(result.score - rule.score) <= 1e-6 * max(1.0, abs(rule.score))
         expected += f" with score {rule.score:g}"
@@ -288,6 +290,15 @@ def check_submission(problem: Problem, planned: Planned, result: SubmissionResul
     if ok:
         detail += short + (warning or accepted_margin_warning(problem, path, rule, result))
     return Check(problem.id, what, ok, detail if ok else f"expected {expected}, {detail}")
+
+
+def _unchecked_score(package: Package, scored: bool, full: float | None) -> str:
+    """Why a scoring problem's score is not compared with a full score ("" when it is)."""
+    if not package.scoring or full is not None:
+        return ""
+    if not scored:
+        return " (its score is not checked: no data/secret)"
+    return " (no full score to check: testdata.yaml gives no range, as problemtools then has none)"
 
 
 def _short_of_full_score(package: Package, rule: Expectation, result: SubmissionResult) -> str | None:
