@@ -8,9 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from judge.icpc.package import CaseFiles, Package, arguments_for, example_output_arguments, invalid_input_arguments
-from judge.problem import MIB
+from judge.icpc.programs import run_package_program
 from judge.results import Check
-from judge.sandbox import run_sandboxed
 from judge.verdict import Verdict
 
 VALID_EXIT = 42
@@ -26,9 +25,7 @@ def rejection_text(exit_code: int | None) -> str:
 
 def run_input_validator(package: Package, program, text: bytes, arguments: tuple[str, ...]):
     """The outcome of one input validator on one input (exit 42: valid)."""
-    limits = package.validator_limits()
-    command = [part.replace("{memory_mb}", str(limits.memory // MIB)) for part in program.command] + list(arguments)
-    return run_sandboxed(command, stdin=text, limits=limits, program_dir=program.directory)
+    return run_package_program(package, program, text, arguments)
 
 
 def _files(package: Package, folder: str, suffix: str) -> list[Path]:

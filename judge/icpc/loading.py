@@ -9,6 +9,7 @@ from pathlib import Path
 
 from judge.icpc import PROBLEM_FILE
 from judge.icpc.generated_data import generated_data
+from judge.icpc.graders import CustomGrader
 from judge.icpc.package import Package, package_cases, read_package, statement_text
 from judge.icpc.rules import PackageRules
 from judge.icpc.scoring import max_score as package_max_score
@@ -35,6 +36,12 @@ def load_package(root: Path, time_limit: float | None = None, run_generators: bo
     return as_problem(package, limit or PLACEHOLDER_SECONDS)
 
 
+def _custom_grader(package: Package) -> CustomGrader | None:
+    """The grader a scoring package's groups with ``grading: custom`` are graded by (a pass-fail
+    problem's verdict is its first failure's: it has no use for one)."""
+    return CustomGrader(package) if package.scoring and package.grader is not None else None
+
+
 def as_problem(package: Package, time_limit: float) -> Problem:
     """The package as the ``Problem`` every command judges, with a time limit of ``time_limit``."""
     cases = tuple(package_cases(package))
@@ -46,5 +53,6 @@ def as_problem(package: Package, time_limit: float) -> Problem:
         id=package.root.name, title=package.name, statement=statement_text(package.root, package.constants), task=task,
         time_limit=time_limit, memory_limit=package.memory_mib * MIB, output_limit=package.output_mib * MIB,
         files=ProblemFiles(root=package.root, suite=package.root / PROBLEM_FILE), checker="package",
-        total_points=max_score, cases=cases, format="icpc", package=package, rules=PackageRules(),
+        total_points=max_score, cases=cases, format="icpc", package=package,
+        rules=PackageRules(_custom_grader(package)),
         may_write_files=package.allow_file_writing)

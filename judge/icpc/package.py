@@ -147,6 +147,13 @@ class Package:
     data_pending: bool = False
     # problem.yaml's constants, as judge/icpc/constants.py substitutes them.
     constants: Constants = field(default_factory=dict)
+    # The custom grader (legacy format, "Graders"): the one program in graders/, or None.
+    grader: Path | None = None
+
+    @property
+    def custom_graded(self) -> list[str]:
+        """The groups whose result the custom grader gives (``grading: custom``, inherited)."""
+        return [name for name, group in self.groups.items() if group.settings.get("grading") == "custom"]
 
     @property
     def one_right_output(self) -> bool:
@@ -296,7 +303,7 @@ def _hash_of_tree(root: Path, stamp: tuple) -> str:
 
 # The folders whose files the judge reads: results depend on all but the statements.
 JUDGED_FOLDERS = ("data", "submissions", "input_validators", "input_format_validators", "output_validator",
-                  "output_validators", "include", "generators")
+                  "output_validators", "include", "generators", "graders")
 STATEMENT_FOLDERS = ("statement", "problem_statement")
 
 
@@ -392,6 +399,7 @@ class _Reader:
         if not pending:
             data.check_secret("scoring" in types)
             data.check_required_groups()
+        grader = self.grader(version, groups)
         # Only a package's own validator can write nextpass.in, or talk to a submission.
         output_validator = self.output_validator(custom or bool({"interactive", "multi-pass"} & types))
         return Package(
@@ -405,7 +413,7 @@ class _Reader:
             input_validators=self.programs_in("input_validators", "input_format_validators"),
             samples=[name for name in cases if name.startswith("sample/")],
             allow_file_writing=self.flag("allow_file_writing"), validation_passes=self.passes(limits),
-            generated=generated, data_pending=pending, constants=constants,
+            generated=generated, data_pending=pending, constants=constants, grader=grader,
             interactions=sorted(path for path in data.interactions if path.parent.name == "sample"))
 
     def constants(self) -> dict[str, str]:
@@ -543,6 +551,25 @@ class _Reader:
             raise PackageError(f"{self.root}: more than one output validator ({names}); keep one")
         return programs[0]
 
+    def grader(self, version: str, groups: dict[str, Group]) -> Path | None:
+        """The custom grader in graders/ (at most one), which a group's ``grading: custom`` asks
+        for; PackageError for a group that asks for one the package does not have."""
+        programs = self.programs_in("graders")
+        if len(programs) > 1:
+            names = ", ".join(str(path.relative_to(self.root)) for path in programs)
+            raise PackageError(f"{self.root / 'graders'}: more than one custom grader ({names}); keep one")
+        for name, group in groups.items():
+            if group.own.get("grading") != "custom":
+                continue
+            where = self.root / "data" / name / ("test_group.yaml" if version == V2025 else "testdata.yaml")
+            if version == V2025:
+                raise PackageError(f"{where}: grading: custom: the 2025-09 format has no custom graders; "
+                                   f"give the group's score_aggregation instead")
+            if not programs:
+                raise PackageError(f"{where}: grading: custom, but graders/ holds no program; add the grader "
+                                   f"(graders/grader.py, say), or use grading: default and grader_flags")
+        return programs[0] if programs else None
+
     def programs_in(self, *folders: str) -> list[Path]:
         """The programs (files, or directories of files) directly inside the first folder that exists."""
         for folder in folders:
@@ -590,14 +617,16 @@ class _DataReader:
         return self.cases, self.groups
 
     def check_secret(self, scoring: bool) -> None:
-        """Without secret cases a package is judged on its samples, as DOMjudge does — unless it
-        has none either, is scored by its secret groups, or its data are yet to be generated."""
+        """Without secret cases a package is judged on its samples, as DOMjudge and problemtools
+        do (a scoring one too: `judge test` then checks no score) — unless it has none either, or
+        its data are yet to be generated (by gen.sh; generators.yaml that make a scoring problem
+        no secret case are refused)."""
         if any(name.startswith("secret/") for name in self.cases):
             return
         if self.generated and (scoring or not self.cases):
             raise PackageError(f"{self.root / 'generators' / 'generators.yaml'}: it makes no test case in secret; "
                                f"add some under its data: secret: (or .in/.ans pairs in data/secret)")
-        if scoring or not self.cases or self.generator_hint():
+        if not self.cases or self.generator_hint():
             raise PackageError(f"{self.data / 'secret'}: no test cases; add .in/.ans pairs" + self.generator_hint())
 
     def check_required_groups(self) -> None:
@@ -677,9 +706,9 @@ class _DataReader:
             raise PackageError(f"{path}: static_validation_score: static validation (2025-09, \"Static validator\") "
                                f"is not supported, so the score it adds cannot be given; remove the key to judge "
                                f"the package without it")
-        if "grading" in settings and settings["grading"] != "default":
-            raise PackageError(f"{path}: grading: {settings['grading']!r} (custom graders) is not supported; "
-                               f"use grader_flags")
+        if "grading" in settings and settings["grading"] not in ("default", "custom"):
+            raise PackageError(f"{path}: grading must be default (grader_flags choose how) or custom (the "
+                               f"program in graders/), got {settings['grading']!r}")
 
     def case_settings(self, path: Path) -> dict:
         """A case's own settings file, if it has one; PackageError naming an unknown key."""

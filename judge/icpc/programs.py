@@ -25,8 +25,10 @@ from judge.languages.base import cache_key, cached_build, exec_server_files, rea
 from judge.languages.folder import read_folder
 from judge.languages.java import COMMENTS, PACKAGE_LINE, find_classes
 from judge.languages.javascript import NODE_COMMAND
+from judge.problem import MIB
 from judge.program import NATIVE_PROGRAM
 from judge.runner import built
+from judge.sandbox import Outcome, run_sandboxed
 from judge.vocabulary import TaskStyle
 
 HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx")
@@ -94,6 +96,14 @@ def package_program(package, path: Path) -> Program:
     package's files followed and its constants substituted. CompileError / UnknownLanguage /
     LanguageUnavailable pass through."""
     return prepare_program(path, follow_file_links=True, constants=package.constants)[1]
+
+
+def run_package_program(package, program: Program, stdin: bytes, arguments: tuple[str, ...] | list[str]) -> Outcome:
+    """One run of one of the package's own programs (an input validator, a grader) with its
+    validation limits, ``stdin`` as its input and ``arguments`` after its command."""
+    limits = package.validator_limits()
+    command = [part.replace("{memory_mb}", str(limits.memory // MIB)) for part in program.command] + list(arguments)
+    return run_sandboxed(command, stdin=stdin, limits=limits, program_dir=program.directory)
 
 
 def prepare_submission(problem, source: Path):

@@ -1,12 +1,14 @@
 """A problem package's own rules for its submissions: one may be a folder of files, built with the
 package's include/ files (judge/icpc/programs.py), and a scoring package aggregates its groups'
-scores as its test data says (judge/icpc/scoring.py)."""
+scores as its test data says (judge/icpc/scoring.py), with its custom grader where a group asks
+for it (judge/icpc/graders.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
+from judge.icpc.graders import CustomGrader
 from judge.icpc.programs import prepare_submission
 from judge.icpc.scoring import aggregate
 from judge.problem import JudgeRules, Problem
@@ -14,8 +16,10 @@ from judge.problem import JudgeRules, Problem
 
 @dataclass(frozen=True)
 class PackageRules(JudgeRules):
+    grader: CustomGrader | None = None  # a scoring package's custom grader, if it has one
+
     def prepare(self, problem: Problem, source: Path):
         return prepare_submission(problem, source)
 
     def aggregate(self, problem: Problem, results: list):
-        return aggregate(problem.package, results) if problem.package.scoring else None
+        return aggregate(problem.package, results, self.grader) if problem.package.scoring else None

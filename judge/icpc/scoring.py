@@ -5,6 +5,9 @@ Legacy and 2023-07-draft packages follow problemtools' default grader: every dir
 accepted, else ``reject_score``; ``on_reject: break`` stops a group at its first rejected case;
 ``grader_flags`` choose the verdict (``worst_error``, ``first_error``, ``always_accept``,
 ``accept_if_any_accepted``), the score (``sum``, ``avg``, ``min``, ``max``) and ``ignore_sample``.
+A group with ``grading: custom`` gets its verdict and score from the package's custom grader
+instead (judge/icpc/graders.py), given its ``grader_flags``; one with a judging error (or a
+compile error) among its sub-results gets that, as problemtools gives it, without grading.
 2025-09 packages follow that version's rules: ``score_aggregation`` (``pass-fail``, ``sum``,
 ``min``), ``max_score`` and ``require_pass`` of ``secret`` and its test data groups.
 """
@@ -14,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from judge.icpc.output_validator import Judgement
 from judge.icpc.package import V2025, Package
@@ -22,18 +26,34 @@ from judge.verdict import Verdict, overall_verdict, worst_verdict
 SCORE_AGGREGATORS: dict[str, Callable[[Sequence[float]], float]] = {
     "sum": sum, "avg": lambda scores: sum(scores) / len(scores), "min": min, "max": max}
 DEFAULT_MAX_SCORE = 100.0
+UNGRADED = (Verdict.IE, Verdict.CE)  # a group with such a sub-result is not graded: it gets that
+
+
+class Grader(Protocol):
+    """A custom grader (judge/icpc/graders.py's CustomGrader)."""
+
+    def grade(self, group: str, results: list[tuple[str, float]], flags: list[str]) -> tuple[Verdict, float]: ...
 
 
 def max_score(package: Package) -> float:
-    """The best score a submission can get."""
+    """The best score a submission can get (shown as the maximum even where none is declared)."""
+    declared = declared_max_score(package)
+    return DEFAULT_MAX_SCORE if declared is None else declared
+
+
+def declared_max_score(package: Package) -> float | None:
+    """The full score as the package declares it: 2025-09's ``max_score`` of ``secret`` (100 by
+    default); a legacy package's ``range`` of ``data`` or ``secret``, None without a finite one
+    (problemtools then knows no full score to reach)."""
     if package.version == V2025:
-        declared = package.groups["secret"].own.get("max_score", DEFAULT_MAX_SCORE)
+        declared = package.groups["secret"].own.get("max_score", DEFAULT_MAX_SCORE) \
+            if "secret" in package.groups else DEFAULT_MAX_SCORE
         return float(declared) if declared != "unbounded" else DEFAULT_MAX_SCORE
     for group in ("", "secret"):
-        high = _range(package.groups[group].settings)[1]
+        high = _range(package.groups[group].settings)[1] if group in package.groups else math.inf
         if math.isfinite(high):
             return high
-    return DEFAULT_MAX_SCORE
+    return None
 
 
 def _range(settings: dict) -> tuple[float, float]:
@@ -44,27 +64,29 @@ def _range(settings: dict) -> tuple[float, float]:
         return -math.inf, math.inf
 
 
-def aggregate(package: Package, results) -> tuple[str, float]:
+def aggregate(package: Package, results, grader: Grader | None = None) -> tuple[str, float]:
     """(verdict, score) of a submission from its case results (runner.CaseResult; cases not run
-    are left out, as a break leaves them)."""
+    are left out, as a break leaves them); ``grader``: the package's custom grader, for its groups
+    with ``grading: custom``."""
     by_name = {result.name: result for result in results}
     if package.version == V2025:
-        return overall_verdict([result.verdict for result in results]), round(_group_score_2025(package, "secret", by_name), 6)
-    verdict, points = _legacy_group(package, "", by_name)
+        score = _group_score_2025(package, "secret", by_name) if "secret" in package.groups else 0.0
+        return overall_verdict([result.verdict for result in results]), round(score, 6)
+    verdict, points = _legacy_group(package, "", by_name, grader)
     return Verdict(verdict or Verdict.AC), round(points, 6)
 
 
 # ---------------------------------------------------------------------------------------------
 # Legacy / 2023-07-draft: problemtools' default grader
 
-def _legacy_group(package: Package, name: str, by_name: dict) -> tuple[str | None, float]:
+def _legacy_group(package: Package, name: str, by_name: dict, grader: Grader | None) -> tuple[str | None, float]:
     """(verdict, score) of one group, or (None, 0) when none of its cases ran."""
     group = package.groups[name]
     settings = group.settings
     children: list[tuple[str, float]] = []
     for kind, child in group.children:
         if kind == "group":
-            verdict, points = _legacy_group(package, child, by_name)
+            verdict, points = _legacy_group(package, child, by_name, grader)
             if verdict is None:
                 continue
         elif child in by_name:
@@ -81,7 +103,14 @@ def _legacy_group(package: Package, name: str, by_name: dict) -> tuple[str | Non
             break
     if not children:
         return None, 0.0
-    return _grade(children, str(settings.get("grader_flags", "")).split())
+    flags = str(settings.get("grader_flags") or "").split()
+    ungraded = next((verdict for verdict, _ in children if verdict in UNGRADED), None)
+    if ungraded is not None:
+        return ungraded, 0.0
+    if settings.get("grading") == "custom":
+        assert grader is not None, "a package whose groups ask for a custom grader has one (see package.py)"
+        return grader.grade(name, children, flags)
+    return _grade(children, flags)
 
 
 def _grade(children: list[tuple[str, float]], flags: list[str]) -> tuple[str, float]:
@@ -140,7 +169,7 @@ def multiplied_score(package: Package, case: str, judgement: Judgement) -> Judge
 
 def _group_rules(package: Package, name: str) -> tuple[str, float, list[str]]:
     """A 2025-09 group's aggregation, maximum score and own cases."""
-    own = package.groups[name].own
+    own = package.groups[name].own if name in package.groups else {}
     mode = own.get("score_aggregation", "sum" if name == "secret" else "pass-fail")
     declared = own.get("max_score", DEFAULT_MAX_SCORE if name == "secret" else "unbounded")
     bound = math.inf if declared == "unbounded" else float(declared)

@@ -7,6 +7,7 @@ one (see ``judge.icpc.expectations``).
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
@@ -29,8 +30,10 @@ from judge.icpc.expectations import (
     submissions,
 )
 from judge.icpc.generators import GENERATORS_FILE
-from judge.icpc.package import CaseFiles, Package, PackageError, arguments_for
+from judge.icpc.graders import CustomGrader
+from judge.icpc.package import V2025, CaseFiles, Package, PackageError, arguments_for
 from judge.icpc.programs import package_program, submission_language, unsupported_reason
+from judge.icpc.scoring import declared_max_score
 from judge.icpc.submission_rules import Rule, check_rules, load_rules, rules_for
 from judge.icpc.submission_runs import Planned, SubmissionRuns
 from judge.icpc.timelimit import base_seconds, cached_slowest_accepted, default_limit_warning, unsteady_limit_warning
@@ -113,11 +116,13 @@ def _package_checks(problem: Problem) -> list[Check]:
                             f"as they are (as `bt run` does); `judge generate {package.root.name} --out DIR` makes "
                             f"the data from it, to compare"))
     checks.append(check_samples(package))
+    checks += check_empty_groups(package)
     checks += check_input_validators(package)
     if package.output_validator is not None:
         validator = problem.task.validator
         validator.program()  # PackageError when it does not build
         checks.append(Check(problem.id, "output validator", True, f"{validator.name} builds"))
+    checks += check_grader(problem)
     if not package.interactive:
         checks += check_example_outputs(package, problem.task.validator)
     return checks
@@ -152,14 +157,48 @@ def _submission_rules(package: Package, name: str) -> list[Check | Planned]:
     return in_order
 
 
+def check_grader(problem: Problem) -> list[Check]:
+    """The custom grader builds (PackageError if not), or the warning that it is not used."""
+    package = problem.package
+    if package.grader is None:
+        return []
+    name = str(package.grader.relative_to(package.root))
+    if not package.scoring:
+        return [Check(problem.id, "custom grader", True, f"warning: {name} is not used: a pass-fail problem's "
+                                                         f"verdict is its first failure's (problemtools refuses a "
+                                                         f"grader in a pass-fail problem)")]
+    groups = package.custom_graded
+    if not groups:
+        return [Check(problem.id, "custom grader", True, f"warning: {name} is not used: no testdata.yaml says "
+                                                         f"grading: custom (nor does problemtools use it)")]
+    CustomGrader(package).program()  # PackageError when it does not build
+    shown = ", ".join(f"data/{group}".rstrip("/") for group in groups)
+    return [Check(problem.id, "custom grader", True, f"{name} builds; it grades {shown}")]
+
+
 def check_samples(package: Package) -> Check:
     name = package.root.name
     count = len(package.samples) + len(package.interactions)
     if package.samples_only:
-        return Check(name, "samples", True, "warning: data/secret has no cases: judged on data/sample only")
+        unchecked = "; no score is checked: a scoring problem's score is its secret groups'" if package.scoring else ""
+        return Check(name, "samples", True, f"warning: data/secret has no cases: judged on data/sample only{unchecked}")
     if count:
         return Check(name, "samples", True, f"{count} in data/sample")
     return Check(name, "samples", True, "warning: no samples in data/sample")
+
+
+def check_empty_groups(package: Package) -> list[Check]:
+    """A warning naming the test data groups (but data/sample) that hold no case: problemtools
+    counts each an error; both judge the package without them."""
+    told = ("secret",) if package.samples_only else ()  # check_samples says so already
+    empty = [name for name in package.groups if name not in ("", "sample") and name.split("/")[0] not in told
+             and not any(case.startswith(name + "/") for case in package.cases)]
+    if not empty:
+        return []
+    shown = ", ".join(f"data/{name}" for name in empty)
+    hold = "holds" if len(empty) == 1 else "hold"
+    return [Check(package.root.name, "test data groups", True, f"warning: {shown} {hold} no test case "
+                                                               f"(problemtools counts that an error); judged without")]
 
 
 # Parts of a package this judge does not read, and what that means for judge test.
@@ -228,22 +267,50 @@ def check_submission(problem: Problem, planned: Planned, result: SubmissionResul
     failing = next((case for case in result.cases if case.verdict != Verdict.AC), None)
     detail = f"got {result.verdict}" + (f", score {result.score:g}/{result.max_score:g}" if package.scoring else "")
     detail += f" on {failing.name}: {failing.message}" if failing and result.verdict != Verdict.AC else ""
-    if rule.partial:
-        ok = 0 < result.score < result.max_score
-        expected = f"a score strictly between 0 and {result.max_score:g}"
+    # A scoring problem judged on its samples alone: its score says nothing, and is not checked.
+    scored = package.scoring and not package.samples_only
+    full = declared_max_score(package) if scored else None  # None: no full score to compare with
+    short = ""
+    if rule.partial and full is not None:
+        ok = 0 < result.score < full
+        expected = f"a score strictly between 0 and {full:g}"
+    elif rule.partial:  # its verdict is still checked: a partially accepted submission is accepted
+        ok, expected = result.verdict == Verdict.AC, "AC"
     else:
         ok = result.verdict in rule.verdicts
-        if rule.verdicts == {Verdict.AC} and package.scoring:
-            ok = ok and result.score == result.max_score
+        if ok and rule.verdicts == {Verdict.AC} and full is not None and result.score != full:
+            short = _short_of_full_score(package, rule, result) or ""
+            ok = bool(short)
         expected = " or ".join(sorted(rule.verdicts))
-    if rule.score is not None:
+    if rule.partial or rule.verdicts == {Verdict.AC} or rule.score is not None:  # a score it would be held to
+        detail += _unchecked_score(package, scored, full)
+    if rule.score is not None and scored:
         ok = ok and abs(result.score - rule.score) <= 1e-6 * max(1.0, abs(rule.score))
         expected += f" with score {rule.score:g}"
     if not rule.origin.startswith("folder"):
         expected += f" ({rule.origin})"
     if ok:
-        detail += warning or accepted_margin_warning(problem, path, rule, result)
+        detail += short + (warning or accepted_margin_warning(problem, path, rule, result))
     return Check(problem.id, what, ok, detail if ok else f"expected {expected}, {detail}")
+
+
+def _unchecked_score(package: Package, scored: bool, full: float | None) -> str:
+    """Why a scoring problem's score is not compared with a full score ("" when it is)."""
+    if not package.scoring or full is not None:
+        return ""
+    if not scored:
+        return " (its score is not checked: no data/secret)"
+    return " (no full score to check: testdata.yaml gives no range, as problemtools then has none)"
+
+
+def _short_of_full_score(package: Package, rule: Expectation, result: SubmissionResult) -> str | None:
+    """For an accepted submission without the full score: the warning where the package's tool
+    only warns (problemtools, of one short of it in a legacy or 2023-07 package's accepted/
+    folder), else None (it fails: above the maximum, 2025-09, or an annotation that says so)."""
+    if result.score > result.max_score or package.version == V2025 or not rule.origin.startswith("folder"):
+        return None
+    return (" (warning: short of the full score, which problemtools only warns of in accepted/; "
+            "partially_accepted/ is the folder for it)")
 
 
 def accepted_margin_warning(problem: Problem, path: Path, rule: Expectation, result) -> str:
@@ -263,10 +330,14 @@ def accepted_margin_warning(problem: Problem, path: Path, rule: Expectation, res
 def _check_rules(problem: Problem, what: str, rules: list[Rule], result) -> Check:
     if result.verdict == Verdict.CE:
         return Check(problem.id, what, False, f"got CE: {' '.join(result.compile_message.split())[:200]}")
+    package = problem.package
+    if package.scoring and package.samples_only:  # the samples' score says nothing: not checked
+        rules = [dataclasses.replace(rule, score=None) for rule in rules]
     failures = check_rules(rules, result)
     counts = Counter(case.verdict for case in result.cases)
     summary = ", ".join(f"{count} {verdict}" for verdict, count in sorted(counts.items()))
-    summary += f", score {result.score:g}/{result.max_score:g}" if problem.package.scoring else ""
+    summary += f", score {result.score:g}/{result.max_score:g}" if package.scoring else ""
+    summary += " (its score is not checked: no data/secret)" if package.scoring and package.samples_only else ""
     if failures:
         more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
         return Check(problem.id, what, False, f"{failures[0]}{more}; got {summary}")
