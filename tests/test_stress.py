@@ -96,6 +96,27 @@ def test_cli_json_shape_and_exit_codes():
     assert usage.returncode == 2
 
 
+def test_default_stress_finds_an_off_by_one_at_the_board_edge_and_shrinks_it_to_the_five():
+    # The default search is the one `judge run` makes (as long as it allows), and the omok
+    # strategy puts lines on the board's edges; a five along the last row is all that is left.
+    done = run_judge("stress", "omok", str(ROOT / "solutions/omok/wrong_answer/last_line_missed.c"),
+                     "--seed", "0", "--format", "json")
+    data = json.loads(done.stdout)
+    assert done.returncode == 1 and data["found"], done.stdout + done.stderr
+    stones = [token for token in data["counterexample"]["input"].split() if token != "0"]
+    assert len(stones) == 5, data["counterexample"]["input"]
+
+
+def test_stress_and_the_counterexample_search_of_judge_run_have_one_budget():
+    from judge import explain
+    from judge.commands.common import DEFAULT_EXPLAIN_SECONDS
+
+    assert explain.PER_SUBMISSION == DEFAULT_EXPLAIN_SECONDS == stress_module.SEARCH_SECONDS
+    assert explain.SEARCH_EXAMPLES is stress_module.SEARCH_EXAMPLES
+    done = run_judge("stress", "stones", str(ROOT / "solutions/stones/accepted/game_dp.py"))
+    assert done.returncode == 0 and "the strategies gave no other input" in done.stdout, done.stdout
+
+
 @pytest.mark.parametrize("text, complaint", [
     ("def inputs():\n    raise ValueError('no strategy today')\n", "inputs() failed: ValueError: no strategy today"),
     (("from hypothesis import strategies as st\n"
