@@ -286,6 +286,7 @@ def load_custom_checker(spec: str, root: Path, option_names: tuple[str, ...] = (
             stuck.append(error)
             raise
         return _checker_result(result, path, function_name)
+    custom.asks_for = wanted  # the names it takes besides the output and the answer; None: any (**options)
     return custom
 
 
