@@ -25,6 +25,10 @@ def verify_suite_problem(problem: Problem, jobs: int | None = None) -> Iterator[
     """The checks of a problem written as a suite: validator, strategies, reference, and every
     example solution (judged in parallel), each as soon as it is made."""
     yield Check(problem.id, "loads", True, f"{len(problem.cases)} cases")
+    broken_checker = check_checker(problem)
+    if broken_checker is not None:  # said once, first: every answer would be judged by it
+        yield broken_checker
+        return
     yield check_validator(problem)
     yield check_strategies(problem)
     yield check_reference(problem)
@@ -89,12 +93,20 @@ def check_strategies(problem: Problem) -> Check | None:
     return Check(problem.id, "strategies", True, f"{STRATEGY_EXAMPLES} generated inputs are all valid")
 
 
+def check_checker(problem: Problem) -> Check | None:
+    """A failed check when the problem's checker does not load (a file or function misspelt, a
+    signature the judge cannot call); None when it loads."""
+    try:
+        get_checker(problem.checker, problem.checker_options, problem.project_root)
+    except SuiteError as error:
+        return Check(problem.id, "checker", False, f"{error} (nothing else is checked: the reference and the "
+                                                   f"example solutions are judged with it)")
+    return None
+
+
 def check_reference(problem: Problem) -> Check:
     stored = [case for case in problem.cases if case.expected is not None]
-    try:
-        checker = get_checker(problem.checker, problem.checker_options, problem.project_root)
-    except SuiteError as error:
-        return Check(problem.id, "checker", False, str(error))
+    checker = get_checker(problem.checker, problem.checker_options, problem.project_root)
     try:
         for case in problem.cases:
             got = reference_answer(problem, problem.task.value(case))
