@@ -49,6 +49,10 @@ class SearchOutOfTime(Exception):
     """The search's time budget ran out before any input failed."""
 
 
+class _ShrinkingOver(Exception):
+    """Shrinking reached its bounds: the smallest failing input found so far is the answer."""
+
+
 @dataclass
 class Counterexample:
     input: Any  # text for stdio problems, the argument list for function problems
@@ -174,6 +178,8 @@ def _search_and_shrink(problem: Problem, examples: int, seed: int, search: _Sear
         found, minimal = hypothesis_search(strategy, search.fails, examples, seed, shrink=True)
     except SearchOutOfTime:
         return None
+    except _ShrinkingOver:
+        return search.smallest_failure
     except Exception as error:
         raise generation_failed(path, error) from error
     return minimal if found else None
@@ -217,6 +223,7 @@ class _Search:
         self.results: dict[str, CaseResult] = {}
         self.generated = 0  # examples run up to and including the first difference
         self.first_failure: Any = None
+        self.smallest_failure: Any = None  # the failing input Hypothesis' shrinking has reached
         self.shrink_calls = 0
         self.shrink_started = 0.0
 
@@ -224,22 +231,28 @@ class _Search:
         key = example_key(value)
         if key in self.results:
             return self.results[key].verdict != Verdict.AC
-        out_of_time = self.deadline is not None and time.monotonic() >= self.deadline
         if self.first_failure is None and self.finding_over():
             raise SearchOutOfTime  # ends Hypothesis' search: generating more would only cost time
+        if self.first_failure is not None and self._shrinking_over():
+            # Bounded, so a slow (TLE) solution cannot keep the search going for long; raised, not
+            # answered, since each further candidate would still cost its validation.
+            raise _ShrinkingOver
         if self.admissible is not None and not self.admissible(value):
             return False
         if self.first_failure is not None:
-            # Shrinking: bounded, so a slow (TLE) solution cannot keep the search going for long.
             self.shrink_calls += 1
-            if (out_of_time or self.shrink_calls > SHRINK_CALLS
-                    or time.monotonic() - self.shrink_started > SHRINK_SECONDS):
-                return False
             result = self.run(value)
             self.results[key] = result
+            if result.verdict != Verdict.AC:
+                self.smallest_failure = value  # the shrinker only tries inputs smaller than its best
             return result.verdict != Verdict.AC
         result = self.run(value)
         return self.record_generated(value, result)
+
+    def _shrinking_over(self) -> bool:
+        now = time.monotonic()
+        return ((self.deadline is not None and now >= self.deadline) or self.shrink_calls >= SHRINK_CALLS
+                or now - self.shrink_started > SHRINK_SECONDS)
 
     def finding_over(self) -> bool:
         """Whether the time to look for a first failing input has run out."""
@@ -253,7 +266,7 @@ class _Search:
             self.on_example(self.generated)
         failed = result.verdict != Verdict.AC
         if failed:
-            self.first_failure = value
+            self.first_failure = self.smallest_failure = value
             self.shrink_started = time.monotonic()
         return failed
 

@@ -237,14 +237,15 @@ def _copy_of_the_example(tmp_path):
 def test_a_checker_that_raises_is_reported_with_its_file_and_line(tmp_path):
     copy = _copy_of_the_example(tmp_path)
     checker = copy / "checkers" / "pairsum.py"
-    checker.write_text(checker.read_text().replace("    tokens = input.split()\n",
-                                                   "    assert not input.startswith('4 6')\n    tokens = input.split()\n"))
+    assertion = "    assert not input.startswith('4 6')\n"
+    checker.write_text(checker.read_text().replace("    tokens = input.split()\n", assertion + "    tokens = input.split()\n"))
     line = checker.read_text().splitlines().index("    assert not input.startswith('4 6')") + 1
     done = run_judge("run", "pairsum", str(copy / "solutions/pairsum/accepted/last_pair.py"), "--problems", str(copy),
                      "--no-record", "--format", "json")
     case = next(case for case in json.loads(done.stdout)["cases"] if case["name"] == "two-answers")
     assert case["verdict"] == "IE"
-    assert case["message"] == f"checking case two-answers failed: the checker pairsum.py:check raised AssertionError (line {line})"
+    assert case["message"] == ("checking case two-answers failed: the checker pairsum.py:check raised "
+                               f"AssertionError (line {line})")
 
 
 def test_judge_test_says_once_and_first_that_the_checker_is_misspelt(tmp_path):

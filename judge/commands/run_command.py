@@ -151,11 +151,12 @@ def _judge_streaming(args: argparse.Namespace, problem, source: Path, cases: lis
             result = judge_submission(problem, source, args.lang, cases=cases, jobs=args.jobs,
                                       on_case=decided, stop_on_failure=args.fail_fast)
             unrun = [case for case in result.cases if case.name not in stream.decided_results]
-            if unrun and len(unrun) == len(result.cases) and table is not None:
+            if table is not None and unrun and len(unrun) == len(result.cases):
                 # A compile error (or a missing toolchain) decides every case at once, alike, unrun: one row.
                 stream.decided_together(_row_for_all(unrun, table))
-            for case in unrun if table is None else ():
-                decided(case)
+            else:
+                for case in unrun:
+                    decided(case)
     except KeyboardInterrupt as stop:
         _show_stopped(stream, table is not None, problem, source, stop)
         raise

@@ -73,7 +73,8 @@ def _stress_and_report(args: argparse.Namespace, problem, planned) -> int:
     show_progress = args.format == "table" and sys.stderr.isatty()
 
     def progress(count: int) -> None:
-        print(f"\rexample {count}" + (f"/{args.examples}" if args.examples else ""), end="", file=sys.stderr, flush=True)
+        of = f"/{args.examples}" if args.examples else ""
+        print(f"\rexample {count}{of}", end="", file=sys.stderr, flush=True)
 
     seconds = args.seconds or (None if args.examples else SEARCH_SECONDS)
     deadline = time.monotonic() + seconds if seconds else None

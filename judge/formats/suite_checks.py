@@ -122,10 +122,6 @@ def check_reference(problem: Problem) -> Check:
     return Check(problem.id, "reference", True, f"solves all cases, matches {len(stored)} stored outputs")
 
 
-def check_solution(problem: Problem, path: Path, expected: Verdict) -> Check:
-    return solution_check(problem, path, expected, judge_submission(problem, path, stop_on_failure=True))
-
-
 def solution_check(problem: Problem, path: Path, expected: Verdict, result: SubmissionResult) -> Check:
     """Whether an example solution got the verdict its folder names (``result``: judged with
     stop_on_failure, so a failed case is the last)."""
@@ -149,7 +145,9 @@ def reference_against_accepted(problem: Problem, accepted: list[SubmissionResult
     if not _agree(problem, case, [result.output for result in failed]):
         return None
     answer = problem.task.answer_text(expected_output(problem, case))
-    source = "the case's stored output" if case.expected is not None else f"the reference {problem.files.reference.name}"
+    reference = problem.files.reference
+    source = "the case's stored output" if case.expected is not None or reference is None else \
+        f"the reference {reference.name}"
     return Check(problem.id, "reference", False,
                  f"likely wrong on case {case.name}: all {len(accepted)} accepted solutions agree with each other "
                  f"there ({_short(failed[0].output)}), not with {source} ({_short(answer)})")

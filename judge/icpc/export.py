@@ -6,8 +6,8 @@ order, with the reference's answers as ``.ans``; the validator becomes an input 
 checker becomes default-validator flags (``tokens``: case_sensitive; ``exact``: also
 space_change_sensitive; ``float``: its tolerances) or, for a custom checker, an output validator:
 the checker's file with the format's protocol appended, calling it as the judge does (with the
-case's input when it asks for it); example solutions go to the matching ``submissions/`` folder (those that do not
-compile stay behind: the format has no folder for them).
+case's input when it asks for it); example solutions go to the matching ``submissions/`` folder
+(those that do not compile stay behind: the format has no folder for them).
 """
 
 from __future__ import annotations

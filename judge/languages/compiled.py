@@ -62,7 +62,8 @@ def build_function_call(language: CompiledLanguage, style: CFunction | CppFuncti
     command = [language.compiler, *language.flags, *style.compile_arguments("{work}")]
     key = cache_key(language.name, language.version(), " ".join(command), *_named(files))
     as_named = renamed(style.source_name, file_name or style.source_name)
-    return cached_build(key, files, command, clean_message=lambda text: as_named(style.compile_message(text, signature)))
+    return cached_build(key, files, command,
+                        clean_message=lambda text: as_named(style.compile_message(text, signature)))
 
 
 def renamed(copy_name: str, file_name: str):
