@@ -61,6 +61,14 @@ class CaseStream:
             self.decided_results[result.name] = result
             self.changed.notify()
 
+    def decided_together(self, result: CaseResult) -> None:
+        """Every case decided at once and alike, none of them run (a submission that does not
+        build): the one row ``result`` says it for them all."""
+        with self.changed:
+            self.names = [result.name]
+            self.decided_results = {result.name: result}
+            self.changed.notify()
+
     def flush_out_of_order(self) -> int:
         """After the stream ended: write the rows of cases decided while one before them was still
         running (for a run that stopped: what was decided is shown); how many there were."""

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.errors import SuiteError
-from judge.python_files import DidNotReturn, call_within, load_python_file
+from judge.python_files import DidNotReturn, call_within, failure_text, load_python_file
 from judge.returned_value import UnreadableValue, decode_returned_value
 
 SHOW = 40  # characters of a token shown in a message
@@ -285,7 +285,10 @@ def load_custom_checker(spec: str, root: Path, option_names: tuple[str, ...] = (
         except DidNotReturn as error:
             stuck.append(error)
             raise
+        except Exception as error:  # the checker's own mistake, said with the line it came from
+            raise SuiteError(f"the checker {path.name}:{function_name} raised {failure_text(error, path)}") from error
         return _checker_result(result, path, function_name)
+    custom.asks_for = wanted  # the names it takes besides the output and the answer; None: any (**options)
     return custom
 
 

@@ -18,7 +18,7 @@ from judge.problem import Problem
 from judge.reference import rejection
 from judge.results import PrepareFailure, SubmissionResult
 from judge.runner import prepare, run_case
-from judge.stress import Counterexample, stress
+from judge.stress import SEARCH_EXAMPLES, SEARCH_SECONDS, Counterexample, stress
 from judge.verdict import Verdict
 from judge.vocabulary import Visibility
 
@@ -28,8 +28,7 @@ if TYPE_CHECKING:  # annotations only: `judge run` imports this module, and grad
 
 # Verdicts a counterexample can explain: the submission ran and did something wrong.
 EXPLAINED = {Verdict.WA, Verdict.RE, Verdict.TLE, Verdict.MLE, Verdict.OLE}
-SEARCH_EXAMPLES = 100_000  # the budget, not this, ends a search that finds nothing
-PER_SUBMISSION = 10.0  # seconds of wall time for one submission's search in `judge grade`, as `judge run` gives
+PER_SUBMISSION = SEARCH_SECONDS  # wall time for one submission's search in `judge grade`, as `judge run` gives
 MIN_SEARCH = 1.0  # a search given less than this finds too little to be worth starting
 
 

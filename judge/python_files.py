@@ -46,7 +46,8 @@ def failure_text(error: BaseException, path: Path) -> str:
     if isinstance(error, SystemExit):
         return f"it called sys.exit({error.code!r})"
     lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__) if Path(frame.filename) == path]
-    return f"{type(error).__name__}: {error}" + (f" (line {lines[-1]})" if lines else "")
+    said = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__  # a bare `assert` says nothing
+    return said + (f" (line {lines[-1]})" if lines else "")
 
 
 def call_within(seconds: float, function: Callable[[], T], what: str) -> T:

@@ -8,7 +8,7 @@ from typing import Any
 from judge.case_view import SampleView
 from judge.output_diff import excerpt, expected_label, first_difference
 from judge.runner import CaseResult, SubmissionResult
-from judge.terminal import NARROWEST, cut, terminal_width
+from judge.terminal import ELLIPSIS, NARROWEST, cut, terminal_width
 from judge.verdict import Verdict
 from judge.visible_text import visible
 
@@ -52,12 +52,13 @@ def render_table(result: SubmissionResult, samples: dict[str, SampleView] | None
 
 
 def render_after_table(result: SubmissionResult, samples: dict[str, SampleView] | None = None,
-                       width: int | None = None, show_hint: bool = False) -> str:
+                       width: int | None = None, show_hint: bool = False, whole_counterexample: bool = False) -> str:
     """What follows the per-case table: the compiler's message once (if any), what went wrong on
     each failed sample case (input, expected and actual output around the first difference), the
     counterexample for hidden failures, and a summary line with the score.
 
-    ``show_hint``: say how to see a failed sample case in full (`judge run --show CASE`)."""
+    ``show_hint``: say how to see a failed sample case, or the counterexample, in full (`judge run
+    --show CASE`, `--show counterexample`); ``whole_counterexample``: show all of the counterexample."""
     width = terminal_width() if width is None else width
     parts = []
     if result.compile_message:
@@ -70,7 +71,7 @@ def render_after_table(result: SubmissionResult, samples: dict[str, SampleView] 
     if hints:
         parts.append("\n" + hints)
     if result.explanation is not None and result.explanation.hidden_failed:
-        parts.append("\n" + explanation_text(result.explanation, width))
+        parts.append("\n" + explanation_text(result.explanation, width, show_hint, whole_counterexample))
     score = f"score {result.score:g}/{result.max_score:g}" if not result.partial else "no score: only some cases ran"
     parts.append(f"\n{result.verdict}  {result.passed}/{result.total} cases passed, "
                  f"{score}  ({result.problem}, {result.language})")
@@ -135,9 +136,12 @@ def failed_case_text(case: CaseResult, view: SampleView, width: int, show_hint: 
     return "\n".join(lines)
 
 
-def explanation_text(explanation: Any, width: int) -> str:
-    """The counterexample for failed hidden cases, shown as a failed sample case is; or why
-    there is none."""
+SHOW_COUNTEREXAMPLE = "counterexample"  # `judge run --show counterexample`: all of it
+
+
+def explanation_text(explanation: Any, width: int, show_hint: bool = False, whole: bool = False) -> str:
+    """The counterexample for failed hidden cases, shown as a failed sample case is (``whole``: all
+    of it, as the program read and wrote it, as `--show CASE` shows a sample); or why there is none."""
     lines = []
     if explanation.rejected_hidden:
         lines.append(cut(f"({explanation.rejected_hidden} candidate input(s) passed over: they are hidden cases' "
@@ -149,15 +153,24 @@ def explanation_text(explanation: Any, width: int) -> str:
     difference = first_difference(explanation.expected_text, example.got) if pointed else None
     lines.insert(0, cut(f"counterexample (an input of the judge's own, not a hidden case; found in "
                         f"{explanation.seconds:.1f} s): {example.verdict} - {example.message}", width))
-    lines.append(f"{explanation.input_label}:")
-    lines += excerpt(explanation.input_text, None, width)
-    lines.append(f"{expected_label(explanation.one_right_output)}:")
-    lines += excerpt(explanation.expected_text, difference, width)
-    lines.append("got:")
-    lines += excerpt(example.got, difference, width) if example.got else ["  (no output)"]
+    texts = [(explanation.input_label, explanation.input_text, None),
+             (expected_label(explanation.one_right_output), explanation.expected_text, difference),
+             ("got", example.got, difference)]
+    cut_short = False
+    for label, text, where in texts:
+        lines.append(f"{label}:")
+        if not text and label == "got":
+            lines.append("  (no output)")
+            continue
+        shown = [visible(text.rstrip("\n"))] if whole else excerpt(text, where, width)
+        cut_short = cut_short or any(line.endswith((ELLIPSIS, "more lines)", "lines before)")) for line in shown)
+        lines += shown
     if difference is not None:
         lines.append(f"first difference: line {difference.line + 1}, column {difference.column + 1}")
+    if show_hint and cut_short:
+        lines.append(cut(f"(run again with --show {SHOW_COUNTEREXAMPLE} to see all of it)", width))
     return "\n".join(lines)
+
 
 
 def render_case_in_full(result: SubmissionResult, view: SampleView) -> str:

@@ -36,12 +36,21 @@ if TYPE_CHECKING:
     from judge.results import CaseResult
     from judge.tasks import TaskType
 
-SHRINK_CALLS = 400  # runs spent on shrinking at most, after the first difference
+# One search serves `judge stress` and the counterexample search of `judge run` and `judge grade`:
+# by default both look for SEARCH_SECONDS of wall time (`judge stress --examples N` asks for N
+# inputs instead), and a failing input found is shrunk within the same bounds.
+SEARCH_SECONDS = 10.0
+SEARCH_EXAMPLES = 100_000  # under a time budget: the budget, not this, ends a search that finds nothing
+SHRINK_CALLS = 2000  # runs spent on shrinking at most, after the first difference
 SHRINK_SECONDS = 60.0
 
 
 class SearchOutOfTime(Exception):
     """The search's time budget ran out before any input failed."""
+
+
+class _ShrinkingOver(Exception):
+    """Shrinking reached its bounds: the smallest failing input found so far is the answer."""
 
 
 @dataclass
@@ -77,12 +86,14 @@ def stress(problem: Problem, source: Path, examples: int = 100, seed: int = 0,
            time_limit: float | None = None, language_name: str | None = None,
            on_example: Callable[[int], None] | None = None, jobs: int = 1,
            planned: PlannedExamples | None = None, deadline: float | None = None,
-           admissible: Callable[[Any], bool] | None = None) -> StressResult:
+           admissible: Callable[[Any], bool] | None = None, find_deadline: float | None = None) -> StressResult:
     """Search for an input on which ``source`` is not AC; shrink the first one found.
 
     ``deadline`` (a time.monotonic() value) ends the search: no input runs after it, and a
-    failing input found before it is shrunk only until then. An input ``admissible`` refuses
-    is never run nor reported: it counts as passed, so shrinking steers around it.
+    failing input found before it is shrunk only until then. ``find_deadline`` ends only the
+    search for a first failing input: one found before it is shrunk within SHRINK_CALLS and
+    SHRINK_SECONDS. An input ``admissible`` refuses is never run nor reported: it counts as
+    passed, so shrinking steers around it.
 
     With ``jobs`` > 1 the examples are generated in a separate process and judged several at a
     time (see ``_judge_ahead``); the result is the same as with one. ``planned`` is that
@@ -90,14 +101,15 @@ def stress(problem: Problem, source: Path, examples: int = 100, seed: int = 0,
     closed when the search is over.
     """
     if problem.package is not None:
-        return _stress_package(problem, source, examples, seed, time_limit, language_name, on_example, deadline)
+        return _stress_package(problem, source, examples, seed, time_limit, language_name, on_example,
+                               _earliest(deadline, find_deadline))
     # Started first, so that it generates while the submission compiles, and before any
     # judging thread exists (the generator is a forked process).
     if planned is None and jobs > 1:
         planned = PlannedExamples(strategy_file(problem), examples, seed)
     try:
         return _stress(problem, source, examples, seed, time_limit, language_name, on_example, jobs, planned,
-                       deadline, admissible)
+                       deadline, admissible, find_deadline)
     finally:
         if planned:
             planned.close()
@@ -136,13 +148,14 @@ def _stress_package(problem, source, examples, seed, time_limit, language_name, 
 
 def _stress(problem, source, examples, seed, time_limit, language_name, on_example, jobs,
             planned: PlannedExamples | None, deadline: float | None = None,
-            admissible: Callable[[Any], bool] | None = None) -> StressResult:
+            admissible: Callable[[Any], bool] | None = None, find_deadline: float | None = None) -> StressResult:
     prepared = _prepared(problem, source, language_name, time_limit)
     if isinstance(prepared, StressResult):
         return prepared
     with executor(prepared.language, prepared.program, problem.io, prepared.limits, workers=jobs) as execute:
         search = _Search(lambda value: run_case(problem, prepared, problem.task.make_case(value, "stress"),
-                                                execute), on_example, deadline, admissible)
+                                                execute), on_example, deadline, admissible,
+                         _earliest(deadline, find_deadline))
         if planned and not _judge_ahead(planned, search, jobs):
             return StressResult(problem.id, str(source), search.generated, False)
         if planned:
@@ -165,6 +178,8 @@ def _search_and_shrink(problem: Problem, examples: int, seed: int, search: _Sear
         found, minimal = hypothesis_search(strategy, search.fails, examples, seed, shrink=True)
     except SearchOutOfTime:
         return None
+    except _ShrinkingOver:
+        return search.smallest_failure
     except Exception as error:
         raise generation_failed(path, error) from error
     return minimal if found else None
@@ -177,7 +192,7 @@ def _judge_ahead(planned: PlannedExamples, search: _Search, jobs: int) -> bool:
     pool = ThreadPoolExecutor(max_workers=jobs)
     try:
         for value in planned:
-            if search.deadline is not None and time.monotonic() >= search.deadline:
+            if search.finding_over():
                 break
             if search.admissible is not None and not search.admissible(value):
                 continue  # never run: it counts as passed, as in the search
@@ -198,14 +213,17 @@ class _Search:
     """The predicate Hypothesis searches with: runs an input, remembers what happened."""
 
     def __init__(self, run: Callable[[Any], CaseResult], on_example: Callable[[int], None] | None,
-                 deadline: float | None = None, admissible: Callable[[Any], bool] | None = None) -> None:
+                 deadline: float | None = None, admissible: Callable[[Any], bool] | None = None,
+                 find_deadline: float | None = None) -> None:
         self.run = run
         self.on_example = on_example
-        self.deadline = deadline
+        self.deadline = deadline  # the end of the whole search, shrinking included
+        self.find_deadline = find_deadline  # the end of the search for a first failing input
         self.admissible = admissible
         self.results: dict[str, CaseResult] = {}
         self.generated = 0  # examples run up to and including the first difference
         self.first_failure: Any = None
+        self.smallest_failure: Any = None  # the failing input Hypothesis' shrinking has reached
         self.shrink_calls = 0
         self.shrink_started = 0.0
 
@@ -213,22 +231,32 @@ class _Search:
         key = example_key(value)
         if key in self.results:
             return self.results[key].verdict != Verdict.AC
-        out_of_time = self.deadline is not None and time.monotonic() >= self.deadline
-        if out_of_time and self.first_failure is None:
+        if self.first_failure is None and self.finding_over():
             raise SearchOutOfTime  # ends Hypothesis' search: generating more would only cost time
+        if self.first_failure is not None and self._shrinking_over():
+            # Bounded, so a slow (TLE) solution cannot keep the search going for long; raised, not
+            # answered, since each further candidate would still cost its validation.
+            raise _ShrinkingOver
         if self.admissible is not None and not self.admissible(value):
             return False
         if self.first_failure is not None:
-            # Shrinking: bounded, so a slow (TLE) solution cannot keep the search going for long.
             self.shrink_calls += 1
-            if (out_of_time or self.shrink_calls > SHRINK_CALLS
-                    or time.monotonic() - self.shrink_started > SHRINK_SECONDS):
-                return False
             result = self.run(value)
             self.results[key] = result
+            if result.verdict != Verdict.AC:
+                self.smallest_failure = value  # the shrinker only tries inputs smaller than its best
             return result.verdict != Verdict.AC
         result = self.run(value)
         return self.record_generated(value, result)
+
+    def _shrinking_over(self) -> bool:
+        now = time.monotonic()
+        return ((self.deadline is not None and now >= self.deadline) or self.shrink_calls >= SHRINK_CALLS
+                or now - self.shrink_started > SHRINK_SECONDS)
+
+    def finding_over(self) -> bool:
+        """Whether the time to look for a first failing input has run out."""
+        return self.find_deadline is not None and time.monotonic() >= self.find_deadline
 
     def record_generated(self, value: Any, result: CaseResult) -> bool:
         """Note a generated example's result; True if it is the first failure."""
@@ -238,9 +266,13 @@ class _Search:
             self.on_example(self.generated)
         failed = result.verdict != Verdict.AC
         if failed:
-            self.first_failure = value
+            self.first_failure = self.smallest_failure = value
             self.shrink_started = time.monotonic()
         return failed
+
+
+def _earliest(*deadlines: float | None) -> float | None:
+    return min((deadline for deadline in deadlines if deadline is not None), default=None)
 
 
 def strategy_file(problem: Problem) -> Path:

@@ -224,3 +224,36 @@ def test_a_checker_that_never_returns_is_given_up_on(tmp_path, monkeypatch):
         assert time.monotonic() - started < 0.4
     finally:
         released.touch()
+
+
+def _copy_of_the_example(tmp_path):
+    import shutil
+
+    copy = tmp_path / "any-answer"
+    shutil.copytree(EXAMPLE, copy)
+    return copy
+
+
+def test_a_checker_that_raises_is_reported_with_its_file_and_line(tmp_path):
+    copy = _copy_of_the_example(tmp_path)
+    checker = copy / "checkers" / "pairsum.py"
+    assertion = "    assert not input.startswith('4 6')\n"
+    checker.write_text(checker.read_text().replace("    tokens = input.split()\n", assertion + "    tokens = input.split()\n"))
+    line = checker.read_text().splitlines().index("    assert not input.startswith('4 6')") + 1
+    done = run_judge("run", "pairsum", str(copy / "solutions/pairsum/accepted/last_pair.py"), "--problems", str(copy),
+                     "--no-record", "--format", "json")
+    case = next(case for case in json.loads(done.stdout)["cases"] if case["name"] == "two-answers")
+    assert case["verdict"] == "IE"
+    assert case["message"] == ("checking case two-answers failed: the checker pairsum.py:check raised "
+                               f"AssertionError (line {line})")
+
+
+def test_judge_test_says_once_and_first_that_the_checker_is_misspelt(tmp_path):
+    copy = _copy_of_the_example(tmp_path)
+    suite = copy / "cases" / "pairsum.yaml"
+    suite.write_text(suite.read_text().replace("pairsum.py:check", "pairsum.py:chek"))
+    done = run_judge("test", "pairsum", "--problems", str(copy))
+    assert done.returncode == 1
+    lines = done.stdout.splitlines()
+    assert lines[1].startswith("pairsum  checker  FAIL  ") and "defines no function chek (it defines check)" in lines[1]
+    assert "chek" not in "\n".join(lines[2:]) and "pairsum  solution" not in done.stdout  # none judged with it

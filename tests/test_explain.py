@@ -84,6 +84,20 @@ def test_the_table_shows_the_counterexample_and_no_hidden_case():
         assert part in done.stdout
 
 
+def test_show_counterexample_prints_all_of_it_where_the_table_gives_a_few_lines():
+    source = "solutions/omok/wrong_answer/last_line_missed.c"
+    cut = run_judge("run", "omok", source, "--no-record", "--explain", str(BUDGET)).stdout
+    assert "  (14 more lines)" in cut and "(run again with --show counterexample to see all of it)" in cut
+    whole = run_judge("run", "omok", source, "--no-record", "--explain", str(BUDGET), "--show", "counterexample")
+    assert whole.returncode == 1, whole.stderr
+    board = whole.stdout.split("\ninput:\n", 1)[1].split("\nexpected:\n", 1)[0].splitlines()
+    assert len(board) == 19 and all(len(row.split()) == 19 for row in board), whole.stdout
+    assert "more lines" not in whole.stdout and "--show counterexample to see" not in whole.stdout
+    # Asked for without a search to make, it says why it cannot be shown.
+    refused = run_judge("run", "omok", source, "--no-record", "--no-explain", "--show", "counterexample")
+    assert refused.returncode == 2 and "--no-explain asks for no search" in refused.stderr
+
+
 def test_a_hidden_input_is_never_the_counterexample(tmp_path):
     problem = load_problem("stones")
     wrong = tmp_path / "wrong.py"

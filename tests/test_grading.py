@@ -70,7 +70,7 @@ def test_table_markdown_and_junit(graded, tmp_path):
     assert failures and int(ben.get("failures")) == len(failures) and failures[0].get("type") == "WA"
     assert int(root.get("tests")) == sum(int(suite.get("tests")) for suite in suites.values())
     compile_failures = suites["cy.stones"].findall("testcase/failure")
-    assert compile_failures[0].get("type") == "CE" and "main.cpp" in compile_failures[0].text
+    assert compile_failures[0].get("type") == "CE" and "stones.cpp" in compile_failures[0].text
     assert all(failure.text == "the compiler's message is on case sample-1" for failure in compile_failures[1:])
 
 

@@ -1,3 +1,4 @@
+import shutil
 from pathlib import Path
 
 import pytest
@@ -113,6 +114,36 @@ def test_a_validator_that_does_not_load_is_a_failed_check_naming_the_line(tmp_pa
     done = run_judge("test", "stones", "--problems", str(project))
     assert done.returncode == 1 and "Traceback" not in done.stdout + done.stderr, done.stdout + done.stderr
     assert "the validator does not load: SyntaxError: expected ':' (line 1)" in done.stdout
+
+
+def _stones_with_solutions(tmp_path: Path, accepted: tuple[str, ...]) -> Path:
+    project = project_with(tmp_path, "stones")
+    for folder, names in (("accepted", accepted), ("wrong_answer", ("even_wins.py",))):
+        (project / "solutions/stones" / folder).mkdir(parents=True)
+        for name in names:
+            shutil.copy(ROOT / "solutions/stones" / folder / name, project / "solutions/stones" / folder / name)
+    return project
+
+
+def test_a_reference_wrong_on_a_case_is_named_when_the_accepted_solutions_agree(tmp_path):
+    project = _stones_with_solutions(tmp_path, ("game_dp.py", "parity.c"))
+    reference = project / "reference" / "stones.py"
+    reference.write_text(reference.read_text().replace("n % 2 == 1", "(n % 2 == 1 or n == 6)"))
+    done = run_judge("test", "stones", "--problems", str(project))
+    assert done.returncode == 1, done.stdout
+    assert ("stones  reference  FAIL  likely wrong on case n-6: all 2 accepted solutions agree with each other "
+            "there ('CY'), not with the reference stones.py ('SK')") in done.stdout
+
+
+def test_accepted_solutions_that_disagree_do_not_blame_the_reference(tmp_path):
+    project = _stones_with_solutions(tmp_path, ("game_dp.py", "parity.c"))
+    reference = project / "reference" / "stones.py"
+    reference.write_text(reference.read_text().replace("n % 2 == 1", "(n % 2 == 1 or n == 6)"))
+    wrong = project / "solutions/stones/accepted/parity.c"
+    wrong.write_text(wrong.read_text().replace("% 2", "% 4"))  # wrong itself, on n = 2 first
+    done = run_judge("test", "stones", "--problems", str(project))
+    assert "game_dp.py  FAIL  expected AC, got WA on n-6" in done.stdout, done.stdout
+    assert "parity.c  FAIL  expected AC, got WA on n-2" in done.stdout and "likely wrong" not in done.stdout
 
 
 def test_a_validator_that_never_returns_is_given_up_on(tmp_path, monkeypatch):

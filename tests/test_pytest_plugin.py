@@ -43,7 +43,7 @@ def test_several_problems_at_once(project):
 def test_compile_errors_fail_every_item_with_the_message(project):
     result = project.runpytest("cases/stones.yaml", "--solution", str(SOLUTIONS / "stones/compile_error/missing_semicolon.c"))
     result.assert_outcomes(failed=22)
-    result.stdout.fnmatch_lines(["*CE on case sample-1: main.c:2:*error: expected*"])
+    result.stdout.fnmatch_lines(["*CE on case sample-1: missing_semicolon.c:2:*error: expected*"])
 
 
 def test_junitxml(project):

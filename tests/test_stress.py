@@ -96,6 +96,51 @@ def test_cli_json_shape_and_exit_codes():
     assert usage.returncode == 2
 
 
+def test_default_stress_finds_an_off_by_one_at_the_board_edge_and_shrinks_it_to_the_five():
+    # The default search is the one `judge run` makes (as long as it allows), and the omok
+    # strategy puts lines on the board's edges; a five along the last row is all that is left.
+    done = run_judge("stress", "omok", str(ROOT / "solutions/omok/wrong_answer/last_line_missed.c"),
+                     "--seed", "0", "--format", "json")
+    data = json.loads(done.stdout)
+    assert done.returncode == 1 and data["found"], done.stdout + done.stderr
+    stones = [token for token in data["counterexample"]["input"].split() if token != "0"]
+    assert len(stones) == 5, data["counterexample"]["input"]
+
+
+def test_shrinking_ends_at_its_bound_with_the_smallest_failing_input_so_far(monkeypatch):
+    """Past its bound no candidate is even validated: shrinking stops, it does not answer "passes"
+    to every candidate the shrinker still has (each of which would cost a validation)."""
+    monkeypatch.setattr(stress_module, "SHRINK_CALLS", 3)
+    problem = load_problem("omok")
+    validated = []
+
+    def admissible(value) -> bool:
+        validated.append(value)
+        return True
+
+    path = ROOT / "solutions/omok/wrong_answer/last_line_missed.c"
+    result = stress(problem, path, examples=2000, seed=0, admissible=admissible)
+    assert result.found and result.counterexample.verdict == "WA"
+    assert len(validated) <= result.examples_run + 3
+    assert input_size(result.counterexample.input) <= input_size(result.first_failure)
+
+
+def test_stress_and_the_counterexample_search_of_judge_run_have_one_budget():
+    from judge import explain
+    from judge.commands.common import DEFAULT_EXPLAIN_SECONDS
+
+    assert explain.PER_SUBMISSION == DEFAULT_EXPLAIN_SECONDS == stress_module.SEARCH_SECONDS
+    assert explain.SEARCH_EXAMPLES is stress_module.SEARCH_EXAMPLES
+    from judge.commands.stress_command import render_stress
+    from judge.stress import StressResult
+
+    problem = load_problem("stones")
+    nothing = StressResult("stones", "mine.py", 982, False)
+    assert render_stress(nothing, problem, None, None, 10.0).endswith("in 982 examples (stones, mine.py) within 10 s.")
+    assert render_stress(nothing, problem, None, None).endswith(": the strategies gave no other input.")
+    assert render_stress(nothing, problem, None, 982).endswith("in 982 examples (stones, mine.py).")
+
+
 @pytest.mark.parametrize("text, complaint", [
     ("def inputs():\n    raise ValueError('no strategy today')\n", "inputs() failed: ValueError: no strategy today"),
     (("from hypothesis import strategies as st\n"

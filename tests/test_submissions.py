@@ -167,7 +167,7 @@ def test_a_compiler_message_is_bounded_and_carries_no_judge_paths(tmp_path):
     message = re.search(r"<failure[^>]*>(.*?)</failure>", done.stdout, re.DOTALL).group(1)
     assert len(message) <= COMPILER_MESSAGE_CHARS * 1.2  # XML escapes lengthen it a little
     assert len(message.splitlines()) <= COMPILER_MESSAGE_LINES + 1
-    assert "error" in message and "main.c" in message
+    assert "error" in message and "stones.c" in message
     assert "judge-cache" not in message and "/sandbox/" not in message and "judge-run" not in message
 
 

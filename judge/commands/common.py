@@ -33,7 +33,9 @@ positive_int = positive(int, "a whole number")
 positive_float = positive(float, "a number")
 
 
-DEFAULT_EXPLAIN_SECONDS = 10.0  # wall time a submission's counterexample search may take (judge/explain.py)
+# Wall time a submission's counterexample search may take (judge/explain.py): judge/stress.py's
+# SEARCH_SECONDS, written out here so that starting `judge` does not load the search.
+DEFAULT_EXPLAIN_SECONDS = 10.0
 BUDGET_ENV = "JUDGE_EXPLAIN_SECONDS"  # another default for a machine or a CI job (0: no search)
 
 

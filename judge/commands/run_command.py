@@ -33,7 +33,8 @@ from judge.explain import explain, hidden_failures
 from judge.feedback import DEFAULT_LEVEL, LEVELS, at_least, level_for, withhold
 from judge.formats import format_of
 from judge.renderers import format_names, load_format
-from judge.report import cases_to_json, render_case_in_full
+from judge.report import SHOW_COUNTEREXAMPLE, cases_to_json, render_case_in_full
+from judge.results import CaseResult
 from judge.runner import judge_submission
 from judge.store import record_run
 from judge.verdict import Verdict
@@ -50,7 +51,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-x", "--fail-fast", action="store_true",
                         help="stop at the first case that fails (the cases then run one at a time, in order)")
     parser.add_argument("--show", metavar="CASE",
-                        help="run one sample case and print its input, expected and actual output in full")
+                        help=f"run one sample case and print its input, expected and actual output in full; "
+                             f"`--show {SHOW_COUNTEREXAMPLE}`: run every case and print all of the counterexample "
+                             f"found for a failed hidden case")
     add_language_option(parser)
     add_jobs_option(parser, "cases run")
     add_problems_option(parser)
@@ -85,23 +88,36 @@ def handle(args: argparse.Namespace) -> int:
         args.student = os.environ.get("USER") or "me"
         warn_if_weak()
     args.feedback = level_for(problem.feedback, args.feedback)
-    if args.show:
+    whole_counterexample = args.show == SHOW_COUNTEREXAMPLE and not _has_case(problem, args.show)
+    if args.show and not whole_counterexample:
         return _show_case(args, problem, source)
+    if whole_counterexample and (args.no_explain or not at_least(args.feedback, "counterexamples")):
+        why = "--no-explain asks for no search" if args.no_explain else f"the feedback level {args.feedback} shows none"
+        raise UsageError(f"--show {SHOW_COUNTEREXAMPLE} shows the counterexample a search finds, but {why}")
     cases = _chosen_cases(args, problem)
     renderer = load_format("run", args.format)
     result = _judge_streaming(args, problem, source, cases, renderer)
     result.feedback = args.feedback
     if args.explain is None:
-        args.explain = explain_budget()
+        args.explain = explain_budget() or (DEFAULT_EXPLAIN_SECONDS if whole_counterexample else 0)
     if not args.no_explain and args.explain > 0 and at_least(args.feedback, "counterexamples"):
         result.explanation = _explain(args, problem, source, result)
-    rest = renderer.render_after_rows(result, problem) if _streams_rows(renderer) else renderer.render(result, problem)
+    if not _streams_rows(renderer):
+        rest = renderer.render(result, problem)  # JSON holds all of the counterexample anyway
+    elif whole_counterexample:
+        rest = renderer.render_after_rows(result, problem, whole_counterexample=True)
+    else:
+        rest = renderer.render_after_rows(result, problem)
     print(rest)
     if not args.no_record and cases is None and not result.partial:
         store = open_store(args.db)
         record_run(store, args.student or os.environ.get("USER") or "me", problem, source, result, own_folder)
         store.close()
     return EXIT_OK if result.verdict == Verdict.AC else EXIT_FAILED
+
+
+def _has_case(problem, name: str) -> bool:
+    return any(case.name == name for case in problem.cases)
 
 
 def _chosen_cases(args: argparse.Namespace, problem) -> list | None:
@@ -137,13 +153,24 @@ def _judge_streaming(args: argparse.Namespace, problem, source: Path, cases: lis
         with stream:
             result = judge_submission(problem, source, args.lang, cases=cases, jobs=args.jobs,
                                       on_case=decided, stop_on_failure=args.fail_fast)
-            for case in result.cases:  # a compile error decides every case at once, unrun
-                if case.name not in stream.decided_results:
+            unrun = [case for case in result.cases if case.name not in stream.decided_results]
+            if table is not None and unrun and len(unrun) == len(result.cases):
+                # A compile error (or a missing toolchain) decides every case at once, alike, unrun: one row.
+                stream.decided_together(_row_for_all(unrun, table))
+            else:
+                for case in unrun:
                     decided(case)
     except KeyboardInterrupt as stop:
         _show_stopped(stream, table is not None, problem, source, stop)
         raise
     return result
+
+
+def _row_for_all(cases: list, table) -> CaseResult:
+    """The one row of cases decided alike without running (as failed_preparation decides them)."""
+    label = f"all {len(cases)}"
+    first = cases[0]
+    return CaseResult(label if len(label) <= table.widths[0] else "all", "", first.verdict, message=first.message)
 
 
 def _show_stopped(stream, rows_shown: bool, problem, source: Path, stop: KeyboardInterrupt) -> None:

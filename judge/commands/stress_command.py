@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
 from judge.catalog import find_problem
 from judge.commands.common import (
@@ -21,7 +22,7 @@ from judge.commands.common import (
 from judge.errors import UsageError
 from judge.output_diff import excerpt, expected_label, first_difference
 from judge.planned_examples import PlannedExamples
-from judge.stress import save_counterexample, stress
+from judge.stress import SEARCH_EXAMPLES, SEARCH_SECONDS, save_counterexample, stress
 from judge.terminal import terminal_width
 from judge.visible_text import visible
 
@@ -34,7 +35,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("problem", help="problem name (see `judge list`), suite file or package folder (its "
                                         "seeded generators make the inputs)")
     parser.add_argument("solution", help="the solution's source file")
-    parser.add_argument("--examples", type=positive_int, default=200, help="inputs to try (default 200)")
+    parser.add_argument("--examples", type=positive_int,
+                        help="inputs to try, however long they take (default: as many as --seconds allow)")
+    parser.add_argument("--seconds", type=positive_float,
+                        help=f"wall seconds to look for a failing input (default {SEARCH_SECONDS:g}, as `judge run`'s "
+                             f"search, when --examples is not given); shrinking one found takes more")
     parser.add_argument("--seed", type=int, default=0, help="random seed; the same seed gives the same run")
     parser.add_argument("--time-limit", type=positive_float, help="CPU seconds per run (default: the problem's)")
     parser.add_argument("--save", action="store_true", help="append the counterexample to the suite as a hidden case")
@@ -51,7 +56,7 @@ def handle(args: argparse.Namespace) -> int:
     planned = None
     strategies = source.strategy_path()
     if args.jobs > 1 and strategies is not None and strategies.is_file():
-        planned = PlannedExamples(strategies, args.examples, args.seed)
+        planned = PlannedExamples(strategies, args.examples or SEARCH_EXAMPLES, args.seed)
     try:
         return _stress_and_report(args, source.load_to_judge(), planned)
     finally:
@@ -68,30 +73,40 @@ def _stress_and_report(args: argparse.Namespace, problem, planned) -> int:
     show_progress = args.format == "table" and sys.stderr.isatty()
 
     def progress(count: int) -> None:
-        print(f"\rexample {count}/{args.examples}", end="", file=sys.stderr, flush=True)
+        of = f"/{args.examples}" if args.examples else ""
+        print(f"\rexample {count}{of}", end="", file=sys.stderr, flush=True)
 
-    result = stress(problem, solution, examples=args.examples, seed=args.seed, time_limit=args.time_limit,
-                    language_name=args.lang, on_example=progress if show_progress else None, jobs=args.jobs,
-                    planned=planned)
+    seconds = args.seconds or (None if args.examples else SEARCH_SECONDS)
+    deadline = time.monotonic() + seconds if seconds else None
+    result = stress(problem, solution, examples=args.examples or SEARCH_EXAMPLES, seed=args.seed,
+                    time_limit=args.time_limit, language_name=args.lang,
+                    on_example=progress if show_progress else None, jobs=args.jobs, planned=planned,
+                    find_deadline=deadline)
+    timed_out = deadline is not None and time.monotonic() >= deadline
     if show_progress:
         print("\r" + " " * 30 + "\r", end="", file=sys.stderr)
     saved = save_counterexample(problem, result, args.seed) if args.save and result.found else None
     if args.format == "json":
         print(json.dumps(result.to_json(problem.task), indent=2, ensure_ascii=False))
     else:
-        print(render_stress(result, problem, saved, args.examples))
+        print(render_stress(result, problem, saved, args.examples, seconds if timed_out else None))
     return EXIT_FAILED if result.found else EXIT_OK
 
 
-def render_stress(result, problem, saved: str | None, asked: int) -> str:
+def render_stress(result, problem, saved: str | None, asked: int | None, seconds: float | None = None) -> str:
     """What the search found, for a terminal: the program's output and messages, and the
-    submission's name, with control characters shown as escapes."""
-    return visible(_stress_text(result, problem, saved, asked))
+    submission's name, with control characters shown as escapes. ``asked``: the examples asked
+    for, if a number was; ``seconds``: the search's time, if it ran out."""
+    return visible(_stress_text(result, problem, saved, asked, seconds))
 
 
-def _stress_text(result, problem, saved: str | None, asked: int) -> str:
+def _stress_text(result, problem, saved: str | None, asked: int | None, seconds: float | None) -> str:
     if not result.found:
         found = f"No difference found in {result.examples_run} examples ({result.problem}, {result.submission})"
+        if seconds is not None:
+            return f"{found} within {seconds:g} s."
+        if asked is None:
+            return f"{found}: the strategies gave no other input."
         if result.examples_run >= asked:
             return found + "."
         # Hypothesis may generate an input twice (or run out of new ones); a repeat is not run again.

@@ -13,8 +13,8 @@ from judge.checkers import get_checker
 from judge.errors import SuiteError
 from judge.host import usable_cores
 from judge.problem import Problem
-from judge.reference import reference_answer, rejection, strategy_module_at, validator_module
-from judge.results import Check
+from judge.reference import expected_output, reference_answer, rejection, strategy_module_at, validator_module
+from judge.results import Check, SubmissionResult
 from judge.runner import judge_submission
 from judge.verdict import Verdict
 
@@ -25,11 +25,22 @@ def verify_suite_problem(problem: Problem, jobs: int | None = None) -> Iterator[
     """The checks of a problem written as a suite: validator, strategies, reference, and every
     example solution (judged in parallel), each as soon as it is made."""
     yield Check(problem.id, "loads", True, f"{len(problem.cases)} cases")
+    broken_checker = check_checker(problem)
+    if broken_checker is not None:  # said once, first: every answer would be judged by it
+        yield broken_checker
+        return
     yield check_validator(problem)
     yield check_strategies(problem)
     yield check_reference(problem)
+    accepted: list[SubmissionResult] = []
+    solutions = problem.example_solutions()
     with ThreadPoolExecutor(max_workers=jobs or _default_jobs()) as pool:
-        yield from pool.map(lambda job: check_solution(problem, *job), problem.example_solutions())
+        results = pool.map(lambda job: judge_submission(problem, job[0], stop_on_failure=True), solutions)
+        for (path, expected), result in zip(solutions, results):
+            if expected == Verdict.AC:
+                accepted.append(result)
+            yield solution_check(problem, path, expected, result)
+    yield reference_against_accepted(problem, accepted)
 
 
 def _default_jobs() -> int:
@@ -82,12 +93,20 @@ def check_strategies(problem: Problem) -> Check | None:
     return Check(problem.id, "strategies", True, f"{STRATEGY_EXAMPLES} generated inputs are all valid")
 
 
+def check_checker(problem: Problem) -> Check | None:
+    """A failed check when the problem's checker does not load (a file or function misspelt, a
+    signature the judge cannot call); None when it loads."""
+    try:
+        get_checker(problem.checker, problem.checker_options, problem.project_root)
+    except SuiteError as error:
+        return Check(problem.id, "checker", False, f"{error} (nothing else is checked: the reference and the "
+                                                   f"example solutions are judged with it)")
+    return None
+
+
 def check_reference(problem: Problem) -> Check:
     stored = [case for case in problem.cases if case.expected is not None]
-    try:
-        checker = get_checker(problem.checker, problem.checker_options, problem.project_root)
-    except SuiteError as error:
-        return Check(problem.id, "checker", False, str(error))
+    checker = get_checker(problem.checker, problem.checker_options, problem.project_root)
     try:
         for case in problem.cases:
             got = reference_answer(problem, problem.task.value(case))
@@ -103,10 +122,48 @@ def check_reference(problem: Problem) -> Check:
     return Check(problem.id, "reference", True, f"solves all cases, matches {len(stored)} stored outputs")
 
 
-def check_solution(problem: Problem, path: Path, expected: Verdict) -> Check:
-    result = judge_submission(problem, path, stop_on_failure=True)
+def solution_check(problem: Problem, path: Path, expected: Verdict, result: SubmissionResult) -> Check:
+    """Whether an example solution got the verdict its folder names (``result``: judged with
+    stop_on_failure, so a failed case is the last)."""
     relative = path.relative_to(problem.files.solutions.parent) if problem.files.solutions else path
     failing = next((case for case in result.cases if case.verdict != Verdict.AC), None)
     detail = f"got {result.verdict}" + (f" on {failing.name}: {failing.message}" if failing else "")
     return Check(problem.id, f"solution {relative}", result.verdict == expected,
                  detail if result.verdict == expected else f"expected {expected}, {detail}")
+
+
+def reference_against_accepted(problem: Problem, accepted: list[SubmissionResult]) -> Check | None:
+    """The reference named as the likely fault when every accepted solution (two or more) got WA
+    on the same case with answers the checker finds the same (BAPCtools checks solutions against
+    one accepted solution's answers). None when nothing points at the reference."""
+    if len(accepted) < 2 or any(result.verdict != Verdict.WA or not result.cases for result in accepted):
+        return None
+    failed = [result.cases[-1] for result in accepted]  # judged with stop_on_failure: the failure is last
+    case = next((case for case in problem.cases if case.name == failed[0].name), None)
+    if case is None or any(result.name != case.name for result in failed):
+        return None
+    if not _agree(problem, case, [result.output for result in failed]):
+        return None
+    answer = problem.task.answer_text(expected_output(problem, case))
+    reference = problem.files.reference
+    source = "the case's stored output" if case.expected is not None or reference is None else \
+        f"the reference {reference.name}"
+    return Check(problem.id, "reference", False,
+                 f"likely wrong on case {case.name}: all {len(accepted)} accepted solutions agree with each other "
+                 f"there ({_short(failed[0].output)}), not with {source} ({_short(answer)})")
+
+
+def _agree(problem: Problem, case, outputs: list[str]) -> bool:
+    """Whether the checker accepts every output against the first, as if it were the answer."""
+    try:
+        checker = get_checker(problem.checker, problem.checker_options, problem.project_root)
+        first = problem.task.output_answer(outputs[0])
+        return all(checker(output, first, case=case, reveal=True, **problem.checker_options).ok
+                   for output in outputs[1:])
+    except Exception:  # noqa: BLE001 - an answer the checker cannot read is no agreement
+        return False
+
+
+def _short(text: str) -> str:
+    text = text.strip()
+    return repr(text if len(text) <= 60 else text[:60] + "...")

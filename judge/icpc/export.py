@@ -4,20 +4,23 @@ this judge and problemtools read back.
 Cases become ``data/sample`` (sample cases) and ``data/secret`` (the rest), numbered to keep their
 order, with the reference's answers as ``.ans``; the validator becomes an input validator; the
 checker becomes default-validator flags (``tokens``: case_sensitive; ``exact``: also
-space_change_sensitive; ``float``: its tolerances) or, for a custom checker, an output validator
-that calls it; example solutions go to the matching ``submissions/`` folder (those that do not
-compile stay behind: the format has no folder for them).
+space_change_sensitive; ``float``: its tolerances) or, for a custom checker, an output validator:
+the checker's file with the format's protocol appended, calling it as the judge does (with the
+case's input when it asks for it); example solutions go to the matching ``submissions/`` folder
+(those that do not compile stay behind: the format has no folder for them).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import uuid
 from pathlib import Path
 
 import yaml
 
+from judge.checkers import load_custom_checker
 from judge.problem import Problem, SuiteError
 from judge.reference import expected_output
 from judge.vocabulary import TaskStyle, Visibility
@@ -38,25 +41,39 @@ if __name__ == "__main__":  # the package format's protocol: exit 42 for valid i
         _sys.exit(43)
     _sys.exit(42)
 '''
-OUTPUT_VALIDATOR = '''"""Output validator calling the problem's own checker: {spec}."""
-import importlib.util
-import json
-import sys
-from pathlib import Path
+# Appended to a copy of the problem's own checker, which becomes the package's output validator: one
+# file, so that every tool finds its entry. The checker is called as the judge calls it: with the
+# output, the answer and, by name, what it asks for (the case's input, the suite's options).
+OUTPUT_VALIDATOR_MAIN = """
 
-here = Path(__file__).resolve().parent
-spec = importlib.util.spec_from_file_location("checker", here / {file_name!r})
-checker = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(checker)
-answer = open(sys.argv[2], encoding="utf-8").read()
-got = sys.stdin.read()
-result = getattr(checker, {function!r})(got, answer, reveal=True, **json.loads({options!r}))
-ok, message = (result.ok, result.message) if hasattr(result, "ok") else (
-    (bool(result[0]), str(result[1])) if isinstance(result, tuple) else (bool(result), ""))
-with open(sys.argv[3] + "judgemessage.txt", "w", encoding="utf-8") as feedback:
-    feedback.write(message)
-sys.exit(42 if ok else 43)
-'''
+# Added by `judge export`: the package format's protocol (input, answer and feedback folder as
+# arguments, the submission's output on stdin; exit 42 to accept, 43 to reject) around {function}.
+if __name__ == "__main__":
+    import inspect as _inspect
+    import json as _json
+    import os as _os
+    import sys as _sys
+
+    with open(_sys.argv[1], encoding="utf-8") as _file:
+        _input = _file.read()
+    with open(_sys.argv[2], encoding="utf-8") as _file:
+        _answer = _file.read()
+    _offered = {{**_json.loads({options!r}), "input": _input, "args": None, "reveal": True}}
+    _parameters = _inspect.signature({function}).parameters.values()
+    if not any(_parameter.kind is _parameter.VAR_KEYWORD for _parameter in _parameters):
+        _offered = {{name: value for name, value in _offered.items()
+                    if name in {{_parameter.name for _parameter in _parameters}}}}
+    _result = {function}(_sys.stdin.read(), _answer, **_offered)
+    if hasattr(_result, "ok"):
+        _ok, _message = bool(_result.ok), str(_result.message)
+    elif isinstance(_result, tuple):
+        _ok, _message = bool(_result[0]), str(_result[1])
+    else:
+        _ok, _message = bool(_result), "" if _result else "rejected by the problem's checker"
+    with open(_os.path.join(_sys.argv[3], "judgemessage.txt"), "w", encoding="utf-8") as _feedback:
+        _feedback.write(_message)
+    _sys.exit(42 if _ok else 43)
+"""
 
 
 def export_problem(problem: Problem, target: Path) -> list[str]:
@@ -65,8 +82,11 @@ def export_problem(problem: Problem, target: Path) -> list[str]:
     if problem.package is not None:
         raise SuiteError(f"{problem.id} is already a problem package ({problem.root})")
     if problem.io != TaskStyle.STDIO:
-        raise SuiteError(f"{problem.id} is graded by calling a function; the package format has only "
-                         f"standard input and output, so it cannot be exported")
+        raise SuiteError(f"{problem.id} is graded by calling a function, and cannot be exported: a package's "
+                         f"submissions are whole programs reading standard input, which the format gives no way "
+                         f"to call as a function (reading the arguments from standard input would be another "
+                         f"problem); judge it as the suite it is (judge test, judge grade), or write a stdio "
+                         f"version of it (io: stdio) and export that")
     if target.exists() and any(target.iterdir()):
         raise SuiteError(f"{target} is not empty; export into a new directory")
     target.mkdir(parents=True, exist_ok=True)
@@ -127,17 +147,35 @@ def _write_checker(problem: Problem, target: Path, notes: list[str]) -> list[str
         return ["case_sensitive", "float_absolute_tolerance", str(options.get("abs_tol", 1e-6)),
                 "float_relative_tolerance", str(options.get("rel_tol", 1e-6))]
     if problem.checker == "custom":
-        file_part, _, function = str(options.get("function", "")).partition(":")
-        source = problem.project_root / file_part
-        validator = target / "output_validator"
-        validator.mkdir()
-        shutil.copy(source, validator / "checker_module.py")
-        rest = {key: value for key, value in options.items() if key != "function"}
-        (validator / "validator.py").write_text(OUTPUT_VALIDATOR.format(
-            spec=options.get("function"), file_name="checker_module.py", function=function or "check",
-            options=json.dumps(rest)), encoding="utf-8")
+        _write_output_validator(problem, target, notes)
         return None
     raise SuiteError(f"{problem.id}: its checker {problem.checker!r} has no package form")
+
+
+def _write_output_validator(problem: Problem, target: Path, notes: list[str]) -> None:
+    """The problem's own checker, with the package protocol appended, as the output validator."""
+    options = problem.checker_options
+    spec = str(options.get("function", ""))
+    file_part, _, function = spec.partition(":")
+    function = function or "check"
+    checker = load_custom_checker(spec, problem.project_root, tuple(sorted(options)))  # SuiteError if broken
+    if checker.asks_for is None:
+        notes.append(f"the checker {spec} takes **options: the output validator gives it the input, the answer "
+                     f"and the suite's options, but no `case`")
+    elif "case" in checker.asks_for:
+        raise SuiteError(f"{problem.id}: its checker {spec} asks for `case`, which a package's output validator "
+                         f"is not given (only the input, the answer and the output); ask for `input` (the case's "
+                         f"input text) instead, then export again")
+    source = (problem.project_root / file_part).read_text(encoding="utf-8")
+    if re.search(r"^\s*(from|import)\s+judge\b", source, re.MULTILINE):
+        notes.append(f"the checker {file_part} imports judge: the package's output validator runs only where "
+                     f"the judge is installed")
+    rest = {key: value for key, value in options.items() if key != "function"}
+    folder = target / "output_validator"
+    folder.mkdir()
+    (folder / "validate.py").write_text(
+        source.rstrip("\n") + "\n" + OUTPUT_VALIDATOR_MAIN.format(function=function, options=json.dumps(rest)),
+        encoding="utf-8")
 
 
 def _write_validator(problem: Problem, target: Path) -> None:

@@ -6,6 +6,7 @@ signature (``judge/languages/functions/c.py`` and ``cpp.py``), in the same singl
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from judge.languages.base import Language, Program, cache_key, cached_build, exec_server_files, read_source
@@ -42,24 +43,34 @@ class CompiledLanguage(Language):
         self.version()
         code = read_source(source)
         if style == TaskStyle.FUNCTION:
-            directory = build_function_call(self, self.function_style, code, signature)
+            directory = build_function_call(self, self.function_style, code, signature, source.name)
             return Program(self.name, directory, (NATIVE_PROGRAM,))
         command = self.compile_command()
         files = {self.source_name: code, **exec_server_files()}
         key = cache_key(self.name, self.version(), " ".join(command), *_named(files))
-        directory = cached_build(key, files, command)
+        directory = cached_build(key, files, command, clean_message=renamed(self.source_name, source.name))
         return Program(self.name, directory, (NATIVE_PROGRAM,))
 
 
 def build_function_call(language: CompiledLanguage, style: CFunction | CppFunction, code: bytes,
-                        signature: Signature | None) -> Path:
-    """The student's file (unchanged) and the harness for ``signature``, compiled in one step."""
+                        signature: Signature | None, file_name: str | None = None) -> Path:
+    """The student's file (unchanged) and the harness for ``signature``, compiled in one step;
+    the compiler's message names the file ``file_name``, as the student called it."""
     if signature is None:
         raise ValueError(f"{language.name} needs the problem's typed signature to call a function")
     files = {style.source_name: code, **style.harness_files(signature), **exec_server_files()}
     command = [language.compiler, *language.flags, *style.compile_arguments("{work}")]
     key = cache_key(language.name, language.version(), " ".join(command), *_named(files))
-    return cached_build(key, files, command, clean_message=lambda text: style.compile_message(text, signature))
+    as_named = renamed(style.source_name, file_name or style.source_name)
+    return cached_build(key, files, command,
+                        clean_message=lambda text: as_named(style.compile_message(text, signature)))
+
+
+def renamed(copy_name: str, file_name: str):
+    """A compiler's message with the student's file called by its own name, not by the name of
+    the copy the judge compiles (`main.c:3:5: error` reads `sum.c:3:5: error`)."""
+    where = re.compile(rf"(?<![\w./-]){re.escape(copy_name)}(?=:)")
+    return lambda text: where.sub(lambda _match: file_name, text)
 
 
 def _named(files: dict[str, bytes]) -> list[bytes | str]:

@@ -71,6 +71,11 @@ class TaskType:
         """An answer as the program's output would be written, for the checkers."""
         raise NotImplementedError
 
+    def output_answer(self, output: str) -> Any:
+        """A program's output read back as an answer, for a checker to compare another output with
+        (the inverse of ``answer_text``)."""
+        return output
+
     def show_value(self, value: Any) -> str:
         """A case's value for people (stress counterexamples, sample listings)."""
         raise NotImplementedError

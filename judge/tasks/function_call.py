@@ -11,6 +11,7 @@ from typing import Any
 
 from judge.languages import LANGUAGES
 from judge.problem import Case
+from judge.returned_value import decode_returned_value
 from judge.tasks.base import TaskType
 from judge.vocabulary import TaskStyle, Visibility
 
@@ -45,6 +46,9 @@ class FunctionCall(TaskType):
 
     def answer_text(self, answer: Any) -> str:
         return json.dumps(answer)
+
+    def output_answer(self, output: str) -> Any:
+        return decode_returned_value(output)
 
     def show_value(self, value: Any) -> str:
         return json.dumps(value)

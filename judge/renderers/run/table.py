@@ -21,6 +21,6 @@ def row_table(names: list[str]) -> CaseTable:
     return CaseTable(names, terminal_width())
 
 
-def render_after_rows(result: SubmissionResult, problem: Problem) -> str:
+def render_after_rows(result: SubmissionResult, problem: Problem, whole_counterexample: bool = False) -> str:
     views = sample_views(problem, result.cases, reveal_hidden=result.feedback == "full")
-    return render_after_table(result, views, show_hint=True)
+    return render_after_table(result, views, show_hint=True, whole_counterexample=whole_counterexample)
