@@ -31,7 +31,7 @@ from judge.deadlines import Policy, apply_lateness, parse_penalty, parse_time, s
 from judge.errors import UsageError
 from judge.explain import explain_class
 from judge.feedback import LEVELS as FEEDBACK_LEVELS
-from judge.feedback import FeedbackPolicy, at_least, level_for, withhold
+from judge.feedback import FeedbackPolicy, StudentView, at_least, level_for
 from judge.grading import grade_folder
 from judge.rejudge import preview
 from judge.renderers import format_names, load_format
@@ -158,9 +158,9 @@ def _explain_failures(args: argparse.Namespace, report, store, for_students: boo
 
 
 def _withhold_feedback(report, asked: str | None, for_students: bool) -> None:
-    """Take out of the report what the feedback level does not show of hidden cases: the level
-    asked for (the teacher's, over any problem's policy), else for a format students read each
-    problem's own policy; reports for the teacher alone keep everything."""
+    """Take out of the report what the feedback level does not show of hidden cases (see
+    judge/feedback.py): the level asked for (the teacher's, over any problem's policy), else for a
+    format students read each problem's own policy; reports for the teacher alone keep everything."""
     if asked is None and not for_students:
         return
     for student in report.students:
@@ -169,8 +169,7 @@ def _withhold_feedback(report, asked: str | None, for_students: bool) -> None:
             level = asked or level_for(problem.feedback if problem is not None else FeedbackPolicy(), None)
             if problem is not None:
                 _attach_hints(problem, result.cases)
-            withhold(result.cases, level)
-            result.feedback = level
+            student.results[problem_id] = StudentView(problem, level).result(result)
 
 
 def _attach_hints(problem, cases) -> None:

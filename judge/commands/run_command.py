@@ -30,7 +30,7 @@ from judge.commands.common import (
 )
 from judge.errors import UsageError
 from judge.explain import explain, hidden_failures
-from judge.feedback import DEFAULT_LEVEL, LEVELS, at_least, level_for, withhold
+from judge.feedback import DEFAULT_LEVEL, LEVELS, StudentView, at_least, level_for
 from judge.formats import format_of
 from judge.renderers import format_names, load_format
 from judge.report import cases_to_json, render_case_in_full
@@ -86,14 +86,15 @@ def handle(args: argparse.Namespace) -> int:
         return _show_case(args, problem, source)
     cases = _chosen_cases(args, problem)
     renderer = load_format("run", args.format)
-    result = _judge_streaming(args, problem, source, cases, renderer)
+    view = StudentView(problem, args.feedback)
+    result = _judge_streaming(args, problem, source, cases, renderer, view)
     result.feedback = args.feedback
     if args.explain is None:
         args.explain = explain_budget()
     if not args.no_explain and args.explain > 0 and at_least(args.feedback, "counterexamples"):
         result.explanation = _explain(args, problem, source, result)
-    rest = renderer.render_after_rows(result, problem) if _streams_rows(renderer) else renderer.render(result, problem)
-    print(rest)
+    shown = view.result(result)  # the whole result is what is recorded
+    print(renderer.render_after_rows(shown, problem) if _streams_rows(renderer) else renderer.render(shown, problem))
     if not args.no_record and cases is None and not result.partial:
         store = open_store(args.db)
         record_run(store, args.student or os.environ.get("USER") or "me", problem, source, result)
@@ -118,24 +119,24 @@ def _streams_rows(renderer) -> bool:
     return hasattr(renderer, "render_after_rows")
 
 
-def _judge_streaming(args: argparse.Namespace, problem, source: Path, cases: list | None, renderer):
-    """judge_submission, with each case's row printed as it is decided (judge/case_stream.py);
-    stopped by a signal, what was decided is shown before the judge ends."""
+def _judge_streaming(args: argparse.Namespace, problem, source: Path, cases: list | None, renderer,
+                     view: StudentView):
+    """judge_submission, with each case's row printed as it is decided (judge/case_stream.py),
+    as ``view`` shows it; stopped by a signal, what was decided is shown before the judge ends."""
     planned = cases if cases is not None else problem.cases
-    names = [case.name for case in planned]
+    names = [view.shown_name(case.name) for case in planned]
     table = renderer.row_table(names) if _streams_rows(renderer) else None
     stream = CaseStream(table, names, status=status_stream())
 
     def decided(case) -> None:  # shown as the feedback level allows, from its first row on
-        withhold([case], args.feedback)
-        stream.decided(case)
+        stream.decided(view.case(case))
 
     try:
         with stream:
             result = judge_submission(problem, source, args.lang, cases=cases, jobs=args.jobs,
                                       on_case=decided, stop_on_failure=args.fail_fast)
             for case in result.cases:  # a compile error decides every case at once, unrun
-                if case.name not in stream.decided_results:
+                if view.case(case).name not in stream.decided_results:
                     decided(case)
     except KeyboardInterrupt as stop:
         _show_stopped(stream, table is not None, problem, source, stop)

@@ -5,6 +5,7 @@ solution gets exactly the verdict its folder names."""
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -12,11 +13,13 @@ from pathlib import Path
 
 from judge.checkers import get_checker
 from judge.errors import SuiteError
+from judge.feedback import name_holds_input
 from judge.problem import Problem
 from judge.reference import reference_answer, rejection, strategy_module_at, validator_module
 from judge.results import Check
 from judge.runner import judge_submission
 from judge.verdict import Verdict
+from judge.vocabulary import Visibility
 
 STRATEGY_EXAMPLES = 50  # inputs drawn from a problem's strategies and shown to its validator
 
@@ -25,6 +28,7 @@ def verify_suite_problem(problem: Problem, jobs: int | None = None) -> Iterator[
     """The checks of a problem written as a suite: validator, strategies, reference, and every
     example solution (judged in parallel), each as soon as it is made."""
     yield Check(problem.id, "loads", True, f"{len(problem.cases)} cases")
+    yield check_case_names(problem)
     yield check_validator(problem)
     yield check_strategies(problem)
     yield check_reference(problem)
@@ -34,6 +38,23 @@ def verify_suite_problem(problem: Problem, jobs: int | None = None) -> Iterator[
 
 def _default_jobs() -> int:
     return max(1, len(os.sched_getaffinity(0)))
+
+
+def check_case_names(problem: Problem) -> Check:
+    """A warning for the hidden cases whose names give their inputs away: shown to students they
+    would be the input itself (judge/feedback.py numbers them, but a teacher's report or a
+    `show_name: true` shows them)."""
+    telling = [case.name for case in problem.cases
+               if case.visibility != Visibility.SAMPLE and name_holds_input(case.name, _input_text(case))]
+    if not telling:
+        return Check(problem.id, "case names", True, "no hidden case's name holds its input")
+    return Check(problem.id, "case names", True,
+                 f"warning: the names of hidden cases {', '.join(telling)} hold their inputs; name a case for "
+                 f"what it tests (largest, all-equal), not what it holds")
+
+
+def _input_text(case) -> str:
+    return case.input if case.input is not None else json.dumps(case.args)
 
 
 def check_validator(problem: Problem) -> Check:
