@@ -43,7 +43,7 @@ def test_json_is_one_object_even_for_compile_errors():
 
 def test_one_case_only():
     data = judge_json("run", "stones", ACCEPTED, "--case", "smallest", "--case", "sample-1")
-    assert [case["name"] for case in data["cases"]] == ["smallest", "sample-1"]
+    assert [case["name"] for case in data["cases"]] == ["hidden 1", "sample-1"]  # hidden cases: by number
 
 
 def test_usage_errors_exit_2_with_one_clear_line(tmp_path):
@@ -122,7 +122,8 @@ def test_the_run_table_fits_80_columns_and_shows_the_failed_sample(tmp_path):
     done = run_judge("run", "stones", WRONG, "--no-record", env={"COLUMNS": "80"})
     assert done.returncode == 1
     assert _lines_wider_than(done.stdout, 80) == []
-    rows = [line.split() for line in done.stdout.splitlines() if line.startswith(("sample-", "n-", "random-"))]
+    rows = [line.replace("hidden ", "hidden-").split() for line in done.stdout.splitlines()
+            if line.startswith(("sample-", "hidden ")) and not line.startswith("sample-1:")]
     assert len(rows) == 22 and all(row[1] == "WA" for row in rows)  # case name and verdict never cut
     assert "…" in done.stdout  # the messages are
     block = done.stdout[done.stdout.index("sample-1: WA"):]

@@ -33,18 +33,19 @@ def test_a_failed_case_shows_its_own_hint_else_its_groups(tmp_path):
     done = run_judge("run", "stones", str(WRONG), "--problems", str(project), "--no-record")
     assert done.returncode == 1, done.stderr
     hints = done.stdout.split("hints for the failed cases:\n", 1)[1]
-    assert "smallest-even (WA): tiny n - with two stones each player takes one" in hints
-    assert "small-even (WA): tiny n - try the smallest piles by hand" in hints
-    assert "passes" not in done.stdout and "smallest (" not in hints  # AC cases: their hints are not shown
+    # smallest-even and small-even, shown by their numbers among the hidden cases
+    assert "hidden 2 (WA): tiny n - with two stones each player takes one" in hints
+    assert "hidden 5 (WA): tiny n - try the smallest piles by hand" in hints
+    assert "passes" not in done.stdout and "hidden 1 (" not in hints  # AC cases: their hints are not shown
 
 
 def test_the_json_carries_the_hints_of_failed_cases_only(tmp_path):
     project = stones_with_hints(tmp_path)
     cases = {case["name"]: case for case in judge_json("run", "stones", str(WRONG), "--problems", str(project),
                                                         "--no-record")["cases"]}
-    assert cases["smallest-even"]["hint"] == "with two stones each player takes one"
-    assert cases["smallest-even"]["description"] == "tiny n"
-    assert cases["takes-all-three"]["verdict"] == "AC" and cases["takes-all-three"]["hint"] == ""
+    assert cases["hidden 2"]["hint"] == "with two stones each player takes one"  # smallest-even
+    assert cases["hidden 2"]["description"] == "tiny n"
+    assert cases["hidden 3"]["verdict"] == "AC" and cases["hidden 3"]["hint"] == ""  # takes-all-three
 
 
 def test_a_group_entry_that_is_neither_points_nor_a_mapping_is_a_clear_error(tmp_path):

@@ -27,6 +27,7 @@ from judge.commands.common import (
     progress_bar,
     require_isolation,
 )
+from judge.commands.similarity_command import add_budget_options, budget_of
 from judge.deadlines import Policy, apply_lateness, parse_penalty, parse_time, snapshot_class
 from judge.errors import UsageError
 from judge.explain import explain_class
@@ -58,6 +59,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="csv: in Canvas's gradebook import layout, the total as the column ASSIGNMENT")
     parser.add_argument("--similarity", action="store_true",
                         help="html: add which students' submissions share their code (as `judge similarity`)")
+    add_budget_options(parser)
     parser.add_argument("--preview", action="store_true",
                         help="after a problem changed: show whose recorded verdicts and scores grading now "
                              "would change, and record nothing")
@@ -214,7 +216,7 @@ def _grade(args: argparse.Namespace, folder: Path, store, cluster, bar):
 
 
 def _similarity(args: argparse.Namespace, folder: Path):
-    return compare_class(folder, catalog(args.problems).require_some())
+    return compare_class(folder, catalog(args.problems).require_some(), budget=budget_of(args))
 
 
 def _preview(args: argparse.Namespace, folder: Path, store, cluster, bar) -> int:
