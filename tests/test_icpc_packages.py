@@ -259,6 +259,32 @@ def test_a_javascript_folder_runs_the_entry_its_package_json_names(tmp_path):
     assert result["verdict"] == "CE" and "package.json: its main './lib/missing' is not one of" in result["compile_message"]
 
 
+def test_a_javascript_folder_without_a_main_runs_its_first_file_as_domjudge_does(tmp_path):
+    """DOMjudge's hello set (submissions/*/multifile-js): ES modules that import each other, no
+    entry named. The first file runs; an import under a name node does not resolve is a run-time
+    error, not a compile error; and every .js file must pass node --check, used or not."""
+    def folder(name: str, imported: str, extra: str = "") -> str:
+        root = tmp_path / name
+        root.mkdir()
+        (root / "package.json").write_text('{"type": "module"}\n')
+        (root / "answer.js").write_text(
+            f'import {{ sum }} from "./{imported}";\n'
+            'import { readFileSync } from "fs";\n'
+            'const [a, b] = readFileSync(0, "utf8").trim().split(/\\s+/).map(Number);\n'
+            "console.log(sum(a, b));\n")
+        (root / "sum.js").write_text("export function sum(a, b) { return a + b; }\n")
+        if extra:
+            (root / "unused.js").write_text(extra)
+        done = run_judge("run", str(PACKAGES / "addition"), str(root), "--format", "json", "--no-record")
+        return json.loads(done.stdout)
+
+    assert folder("accepted", "sum.js")["verdict"] == "AC"
+    wrong_name = folder("run_time_error", "sum.mjs")
+    assert wrong_name["verdict"] == "RE", wrong_name["compile_message"]
+    unused = folder("compile_error", "sum.js", extra="import function hello() {}\n")
+    assert unused["verdict"] == "CE" and "unused.js" in unused["compile_message"]
+
+
 def test_inherited_tolerance_accepts_only_where_it_applies(tmp_path):
     solution = tmp_path / "half_off.py"
     solution.write_text("a, b = map(float, input().split())\nprint(a + b + 0.5)\n")
