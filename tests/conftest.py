@@ -123,3 +123,13 @@ def make_class(folder: Path, files: dict[str, Path | str]) -> Path:
         else:
             target.write_text(source)
     return folder
+
+
+def named_cases(result: dict, problem, problems: Path | None = None) -> dict[str, dict]:
+    """`judge run`'s JSON cases by each case's own name: a report students may read numbers the
+    hidden cases ("hidden 2", in the problem's order; judge/feedback.py)."""
+    from judge.catalog import find_problem
+    from judge.feedback import shown_names
+
+    real = {shown: name for name, shown in shown_names(find_problem(str(problem), problems).load()).items()}
+    return {real.get(case["name"], case["name"]): case for case in result["cases"]}

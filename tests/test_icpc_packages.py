@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml  # noqa: F401 - loaded before pytester runs (see test_pytest_plugin.py)
-from conftest import ROOT, run_judge
+from conftest import ROOT, named_cases, run_judge
 
 from judge.icpc.expectations import submissions
 from judge.icpc.loading import load_package
@@ -290,7 +290,7 @@ def test_inherited_tolerance_accepts_only_where_it_applies(tmp_path):
     solution.write_text("a, b = map(float, input().split())\nprint(a + b + 0.5)\n")
     result = json.loads(run_judge("run", str(PACKAGES / "addition"), str(solution), "--format", "json",
                                   "--no-record").stdout)
-    verdicts = {case["name"]: case["verdict"] for case in result["cases"]}
+    verdicts = {name: case["verdict"] for name, case in named_cases(result, PACKAGES / "addition").items()}
     # exact/01 (3000000) is within the relative tolerance 1e-6 everywhere: either tolerance suffices.
     assert verdicts == {"sample/1": "WA", "sample/2": "WA", "secret/exact/01": "AC", "secret/exact/02": "WA",
                         "secret/loose/01": "AC", "secret/loose/nested/01": "AC"}
@@ -383,7 +383,7 @@ def test_a_cases_own_yaml_sets_its_validator_arguments(package_copy, tmp_path):
     solution = tmp_path / "half_off.py"
     solution.write_text("a, b = map(float, input().split())\nprint(a + b + 0.5)\n")
     result = json.loads(run_judge("run", str(package), str(solution), "--format", "json", "--no-record").stdout)
-    verdicts = {case["name"]: case["verdict"] for case in result["cases"]}
+    verdicts = {name: case["verdict"] for name, case in named_cases(result, package).items()}
     assert verdicts["secret/exact/02"] == "AC" and verdicts["sample/1"] == "WA"
     (package / "data/secret/exact/02.yaml").write_text("output_validator_arg: []\n")
     with pytest.raises(PackageError, match=r"exact/02.yaml: unknown key 'output_validator_arg'"):
