@@ -102,9 +102,10 @@ def at_least(level: str, wanted: str) -> bool:
 
 
 # What a report students read carries of a hidden case, by level: the CaseResult fields it keeps.
-# Every other field is one the program steers with its input, replaced by what the judge knows
-# without the run (``StudentView.case``): the name by "hidden N" (unless the suite marks it safe
-# to show), the message by the limit the verdict names, every measure by None (not shown).
+# The others (STEERABLE; every field is one or the other) are the program's to steer with its
+# input, replaced by what the judge knows without the run (``StudentView.case``): the name by
+# "hidden N" (unless the suite marks it safe to show), the message by the limit the verdict names,
+# every measure by None (not shown).
 STEERABLE = ("name", "cpu_time", "wall_time", "memory_kb", "exit_code", "signal", "message", "output",
              "output_excerpt", "score")
 _ALWAYS = frozenset({"verdict", "group", "visibility", "machine_short_of_memory"})
@@ -154,8 +155,8 @@ class StudentView:
         return self.names.get(name, name)
 
     def _name(self, name: str, number: int | None) -> str:
-        if self.names is not None:
-            return self.names.get(name, HIDDEN_NAME.format(number="?"))
+        if self.names is not None and name in self.names:
+            return self.names[name]
         return HIDDEN_NAME.format(number=number if number is not None else "?")
 
     def _limit_text(self, verdict: str, message: str) -> str:

@@ -149,3 +149,19 @@ def test_the_teachers_formats_keep_every_name_and_number(graded):
     memory = page.split('<span class="who">memory</span>', 1)[1].split('<span class="who">', 1)[0]
     peaks = re.findall(r'<th scope="row">n-\d</th>.*?([\d.]+ MiB)</td>', memory, re.DOTALL)
     assert len(peaks) == 3 and len(set(peaks)) == 3, peaks  # the peaks grow with N, and the teacher sees them
+
+
+def test_every_field_of_a_case_result_is_either_shown_or_steerable():
+    """A field added to CaseResult must be placed: shown below full, or one a program steers."""
+    import dataclasses
+
+    from judge.feedback import HIDDEN_CASE_FIELDS, STEERABLE
+    from judge.results import CaseResult
+
+    fields = {field.name for field in dataclasses.fields(CaseResult)}
+    assert HIDDEN_CASE_FIELDS["full"] == fields
+    authors = {"hint", "description"}  # the author's words, from hints on
+    for level in ("verdict", "hints", "counterexamples"):
+        assert HIDDEN_CASE_FIELDS[level] | set(STEERABLE) | authors == fields, level
+        assert not HIDDEN_CASE_FIELDS[level] & set(STEERABLE), level
+    assert not HIDDEN_CASE_FIELDS["verdict"] & authors and authors <= HIDDEN_CASE_FIELDS["hints"]
