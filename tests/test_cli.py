@@ -44,6 +44,8 @@ def test_json_is_one_object_even_for_compile_errors():
 def test_one_case_only():
     data = judge_json("run", "stones", ACCEPTED, "--case", "smallest", "--case", "sample-1")
     assert [case["name"] for case in data["cases"]] == ["hidden 1", "sample-1"]  # hidden cases: by number
+    again = judge_json("run", "stones", ACCEPTED, "--case", "hidden 1", "--case", "sample-1")  # as reports number it
+    assert [case["name"] for case in again["cases"]] == ["hidden 1", "sample-1"]
 
 
 def test_usage_errors_exit_2_with_one_clear_line(tmp_path):

@@ -30,7 +30,7 @@ from judge.commands.common import (
 )
 from judge.errors import UsageError
 from judge.explain import explain, hidden_failures
-from judge.feedback import DEFAULT_LEVEL, LEVELS, StudentView, at_least, level_for
+from judge.feedback import DEFAULT_LEVEL, LEVELS, StudentView, at_least, level_for, shown_names
 from judge.formats import format_of
 from judge.renderers import format_names, load_format
 from judge.report import cases_to_json, render_case_in_full
@@ -45,7 +45,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("solution", help="the solution's source file (for a problem package: or a folder of files)")
     parser.add_argument("--format", choices=format_names("run"), default="table")
     which = parser.add_mutually_exclusive_group()
-    which.add_argument("--case", action="append", metavar="NAME", help="run only this case (repeatable)")
+    which.add_argument("--case", action="append", metavar="NAME",
+                       help="run only this case (repeatable); a hidden case by name or as reports number it, 'hidden 2'")
     which.add_argument("--samples", action="store_true", help="run the sample cases only")
     parser.add_argument("-x", "--fail-fast", action="store_true",
                         help="stop at the first case that fails (the cases then run one at a time, in order)")
@@ -105,7 +106,8 @@ def handle(args: argparse.Namespace) -> int:
 def _chosen_cases(args: argparse.Namespace, problem) -> list | None:
     """The cases --case or --samples name; None: all of them."""
     if args.case:
-        return [problem.case(name) for name in args.case]
+        numbered = {shown: name for name, shown in shown_names(problem).items()}  # "hidden 2", as reports show it
+        return [problem.case(numbered.get(name, name)) for name in args.case]
     if args.samples:
         samples = [case for case in problem.cases if case.visibility == Visibility.SAMPLE]
         if not samples:
