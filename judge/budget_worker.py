@@ -69,8 +69,7 @@ class BudgetedWorker:
         except (BrokenPipeError, OSError):
             raise CallFailed(self._ended(process)) from None
         wall = self.budget.cpu_seconds * WALL_FACTOR + WALL_EXTRA
-        ready, _, _ = select.select([process.stdout], [], [], wall)
-        if not ready:
+        if os.name != "nt" and not select.select([process.stdout], [], [], wall)[0]:  # select takes pipes on POSIX only
             self._stop()
             raise CallFailed(f"still working after {wall:g} s of wall time")
         reply = _read(process.stdout)
@@ -96,7 +95,7 @@ class BudgetedWorker:
         """Why the worker ended in the middle of a call."""
         code = process.wait()
         self.process = None
-        if code in (-signal.SIGXCPU, -signal.SIGKILL) or code == 128 + signal.SIGXCPU:
+        if hasattr(signal, "SIGXCPU") and code == -signal.SIGXCPU:  # the kernel's, for a process over its RLIMIT_CPU
             return f"over its budget of {self.budget.cpu_seconds:g} s of CPU time"
         return f"the worker ended (exit status {code})"
 
