@@ -1,7 +1,8 @@
 """What a report students read carries of a hidden case (judge/feedback.py): nothing the program
 can steer. Each program here encodes its input — N of 1, 2, 3 on the three hidden cases — in one
 measured column (peak memory, CPU time, wall time, its output, exit code, signal, exception), and
-gets the same verdict on every hidden case; judged for real, each student-facing format must show
+gets the same verdict on every hidden case (over a limit, too: its message then names the limit,
+not the measure); judged for real, each student-facing format must show
 the three hidden cases alike but for their numbers, and never name them (their names hold N). The
 teacher's formats keep every number and name."""
 
@@ -35,6 +36,8 @@ CHANNELS = {
     "exit_code": "import sys\nsys.exit(int(input()) + 2)\n",
     "signal": "import os, signal\nn = int(input())\nos.kill(os.getpid(), [signal.SIGABRT, signal.SIGFPE, signal.SIGSEGV][n - 1])\n",
     "exception": "n = int(input())\nraise type(f'Leak{n}Error', (Exception,), {})()\n",
+    "output_over": "import sys\nn = int(input())\nsys.stdout.write('x' * ((n + 1) << 20))\n",
+    "time_over": "import time\nn = int(input())\ntime.sleep(n * 0.1)\nwhile True:\n    pass\n",
 }
 
 
