@@ -43,6 +43,7 @@ class Case:
     origin: str | None = None
     hint: str = ""  # the author's, shown to the student when the case fails
     description: str = ""  # what the case is for, shown with the hint
+    show_name: bool = False  # a hidden case's name is safe to show students (judge/feedback.py numbers it otherwise)
 
     def __post_init__(self) -> None:
         # Whatever a loader wrote ("sample", from YAML), the case holds the word itself.

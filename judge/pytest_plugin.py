@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from judge.errors import JudgeError, SuiteError
-from judge.feedback import level_for, withhold
+from judge.feedback import StudentView, level_for
 from judge.results import PrepareFailure
 from judge.suggestions import listing, nearest
 from judge.verdict import Verdict
@@ -206,7 +206,7 @@ class CaseItem(pytest.Item):
         result = run_case(suite.problem, suite.prepared, self.case, suite.execute)
         self.user_properties.append(("verdict", str(result.verdict)))
         if result.verdict != Verdict.AC:
-            withhold([result], level_for(suite.problem.feedback, None))
+            result = StudentView(suite.problem, level_for(suite.problem.feedback, None)).case(result)
             notes = " - ".join(filter(None, [result.description, result.hint]))
             raise JudgeFailure(result.verdict, result.message + (f" (hint: {notes})" if notes else ""))
 

@@ -100,7 +100,7 @@ class CaseTable:
         return self._line(self.HEADERS) + "\n" + self.GAP.join("-" * width for width in dashes)
 
     def row(self, case: CaseResult) -> str:
-        return self._line([case.name, case.verdict, f"{case.cpu_time * 1000:.0f}", f"{case.wall_time * 1000:.0f}",
+        return self._line([case.name, case.verdict, _milliseconds(case.cpu_time), _milliseconds(case.wall_time),
                            _memory(case.memory_kb), _row_message(case)])
 
     def _line(self, cells) -> str:
@@ -188,5 +188,9 @@ def render_case_in_full(result: SubmissionResult, view: SampleView) -> str:
     return visible("\n".join(lines))
 
 
-def _memory(kb: int) -> str:
+def _milliseconds(seconds: float | None) -> str:
+    return "-" if seconds is None else f"{seconds * 1000:.0f}"  # None: not shown (judge/feedback.py)
+
+
+def _memory(kb: int | None) -> str:
     return f"{kb / 1024:.1f} MiB" if kb else "-"

@@ -21,9 +21,10 @@ class CaseResult:
     name: str
     group: str
     verdict: Verdict
-    cpu_time: float = 0.0
-    wall_time: float = 0.0
-    memory_kb: int = 0
+    # None: not shown, in a report students read (judge/feedback.py); judged results carry all.
+    cpu_time: float | None = 0.0
+    wall_time: float | None = 0.0
+    memory_kb: int | None = 0
     exit_code: int | None = None
     signal: int | None = None
     message: str = ""

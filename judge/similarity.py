@@ -5,31 +5,32 @@ their kind before hashing, so renamed variables and moved functions do not hide 
 Everything runs on this machine: no code is sent anywhere. What a problem gives every student
 (its reference solver, its example solutions, a function-style starter) is boilerplate:
 passages found in it are not counted as shared between two students.
+
+The work is bounded by what it costs, not by file size: each file is read, lexed and
+fingerprinted once (the problem's own solutions once per problem), in a worker process under a
+budget of CPU time and memory per file (judge/budget_worker.py); a file over it is not compared,
+and the report says why.
 """
 
 from __future__ import annotations
 
-import hashlib
-import io
 import os
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 
+from judge.budget_worker import Budget, BudgetedWorker, CallFailed
 from judge.errors import SuiteError
+from judge.fingerprints import GUARANTEE_TOKENS, SourcePrints, copydetect_functions, fingerprint_source
 from judge.formats import ProblemSource
 from judge.grading import Entry, discover
 from judge.languages.base import read_source
 from judge.problem import Problem
 
-# copydetect's own defaults: matches shorter than NOISE tokens are ignored, and every match of
-# GUARANTEE tokens or more is found (the winnowing window is their difference plus one).
-NOISE_TOKENS = 25
-GUARANTEE_TOKENS = 30
-WINDOW = GUARANTEE_TOKENS - NOISE_TOKENS + 1
 # A submission or boilerplate file larger than this is not a hand-written solution: left out.
 LARGEST_SOURCE = 512 * 1024
 DEFAULT_THRESHOLD = 0.5
+DEFAULT_BUDGET = Budget(cpu_seconds=10.0, memory_bytes=1 << 30)  # per file: a hand-written solution takes well under a second
 EXAMPLE_SHARE = 0.8  # of a submission found in one of the judge's own solutions: it is a copy of that
 # ... and shared passages this long at least: a two-line program is like every other one that solves it so.
 EXAMPLE_TOKENS = 2 * GUARANTEE_TOKENS
@@ -73,99 +74,94 @@ class SimilarityReport:
 
 
 def compare_class(folder: Path, sources: dict[str, ProblemSource], threshold: float = DEFAULT_THRESHOLD,
-                  only: list[str] | None = None) -> SimilarityReport:
+                  only: list[str] | None = None, budget: Budget = DEFAULT_BUDGET) -> SimilarityReport:
     """Every pair of submissions in ``folder`` (laid out as `judge grade` reads it) to each
     problem of ``sources`` that was submitted (or to those in ``only``), scored; pairs below
-    ``threshold`` are left out."""
+    ``threshold`` are left out. Each file is fingerprinted within ``budget``."""
     found = discover(folder, list(sources))
     wanted = sorted({entry.problem for entry in found.entries} & set(only or sources))
     notes = [str(item) for item in found.skipped if item.problem in wanted]
     pairs, compared = [], {}
-    for problem_id in wanted:
-        try:
-            boilerplate = boilerplate_of(sources[problem_id].load())
-        except SuiteError as error:
-            notes.append(f"{problem_id}: its reference and example solutions are not left out ({error})")
-            boilerplate = []
-        submitted = []
-        for entry in (entry for entry in found.entries if entry.problem == problem_id):
-            source, why_not = comparable_source(entry)
-            if source is None:
-                notes.append(f"{entry.student}/{entry.path.name}: {why_not}")
-            else:
-                submitted.append(source)
-        compared[problem_id] = len(submitted)
-        pairs += compare_sources(problem_id, submitted, boilerplate)
-        pairs += example_copies(problem_id, submitted, boilerplate)
+    with BudgetedWorker(budget) as worker:
+        for problem_id in wanted:
+            examples = _boilerplate_prints(worker, problem_id, sources[problem_id], notes)
+            ignored = tuple(sorted(frozenset().union(*(prints.every_kgram for _, prints in examples))))
+            submitted = []
+            for entry in (entry for entry in found.entries if entry.problem == problem_id):
+                source, why_not = comparable_source(entry)
+                prints = None
+                if source is not None:
+                    prints, why_not = _fingerprinted(worker, source, ignored=ignored)
+                if prints is None:
+                    notes.append(f"{entry.student}/{entry.path.name}: {why_not}")
+                else:
+                    submitted.append((source, prints))
+            compared[problem_id] = len(submitted)
+            pairs += compare_sources(problem_id, submitted)
+            pairs += example_copies(problem_id, submitted, examples)
     pairs = [pair for pair in pairs if pair.score >= threshold]
     pairs.sort(key=lambda pair: (-pair.score, pair.problem, pair.a.student, pair.b.student))
     return SimilarityReport(pairs, threshold, compared, notes)
 
 
-def _copydetect():
-    """copydetect's CodeFingerprint and compare_files, its k-grams hashed with a hash of their own
-    text: it uses Python's hash(), whose seed changes with every process, so which k-grams the
-    winnowing keeps, and so the shared token counts, would change from one run to the next."""
-    import copydetect  # numpy and pygments: only for this command
-    import copydetect.utils
-
-    copydetect.utils.hashed_kgrams = _stable_kgram_hashes
-    return copydetect.CodeFingerprint, copydetect.compare_files
-
-
-def _stable_kgram_hashes(text: str, k: int):
-    import numpy  # copydetect's own dependency
-
-    return numpy.array([int.from_bytes(hashlib.blake2b(text[offset:offset + k].encode("utf-8", "surrogatepass"),
-                                                       digest_size=8).digest(), "little", signed=True)
-                        for offset in range(len(text) - k + 1)], dtype=numpy.int64)
-
-
-def compare_sources(problem_id: str, sources: list[Source], boilerplate: list[Source]) -> list[Pair]:
-    """Each pair of ``sources`` compared, passages of ``boilerplate`` ignored."""
-    CodeFingerprint, compare_files = _copydetect()
-
-    ignored = set()
+def _boilerplate_prints(worker: BudgetedWorker, problem_id: str, problem_source: ProblemSource,
+                        notes: list[str]) -> list[tuple[Source, SourcePrints]]:
+    """The problem's own solutions, each fingerprinted once; those that cannot be, noted."""
+    try:
+        boilerplate = boilerplate_of(problem_source.load())
+    except SuiteError as error:
+        notes.append(f"{problem_id}: its reference and example solutions are not left out ({error})")
+        return []
+    prints = []
     for source in boilerplate:
-        # Every k-gram of the boilerplate (a window of one), not only its winnowed ones: a
-        # student's copy of a passage may be winnowed at other places.
-        ignored.update(int(value) for value in _fingerprint(CodeFingerprint, source, (), window=1).hashes)
-    prints = [_fingerprint(CodeFingerprint, source, sorted(ignored)) for source in sources]
+        made, why_not = _fingerprinted(worker, source, every_kgram=True)
+        if made is None:
+            notes.append(f"{problem_id}: {source.name} is not left out: {why_not}")
+        else:
+            prints.append((source, made))
+    return prints
+
+
+def _fingerprinted(worker: BudgetedWorker, source: Source, ignored: tuple[int, ...] | None = None,
+                   every_kgram: bool = False) -> tuple[SourcePrints | None, str]:
+    """The source's fingerprints, made within the worker's budget; or None and why not."""
+    try:
+        return worker.call(fingerprint_source, source.name, source.text, ignored, every_kgram), ""
+    except CallFailed as failure:
+        return None, f"not compared: {failure.reason}"
+
+
+def compare_sources(problem_id: str, sources: list[tuple[Source, SourcePrints]]) -> list[Pair]:
+    """Each pair of ``sources`` compared, passages of the boilerplate ignored."""
+    _, compare_files = copydetect_functions()
     pairs = []
-    for (a, a_print), (b, b_print) in combinations(zip(sources, prints), 2):
-        tokens, (a_share, b_share), (a_slices, b_slices) = compare_files(a_print, b_print)
+    for (a, a_prints), (b, b_prints) in combinations(sources, 2):
+        tokens, (a_share, b_share), (a_slices, b_slices) = compare_files(a_prints.among_students,
+                                                                         b_prints.among_students)
         pairs.append(Pair(problem_id, a, b, float(a_share), float(b_share), int(tokens),
                           _spans(a_slices), _spans(b_slices)))
     return pairs
 
 
-def example_copies(problem_id: str, sources: list[Source], examples: list[Source]) -> list[Pair]:
+def example_copies(problem_id: str, sources: list[tuple[Source, SourcePrints]],
+                   examples: list[tuple[Source, SourcePrints]]) -> list[Pair]:
     """Each submission compared with each of the judge's own solutions in its language (its
     reference, its example solutions): the passages ignored between students are what a copy of
     one of those is made of, so a submission that is one would otherwise show nothing. Only a
     submission mostly made of one (EXAMPLE_SHARE of it, EXAMPLE_TOKENS at least) is paired with
     it: short programs of one language share their idioms (reading input, printing) with any other."""
-    CodeFingerprint, compare_files = _copydetect()
+    _, compare_files = copydetect_functions()
     pairs = []
-    for example in examples:
-        example_print = None
-        for source in sources:
+    for example, example_prints in examples:
+        for source, prints in sources:
             if Path(source.name).suffix != Path(example.name).suffix:
                 continue
-            example_print = example_print or _fingerprint(CodeFingerprint, example, ())
-            tokens, (a_share, b_share), (a_slices, b_slices) = compare_files(
-                _fingerprint(CodeFingerprint, source, ()), example_print)
+            tokens, (a_share, b_share), (a_slices, b_slices) = compare_files(prints.whole, example_prints.whole)
             pair = Pair(problem_id, source, example, float(a_share), float(b_share), int(tokens),
                         _spans(a_slices), _spans(b_slices))
             if pair.a_share >= EXAMPLE_SHARE and pair.tokens >= EXAMPLE_TOKENS:
                 pairs.append(pair)
     return pairs
-
-
-def _fingerprint(fingerprint_class, source: Source, boilerplate, window: int = WINDOW):
-    # The name gives the lexer (by its extension); the text is given, never read again from disk.
-    return fingerprint_class(source.name, NOISE_TOKENS, window, boilerplate=list(boilerplate),
-                             fp=io.StringIO(source.text))
 
 
 def _spans(slices) -> list[tuple[int, int]]:

@@ -166,3 +166,26 @@ def make_class(folder: Path, files: dict[str, Path | str]) -> Path:
         else:
             target.write_text(source)
     return folder
+
+
+def named_cases(result: dict, problem, problems: Path | None = None) -> dict[str, dict]:
+    """`judge run`'s JSON cases by each case's own name: a report students may read numbers the
+    hidden cases ("hidden 2", in the problem's order; judge/feedback.py)."""
+    from judge.catalog import find_problem
+    from judge.feedback import shown_names
+
+    real = {shown: name for name, shown in shown_names(find_problem(str(problem), problems).load()).items()}
+    return {real.get(case["name"], case["name"]): case for case in result["cases"]}
+
+
+def judged_whole(problem, solution, *case_names: str) -> dict:
+    """``solution`` judged on ``problem`` (its cases ``case_names``, else all) in this process,
+    the result whole in `judge run`'s JSON shape: the teacher's view, with every hidden case's
+    name, measures and message, which a report students read does not carry (judge/feedback.py)."""
+    from judge.catalog import find_problem
+    from judge.report import result_to_json
+    from judge.runner import judge_submission
+
+    loaded = find_problem(str(problem)).load_to_judge()
+    cases = [loaded.case(name) for name in case_names] or None
+    return result_to_json(judge_submission(loaded, Path(solution), cases=cases))

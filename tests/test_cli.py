@@ -43,8 +43,10 @@ def test_json_is_one_object_even_for_compile_errors():
 
 
 def test_one_case_only():
-    data = judge_json("run", "stones", ACCEPTED, "--case", "n-1", "--case", "sample-1")
-    assert [case["name"] for case in data["cases"]] == ["n-1", "sample-1"]
+    data = judge_json("run", "stones", ACCEPTED, "--case", "smallest", "--case", "sample-1")
+    assert [case["name"] for case in data["cases"]] == ["hidden 1", "sample-1"]  # hidden cases: by number
+    again = judge_json("run", "stones", ACCEPTED, "--case", "hidden 1", "--case", "sample-1")  # as reports number it
+    assert [case["name"] for case in again["cases"]] == ["hidden 1", "sample-1"]
 
 
 def test_usage_errors_exit_2_with_one_clear_line(tmp_path):
@@ -123,7 +125,8 @@ def test_the_run_table_fits_80_columns_and_shows_the_failed_sample(tmp_path):
     done = run_judge("run", "stones", WRONG, "--no-record", env={"COLUMNS": "80"})
     assert done.returncode == 1
     assert _lines_wider_than(done.stdout, 80) == []
-    rows = [line.split() for line in done.stdout.splitlines() if line.startswith(("sample-", "n-", "random-"))]
+    rows = [line.replace("hidden ", "hidden-").split() for line in done.stdout.splitlines()
+            if line.startswith(("sample-", "hidden ")) and not line.startswith("sample-1:")]
     assert len(rows) == 22 and all(row[1] == "WA" for row in rows)  # case name and verdict never cut
     assert "…" in done.stdout  # the messages are
     block = done.stdout[done.stdout.index("sample-1: WA"):]
@@ -158,9 +161,9 @@ def test_show_prints_one_sample_case_in_full_and_keeps_hidden_ones_hidden():
     assert done.returncode == 1
     assert done.stdout.split("\n\n")[1:4] == ["input:\n5", "expected:\nSK", "got:\nCY"]
     assert "first difference: line 1, column 1" in done.stdout
-    hidden = run_judge("run", "stones", WRONG, "--show", "n-2")
+    hidden = run_judge("run", "stones", WRONG, "--show", "smallest-even")
     assert hidden.returncode == 2 and hidden.stdout == ""
-    assert hidden.stderr.strip() == ("judge: error: case n-2 of stones is hidden; only sample cases can be "
+    assert hidden.stderr.strip() == ("judge: error: case smallest-even of stones is hidden; only sample cases can be "
                                      "shown (samples: sample-1)")
 
 

@@ -57,7 +57,7 @@ def test_solutions_get_the_same_verdicts_through_the_exec_server_and_cold(proble
 @pytest.mark.parametrize("path", HOSTILE, ids=[path.name for path in HOSTILE])
 def test_hostile_programs_get_the_same_verdicts_through_the_exec_server_and_cold(path):
     stones = load_problem("stones")
-    cases = [stones.case("n-1")]
+    cases = [stones.case("smallest")]
     warm_verdicts, cold_verdicts = (verdicts(stones, path, cold=cold, cases=cases) for cold in (False, True))
     if path.name in RACES:
         assert {verdict for _, verdict in warm_verdicts + cold_verdicts} <= RACES[path.name]
@@ -106,7 +106,7 @@ def test_limits_reach_the_case_as_they_reach_a_cold_run(write_program):
     """A program that allocates far past its memory limit, or spins past its CPU limit, is
     stopped through the server as cold: the same verdicts."""
     stones = load_problem("stones")
-    cases = [stones.case("n-1")]
+    cases = [stones.case("smallest")]
     hog = write_program("hog.c", "#include <stdlib.h>\n#include <string.h>\n"
                                  "int main(void) { for (;;) { char *p = malloc(1 << 24); if (!p) return 3;"
                                  " memset(p, 1, 1 << 24); } }\n")
@@ -142,7 +142,7 @@ int main(void) {
 }
 """)
     stones = load_problem("stones")
-    cases = [stones.case(name) for name in ("n-1", "n-3", "n-7")]
+    cases = [stones.case(name) for name in ("smallest", "takes-all-three", "small-odd")]
     result = judge_submission(stones, path, cases=cases, jobs=1)
     assert [case.verdict for case in result.cases] == ["AC", "AC", "AC"], [case.output for case in result.cases]
 
@@ -155,7 +155,7 @@ def test_a_case_cannot_kill_the_server(write_program, monkeypatch):
                                         "int main(void) { int n; scanf(\"%d\", &n); if (n == 1) kill(getppid(), SIGKILL);"
                                         " puts(n % 2 ? \"SK\" : \"CY\"); return 0; }\n")
     stones = load_problem("stones")
-    cases = [stones.case(name) for name in ("n-1", "n-3", "n-7")]
+    cases = [stones.case(name) for name in ("smallest", "takes-all-three", "small-odd")]
     fallbacks = FallbackCounter(monkeypatch)
     warm_verdicts = verdicts(stones, path, cold=False, cases=cases)
     assert fallbacks.count == 0

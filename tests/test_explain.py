@@ -75,7 +75,7 @@ def test_a_hidden_failure_gets_a_counterexample_that_reproduces(problem_id, sour
 
 
 def test_the_table_shows_the_counterexample_and_no_hidden_case():
-    """A submission wrong on every input: its smallest failing input, 1, is hidden case n-1, so the
+    """A submission wrong on every input: its smallest failing input, 1, is hidden case smallest, so the
     counterexample is another, and the output says one was passed over."""
     source = "solutions/stones/wrong_answer/multiple_of_four.py"
     done = run_judge("run", "stones", source, "--no-record", "--explain", str(BUDGET))
@@ -137,12 +137,12 @@ def test_the_budget_is_held_when_nothing_is_found(tmp_path):
     """A submission right on every input the strategies make, wrong only on a hidden case's:
     the search gives up at its budget and says so."""
     sneaky = tmp_path / "sneaky.py"
-    sneaky.write_text("n = int(input())\nprint('SK' if n % 2 and n != 1 else 'CY')\n")  # wrong on n-1 only
+    sneaky.write_text("n = int(input())\nprint('SK' if n % 2 and n != 1 else 'CY')\n")  # wrong on smallest only
     started = time.monotonic()
     done = run_judge("run", "stones", str(sneaky), "--format", "json", "--no-record", "--explain", "2")
     elapsed = time.monotonic() - started
     result = json.loads(done.stdout)
-    assert [case["name"] for case in result["cases"] if case["verdict"] != "AC"] == ["n-1"]
+    assert [case["name"] for case in result["cases"] if case["verdict"] != "AC"] == ["hidden 1"]  # smallest
     assert result["counterexample"] is None
     assert result["counterexample_note"].startswith("none found within 2 s")
     assert elapsed < 2 + SLACK + 60

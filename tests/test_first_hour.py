@@ -34,7 +34,7 @@ def test_judge_test_checks_the_stress_strategies(tmp_path):
 
 @pytest.mark.parametrize("generated, status, stream, says", [
     ("0\\n", 2, "stderr", "validator rejects"),  # not a valid input
-    ("2\\n", 1, "stdout", "already has this input as case"),  # the suite's case n-2
+    ("2\\n", 1, "stdout", "already has this input as case"),  # the suite's case smallest-even
 ])
 def test_stress_save_refuses_invalid_and_duplicate_inputs(tmp_path, generated, status, stream, says):
     project = project_with(tmp_path, "stones")
@@ -48,7 +48,7 @@ def test_stress_save_refuses_invalid_and_duplicate_inputs(tmp_path, generated, s
 
 
 def test_a_run_of_some_cases_gives_no_score(tmp_path):
-    done = run_judge("run", "stones", str(ROOT / "solutions/stones/accepted/game_dp.py"), "--case", "n-1")
+    done = run_judge("run", "stones", str(ROOT / "solutions/stones/accepted/game_dp.py"), "--case", "smallest")
     assert "1/1 cases passed, no score" in done.stdout and "100/100" not in done.stdout
 
 

@@ -35,7 +35,7 @@ MEASURE = ("import resource, subprocess, sys\n"
 def test_grading_a_class_printing_megabytes_holds_no_outputs(tmp_path):
     folder = make_class(tmp_path / "subs", {f"s{index:02}/stones.c": VERBOSE for index in range(STUDENTS)})
     # Compiled once beforehand, so that the measure below is the judge's (and its runs'), not gcc's.
-    run_judge("run", "stones", str(folder / "s00" / "stones.c"), "--case", "n-1", "--no-record")
+    run_judge("run", "stones", str(folder / "s00" / "stones.c"), "--case", "smallest", "--no-record")
     done = subprocess.run([sys.executable, "-c", MEASURE, "grade", str(folder), "--db", str(tmp_path / "r.db"),
                            "-j", "2", "--format", "json"], cwd=ROOT, capture_output=True, text=True, check=False,
                           timeout=600)
@@ -53,7 +53,7 @@ def test_results_keep_an_excerpt_of_sample_outputs_only_unless_asked_for_everyth
     stones = load_problem("stones")
     source = tmp_path / "verbose.c"
     source.write_text(VERBOSE)
-    cases = [stones.case("sample-1"), stones.case("n-1")]
+    cases = [stones.case("sample-1"), stones.case("smallest")]
     lean = {case.visibility: case for case in judge_submission(stones, source, cases=cases, keep_output=False).cases}
     assert lean["sample"].output == lean["hidden"].output == ""
     assert len(lean["sample"].output_excerpt) == OUTPUT_EXCERPT_CHARS

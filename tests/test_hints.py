@@ -20,9 +20,9 @@ def stones_with_hints(tmp_path):
     suite = yaml.safe_load(path.read_text())
     suite["groups"] = {"edges": {"hint": "try the smallest piles by hand", "description": "tiny n"}}
     for case in suite["cases"]:
-        if case["name"] == "n-2":
+        if case["name"] == "smallest-even":
             case["hint"] = "with two stones each player takes one"
-        if case["name"] == "n-3":
+        if case["name"] == "takes-all-three":
             case["hint"] = "a hint of a case that passes"
     path.write_text(yaml.safe_dump(suite, sort_keys=False))
     return project
@@ -33,18 +33,19 @@ def test_a_failed_case_shows_its_own_hint_else_its_groups(tmp_path):
     done = run_judge("run", "stones", str(WRONG), "--problems", str(project), "--no-record")
     assert done.returncode == 1, done.stderr
     hints = done.stdout.split("hints for the failed cases:\n", 1)[1]
-    assert "n-2 (WA): tiny n - with two stones each player takes one" in hints
-    assert "n-6 (WA): tiny n - try the smallest piles by hand" in hints
-    assert "passes" not in done.stdout and "n-1 (" not in hints  # AC cases: their hints are not shown
+    # smallest-even and small-even, shown by their numbers among the hidden cases
+    assert "hidden 2 (WA): tiny n - with two stones each player takes one" in hints
+    assert "hidden 5 (WA): tiny n - try the smallest piles by hand" in hints
+    assert "passes" not in done.stdout and "hidden 1 (" not in hints  # AC cases: their hints are not shown
 
 
 def test_the_json_carries_the_hints_of_failed_cases_only(tmp_path):
     project = stones_with_hints(tmp_path)
     cases = {case["name"]: case for case in judge_json("run", "stones", str(WRONG), "--problems", str(project),
                                                         "--no-record")["cases"]}
-    assert cases["n-2"]["hint"] == "with two stones each player takes one"
-    assert cases["n-2"]["description"] == "tiny n"
-    assert cases["n-3"]["verdict"] == "AC" and cases["n-3"]["hint"] == ""
+    assert cases["hidden 2"]["hint"] == "with two stones each player takes one"  # smallest-even
+    assert cases["hidden 2"]["description"] == "tiny n"
+    assert cases["hidden 3"]["verdict"] == "AC" and cases["hidden 3"]["hint"] == ""  # takes-all-three
 
 
 def test_a_group_entry_that_is_neither_points_nor_a_mapping_is_a_clear_error(tmp_path):
@@ -72,4 +73,4 @@ def test_a_packages_hint_and_desc_files_are_shown_when_the_case_fails(tmp_path):
 def test_the_pytest_plugin_names_the_hint(tmp_path, pytester):
     project = stones_with_hints(tmp_path)
     result = pytester.runpytest(str(project / "cases/stones.yaml"), "--solution", str(WRONG), "-p", "no:xdist")
-    result.stdout.fnmatch_lines(["*n-2*hint: tiny n - with two stones each player takes one*"])
+    result.stdout.fnmatch_lines(["*smallest-even*hint: tiny n - with two stones each player takes one*"])

@@ -9,12 +9,11 @@ directory, and refuses (exit 1, IE) a pass-2 input file that is not the pass's o
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, run_judge
+from conftest import ROOT, judged_whole, run_judge
 
 from judge.icpc.loading import load_package
 from judge.icpc.package import PackageError
@@ -37,9 +36,9 @@ def remember_copy(tmp_path):
 
 
 def judged(package: Path, solution: Path, *extra: str) -> dict:
-    done = run_judge("run", str(package), str(solution), "--no-record", "--format", "json", *extra)
-    assert done.stdout, done.stderr
-    return json.loads(done.stdout)
+    """The result whole, its hidden cases named and with their messages (the validator's, pass by
+    pass): what judging decided, not what a student's report shows of it. ``extra``: --case NAME."""
+    return judged_whole(package, solution, *extra[1::2])
 
 
 def verdicts(result: dict) -> dict[str, str]:

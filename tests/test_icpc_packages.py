@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml  # noqa: F401 - loaded before pytester runs (see test_pytest_plugin.py)
-from conftest import ROOT, run_judge
+from conftest import ROOT, named_cases, run_judge
 
 from judge.icpc.expectations import submissions
 from judge.icpc.loading import load_package
@@ -304,12 +304,38 @@ def test_a_javascript_folder_runs_the_entry_its_package_json_names(tmp_path):
     assert result["verdict"] == "CE" and "package.json: its main './lib/missing' is not one of" in result["compile_message"]
 
 
+def test_a_javascript_folder_without_a_main_runs_its_first_file_as_domjudge_does(tmp_path):
+    """DOMjudge's hello set (submissions/*/multifile-js): ES modules that import each other, no
+    entry named. The first file runs; an import under a name node does not resolve is a run-time
+    error, not a compile error; and every .js file must pass node --check, used or not."""
+    def folder(name: str, imported: str, extra: str = "") -> str:
+        root = tmp_path / name
+        root.mkdir()
+        (root / "package.json").write_text('{"type": "module"}\n')
+        (root / "answer.js").write_text(
+            f'import {{ sum }} from "./{imported}";\n'
+            'import { readFileSync } from "fs";\n'
+            'const [a, b] = readFileSync(0, "utf8").trim().split(/\\s+/).map(Number);\n'
+            "console.log(sum(a, b));\n")
+        (root / "sum.js").write_text("export function sum(a, b) { return a + b; }\n")
+        if extra:
+            (root / "unused.js").write_text(extra)
+        done = run_judge("run", str(PACKAGES / "addition"), str(root), "--format", "json", "--no-record")
+        return json.loads(done.stdout)
+
+    assert folder("accepted", "sum.js")["verdict"] == "AC"
+    wrong_name = folder("run_time_error", "sum.mjs")
+    assert wrong_name["verdict"] == "RE", wrong_name["compile_message"]
+    unused = folder("compile_error", "sum.js", extra="import function hello() {}\n")
+    assert unused["verdict"] == "CE" and "unused.js" in unused["compile_message"]
+
+
 def test_inherited_tolerance_accepts_only_where_it_applies(tmp_path):
     solution = tmp_path / "half_off.py"
     solution.write_text("a, b = map(float, input().split())\nprint(a + b + 0.5)\n")
     result = json.loads(run_judge("run", str(PACKAGES / "addition"), str(solution), "--format", "json",
                                   "--no-record").stdout)
-    verdicts = {case["name"]: case["verdict"] for case in result["cases"]}
+    verdicts = {name: case["verdict"] for name, case in named_cases(result, PACKAGES / "addition").items()}
     # exact/01 (3000000) is within the relative tolerance 1e-6 everywhere: either tolerance suffices.
     assert verdicts == {"sample/1": "WA", "sample/2": "WA", "secret/exact/01": "AC", "secret/exact/02": "WA",
                         "secret/loose/01": "AC", "secret/loose/nested/01": "AC"}
@@ -402,7 +428,7 @@ def test_a_cases_own_yaml_sets_its_validator_arguments(package_copy, tmp_path):
     solution = tmp_path / "half_off.py"
     solution.write_text("a, b = map(float, input().split())\nprint(a + b + 0.5)\n")
     result = json.loads(run_judge("run", str(package), str(solution), "--format", "json", "--no-record").stdout)
-    verdicts = {case["name"]: case["verdict"] for case in result["cases"]}
+    verdicts = {name: case["verdict"] for name, case in named_cases(result, package).items()}
     assert verdicts["secret/exact/02"] == "AC" and verdicts["sample/1"] == "WA"
     (package / "data/secret/exact/02.yaml").write_text("output_validator_arg: []\n")
     with pytest.raises(PackageError, match=r"exact/02.yaml: unknown key 'output_validator_arg'"):

@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, run_judge
+from conftest import ROOT, judged_whole, run_judge
 
 PACKAGES = ROOT / "tests" / "packages"
 
@@ -32,9 +32,12 @@ def run_json(package: Path, solution: Path, *extra: str) -> dict:
 # Output validators
 
 def test_score_txt_and_judgemessage_txt_become_score_and_message():
-    result = run_json(PACKAGES / "closest", PACKAGES / "closest/submissions/partially_accepted/off_by_one.py")
+    # The whole result: a hidden case's message is the teacher's to read (judge/feedback.py).
+    result = judged_whole(PACKAGES / "closest", PACKAGES / "closest/submissions/partially_accepted/off_by_one.py")
     assert result["verdict"] == "AC" and (result["score"], result["max_score"]) == (18, 20)
     assert [case["message"] for case in result["cases"]] == ["off by 1"] * 3
+    shown = run_json(PACKAGES / "closest", PACKAGES / "closest/submissions/partially_accepted/off_by_one.py")
+    assert [case["message"] for case in shown["cases"] if case["name"].startswith("hidden ")] == [""] * 2
 
 
 def test_exit_43_is_wrong_answer_with_the_validators_message():
@@ -92,7 +95,7 @@ int main(int argc, char **argv) {
     return 42;
 }
 ''')
-    result = run_json(package, package / "submissions/partially_accepted/off_by_one.py")
+    result = judged_whole(package, package / "submissions/partially_accepted/off_by_one.py")
     assert result["score"] == 18
     assert {case["message"] for case in result["cases"]} == {"contained"}
 

@@ -21,7 +21,7 @@ PARITY = {
 }
 
 
-def quick(path, problem=STONES, names=("sample-1", "n-2", "n-1000")):
+def quick(path, problem=STONES, names=("sample-1", "smallest-even", "largest")):
     return judge_submission(problem, path, cases=[problem.case(name) for name in names])
 
 
@@ -79,7 +79,7 @@ def test_compiled_programs_are_cached(write_program):
 
 def test_runtime_errors_in_c(write_program):
     text = "#include <stdlib.h>\nint main(void){ int *p = 0; *p = 1; return 0; }\n"
-    result = quick(write_program("crash.c", text), names=("n-1",))
+    result = quick(write_program("crash.c", text), names=("smallest",))
     assert result.verdict == "RE" and "SIGSEGV" in result.cases[0].message
 
 
@@ -87,8 +87,8 @@ def test_memory_limit_in_java_and_node(write_program):
     java = ("public class Main { public static void main(String[] a) {\n"
             " java.util.List<long[]> l = new java.util.ArrayList<>(); while (true) l.add(new long[1 << 20]); } }\n")
     node = "const a = []; while (true) a.push(new Array(1 << 20).fill(1.5));\n"
-    assert quick(write_program("Main.java", java), names=("n-1",)).verdict == "MLE"
-    assert quick(write_program("hog.js", node), names=("n-1",)).verdict == "MLE"
+    assert quick(write_program("Main.java", java), names=("smallest",)).verdict == "MLE"
+    assert quick(write_program("hog.js", node), names=("smallest",)).verdict == "MLE"
 
 
 def test_function_style_in_python_and_javascript(write_program):
@@ -120,7 +120,7 @@ def test_a_missing_toolchain_is_the_graders_problem(write_program, monkeypatch):
     monkeypatch.setattr(type(java), "toolchain", ("javac-not-installed-here",))
     with pytest.raises(LanguageUnavailable, match="apt-get install default-jdk-headless"):
         java.version()
-    result = quick(write_program("Main.java", PARITY["java"]), names=("n-1",))
+    result = quick(write_program("Main.java", PARITY["java"]), names=("smallest",))
     assert result.verdict == "IE" and "javac-not-installed-here" in result.cases[0].message
 
 
@@ -143,7 +143,7 @@ def test_a_runtime_error_on_a_sample_names_the_line(write_program, name):
     """A traceback's (or stack's) innermost frame in the submission gives the line, as the
     function-style harnesses do; a hidden case says only the exception's class, not its message
     (which may quote the input)."""
-    result = quick(write_program(name, RUNTIME_ERRORS[name]), names=("sample-1", "n-1000"))
+    result = quick(write_program(name, RUNTIME_ERRORS[name]), names=("sample-1", "largest"))
     sample, hidden = result.cases
     assert sample.verdict == "RE" and sample.message.endswith("(line 3)"), sample.message
     assert hidden.verdict == "RE" and hidden.message == f"exit code 1: {RUNTIME_ERROR_CLASSES[name]}", hidden.message

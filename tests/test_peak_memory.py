@@ -38,7 +38,7 @@ def test_a_short_peak_over_the_limit_is_memory_limit_exceeded(tier, name, cold, 
     from judge.sandbox import tiers
     tiers.sandbox_tier.cache_clear()
     stones = load_problem("stones")  # 128 MiB
-    result = judge_submission(stones, HOSTILE / name, cases=[stones.case("n-1")], cold=cold)
+    result = judge_submission(stones, HOSTILE / name, cases=[stones.case("smallest")], cold=cold)
     case = result.cases[0]
     assert case.verdict == "MLE", (case.verdict, case.memory_kb, case.message)
 

@@ -27,7 +27,7 @@ def test_failures_show_the_verdict_not_a_traceback(project):
 
 def test_k_and_x_and_last_failed(project):
     wrong = str(SOLUTIONS / "stones/wrong_answer/multiple_of_four.py")
-    project.runpytest("cases/stones.yaml", "--solution", wrong, "-k", "n-2 or n-3").assert_outcomes(passed=1, failed=1)
+    project.runpytest("cases/stones.yaml", "--solution", wrong, "-k", "smallest-even or takes-all-three").assert_outcomes(passed=1, failed=1)
     project.runpytest("cases/stones.yaml", "--solution", wrong, "-x").assert_outcomes(passed=2, failed=1)
     first = project.runpytest("cases/stones.yaml", "--solution", wrong).parseoutcomes()
     rerun = project.runpytest("cases/stones.yaml", "--solution", wrong, "--lf")

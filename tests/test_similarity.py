@@ -263,3 +263,44 @@ def test_the_report_is_the_same_whatever_pythons_hash_seed(made_up_class):
                for seed in ("1", "2", "3")]
     assert all(report.returncode == 0 for report in reports), reports[0].stderr
     assert reports[0].stdout == reports[1].stdout == reports[2].stdout
+
+
+def test_a_file_over_its_budget_is_not_compared_and_says_why(made_up_class):
+    """400 KB of nested parentheses (under the size cap) takes pygments minutes to lex: within a
+    budget of a second of CPU time per file it is not compared, and the rest of the class is."""
+    nested = 200_000
+    write(made_up_class / "ivy" / "stones.py", "x = " + "(" * nested + ")" * nested + "\n")
+    report = similarity_json(str(made_up_class), "--problem", "stones", "--cpu-per-file", "1")
+    notes = [note for note in report["notes"] if note.startswith("ivy/")]
+    assert notes == ["ivy/stones.py: not compared: over its budget of 1 s of CPU time"], report["notes"]
+    assert report["compared"] == {"stones": 7}  # everyone else, as without ivy
+    assert ("ann", "bob") in pair_names(report)
+
+
+def test_a_file_over_its_memory_budget_is_not_compared(made_up_class):
+    """Half a megabyte of one-letter lines takes some 90 MiB to lex and fingerprint; a
+    hand-written solution, well under one."""
+    write(made_up_class / "ivy" / "stones.py", "a\n" * 250_000)
+    report = similarity_json(str(made_up_class), "--problem", "stones", "--memory-per-file", "32")
+    assert "ivy/stones.py: not compared: over its budget of 32 MiB of memory" in report["notes"], report["notes"]
+    assert report["compared"] == {"stones": 7} and ("ann", "bob") in pair_names(report)
+
+
+def test_each_file_is_fingerprinted_once_and_the_judges_own_once_per_problem(made_up_class, monkeypatch):
+    from judge.budget_worker import BudgetedWorker
+    from judge.catalog import catalog
+    from judge.similarity import compare_class
+
+    made: list[str] = []
+    call = BudgetedWorker.call
+
+    def counted(self, function, name, *rest):
+        made.append(name)
+        return call(self, function, name, *rest)
+
+    monkeypatch.setattr(BudgetedWorker, "call", counted)
+    report = compare_class(made_up_class, catalog(None).require_some(), only=["stones"])
+    assert report.compared == {"stones": 7}
+    examples = [name for name in made if not name.startswith("stones.")]  # the students' files are stones.*
+    assert "game_dp.py" in examples and len(examples) == len(set(examples)), made  # each of the judge's own once
+    assert len(made) == 1 + len(examples) + 7, made  # the reference stones.py, and each student's file once

@@ -218,12 +218,12 @@ def test_a_store_of_the_first_schema_is_brought_up_to_date_and_keeps_its_rows(tm
     db = tmp_path / "old.db"
     with sqlite3.connect(db) as connection:
         connection.execute(VERSION_1_CASE_RESULTS)
-        connection.execute("INSERT INTO case_results VALUES (1, 0, 'n-1', 'edges', 'AC', 0.1, 0.1, 10, '', 'hidden')")
+        connection.execute("INSERT INTO case_results VALUES (1, 0, 'smallest', 'edges', 'AC', 0.1, 0.1, 10, '', 'hidden')")
         connection.execute("PRAGMA user_version = 1")
     store = Store(db)
     assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     [kept] = store.recorded_cases(1)
-    assert (kept.name, kept.verdict, kept.output_excerpt) == ("n-1", "AC", "")
+    assert (kept.name, kept.verdict, kept.output_excerpt) == ("smallest", "AC", "")
     store.close()
 
 

@@ -14,7 +14,7 @@ import time
 
 from conftest import ROOT, judge_json, project_with, run_judge
 
-SLOW = ROOT / "solutions/stones/time_limit_exceeded/plain_recursion.py"  # AC on small n, TLE from n-100 on
+SLOW = ROOT / "solutions/stones/time_limit_exceeded/plain_recursion.py"  # AC on small n, TLE from mid-even (hidden 7) on
 WRONG = ROOT / "solutions/stones/wrong_answer/even_wins.py"  # WA from sample-1 on
 RUN = [sys.executable, "-m", "judge", "run", "stones", str(SLOW), "--no-record", "--no-explain"]
 
@@ -38,10 +38,12 @@ def read_until(process: subprocess.Popen, wanted: str, timeout: float = 120) -> 
 
 
 def row_verdicts(lines: list[str]) -> list[tuple[str, str]]:
-    """(case, verdict) of each table row among ``lines``."""
+    """(case, verdict) of each table row among ``lines`` (a hidden case's name is "hidden N")."""
     rows = []
     for line in lines:
         cells = line.split()
+        if cells[:1] == ["hidden"]:
+            cells = [" ".join(cells[:2]), *cells[2:]]
         if len(cells) >= 2 and not cells[0].endswith(":") and cells[1] in ("AC", "WA", "TLE", "RE", "MLE", "OLE", "CE", "IE"):
             rows.append((cells[0], cells[1]))
     return rows
@@ -69,13 +71,12 @@ def test_parallel_workers_still_print_rows_in_case_order():
 
 def test_sigterm_half_way_prints_the_rows_decided_so_far():
     process = started([*RUN, "-j", "1"])
-    before = read_until(process, "n-100")  # the first TLE: a dozen cases to go, a second each
+    before = read_until(process, "hidden 7")  # mid-even, the first TLE: a dozen cases to go, a second each
     process.send_signal(signal.SIGTERM)
     rest, stderr = process.communicate(timeout=60)
     assert process.returncode == 128 + signal.SIGTERM
     rows = row_verdicts(before + rest.splitlines())
-    assert rows[:8] == [("sample-1", "AC"), ("n-1", "AC"), ("n-2", "AC"), ("n-3", "AC"), ("n-4", "AC"),
-                        ("n-6", "AC"), ("n-7", "AC"), ("n-100", "TLE")]
+    assert rows[:8] == [("sample-1", "AC"), *((f"hidden {number}", "AC") for number in range(1, 7)), ("hidden 7", "TLE")]
     assert len(rows) < 22 and len({name for name, _ in rows}) == len(rows)
     assert f"stopped by SIGTERM: {len(rows)} of 22 cases decided" in rest
     assert "judge: stopped by SIGTERM" in stderr and "Traceback" not in stderr
@@ -124,7 +125,7 @@ def test_a_terminal_gets_a_status_line_and_the_same_rows():
     leader, follower = pty.openpty()
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120"}
     process = subprocess.Popen([sys.executable, "-m", "judge", "run", "stones", str(SLOW),
-                                "--no-record", "-j", "1", "--case", "sample-1", "--case", "n-100"],
+                                "--no-record", "-j", "1", "--case", "sample-1", "--case", "mid-even"],
                                stdin=follower, stdout=follower, stderr=follower, cwd=ROOT, env=env)
     os.close(follower)
     seen = b""
@@ -142,9 +143,9 @@ def test_a_terminal_gets_a_status_line_and_the_same_rows():
     process.wait(timeout=60)
     os.close(leader)
     text = seen.decode("utf-8", errors="replace")
-    assert "cases decided" in text and "running n-100" in text
+    assert "cases decided" in text and "running hidden 7" in text and "mid-even" not in text
     shown = [line.rsplit("\x1b[K", 1)[-1] for line in text.replace("\r\n", "\n").split("\n")]
-    assert row_verdicts(shown) == [("sample-1", "AC"), ("n-100", "TLE")]
+    assert row_verdicts(shown) == [("sample-1", "AC"), ("hidden 7", "TLE")]
 
 
 def test_judge_test_prints_each_check_as_it_is_made():

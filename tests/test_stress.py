@@ -165,9 +165,9 @@ def test_save_appends_a_hidden_case_and_keeps_the_file(tmp_path):
     suite = tmp_path / "cases" / "stones.yaml"
     # The smallest input the search finds (101) is a case of the suite already: take it out, so
     # that the search finds a new one (an input the suite has is not saved again).
-    suite.write_text(suite.read_text().replace('  - name: n-101\n    group: edges\n    input: "101\\n"\n', ""))
+    suite.write_text(suite.read_text().replace('  - name: mid-odd\n    group: edges\n    input: "101\\n"\n', ""))
     before = suite.read_text()
-    assert "n-101" not in before
+    assert "mid-odd" not in before
     done = run_judge("stress", "stones", str(ROOT / "solutions/stones/wrong_answer/small_table.cpp"),
                      "--examples", "100", "--save", cwd=tmp_path)
     assert done.returncode == 1 and "saved to the suite as hidden case stress-" in done.stdout

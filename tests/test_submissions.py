@@ -151,7 +151,7 @@ def test_sources_are_read_without_following_links(tmp_path):
 def test_judge_run_follows_ones_own_link_but_not_a_students(tmp_path):
     link = tmp_path / "mine.py"
     os.symlink(SOLUTIONS / "stones/accepted/game_dp.py", link)
-    own = run_judge("run", "stones", str(link), "--case", "n-1")
+    own = run_judge("run", "stones", str(link), "--case", "smallest")
     assert own.returncode == 0, own.stderr
     student = run_judge("run", "stones", str(link), "--student", "eve", "--db", str(tmp_path / "r.db"))
     assert student.returncode == 2 and "symbolic link" in student.stderr

@@ -51,7 +51,7 @@ def cold_runs_are_pid_1() -> bool:
 @pytest.mark.parametrize("path", HOSTILE, ids=[path.name for path in HOSTILE])
 def test_hostile_programs_get_the_same_verdicts_warm_and_cold(path):
     stones = load_problem("stones")
-    cases = [stones.case("n-1")]
+    cases = [stones.case("smallest")]
     warm_verdicts, cold_verdicts = (verdicts(stones, path, cold=cold, cases=cases) for cold in (False, True))
     if warm_verdicts != cold_verdicts and any(verdict == "TLE" for _, verdict in warm_verdicts + cold_verdicts):
         # These programs take milliseconds: a TLE on one side is a machine stalled by its load
@@ -85,14 +85,14 @@ def test_a_warm_run_leaves_nothing_between_cases(write_program):
             "print('SK' if not leftover else 'LEFTOVER ' + ' '.join(leftover))\n").replace("MARKER", marker)
     stones = load_problem("stones")
     path = write_program("leaves.py", text)
-    result = judge_submission(stones, path, cases=[stones.case("n-1"), stones.case("n-3"), stones.case("n-7")])
+    result = judge_submission(stones, path, cases=[stones.case("smallest"), stones.case("takes-all-three"), stones.case("small-odd")])
     assert [case.verdict for case in result.cases] == ["AC", "AC", "AC"], [case.output for case in result.cases]
 
 
 def test_the_random_module_is_reseeded_per_case(write_program):
     stones = load_problem("stones")
     path = write_program("rand.py", "import random\nprint(random.random())\n")
-    result = judge_submission(stones, path, cases=[stones.case("n-1"), stones.case("n-3")])
+    result = judge_submission(stones, path, cases=[stones.case("smallest"), stones.case("takes-all-three")])
     outputs = [case.output for case in result.cases]
     assert outputs[0] != outputs[1]
 
@@ -101,8 +101,8 @@ def test_output_through_the_original_stdout_is_kept_warm_as_cold(write_program):
     """sys.__stdout__ is the stream the submission starts with, and it is flushed at the end."""
     stones = load_problem("stones")
     path = write_program("dunder.py", "import sys\nsys.__stdout__.write('SK\\n')\n")
-    case = [stones.case("n-1")]
-    assert verdicts(stones, path, cold=False, cases=case) == verdicts(stones, path, cold=True, cases=case) == [("n-1", "AC")]
+    case = [stones.case("smallest")]
+    assert verdicts(stones, path, cold=False, cases=case) == verdicts(stones, path, cold=True, cases=case) == [("smallest", "AC")]
 
 
 def test_a_script_whose_first_import_is_genericpath_runs_warm_as_cold(write_program):
@@ -111,16 +111,16 @@ def test_a_script_whose_first_import_is_genericpath_runs_warm_as_cold(write_prog
     `from genericpath import exists` was RE cold and AC warm)."""
     stones = load_problem("stones")
     path = write_program("auto_import.py", "from genericpath import exists\nprint('SK')\n")
-    case = [stones.case("n-1")]
-    assert verdicts(stones, path, cold=False, cases=case) == verdicts(stones, path, cold=True, cases=case) == [("n-1", "AC")]
+    case = [stones.case("smallest")]
+    assert verdicts(stones, path, cold=False, cases=case) == verdicts(stones, path, cold=True, cases=case) == [("smallest", "AC")]
 
 
 def test_closing_stdout_ends_a_run_as_it_does_cold(write_program):
     """Python skips closed streams when it flushes at exit."""
     stones = load_problem("stones")
     path = write_program("closes.py", "import sys\nprint('SK')\nsys.stdout.close()\n")
-    case = [stones.case("n-1")]
-    assert verdicts(stones, path, cold=False, cases=case) == verdicts(stones, path, cold=True, cases=case) == [("n-1", "AC")]
+    case = [stones.case("smallest")]
+    assert verdicts(stones, path, cold=False, cases=case) == verdicts(stones, path, cold=True, cases=case) == [("smallest", "AC")]
 
 
 def test_what_the_submission_defines_is_found_in_its_main_module(write_program):
@@ -128,7 +128,7 @@ def test_what_the_submission_defines_is_found_in_its_main_module(write_program):
     stones = load_problem("stones")
     path = write_program("pickles.py", "import pickle\nclass Answer:\n    text = 'SK'\n"
                                        "print(pickle.loads(pickle.dumps(Answer())).text)\n")
-    assert verdicts(stones, path, cold=False, cases=[stones.case("n-1")]) == [("n-1", "AC")]
+    assert verdicts(stones, path, cold=False, cases=[stones.case("smallest")]) == [("smallest", "AC")]
 
 
 def run_warm_and_cold(path: Path, stdin: bytes) -> list:
@@ -179,10 +179,10 @@ def test_the_run_ends_as_python_ends_it(write_program):
     buffered = write_program("buffered.py", "import atexit, io, sys\nbuffer = io.StringIO()\nsys.stdout = buffer\n"
                                             "atexit.register(lambda: sys.__stdout__.write(buffer.getvalue()))\n"
                                             "print('SK')\n")
-    case = [stones.case("n-1")]
+    case = [stones.case("smallest")]
     for path in (threaded, buffered):
         warm_verdicts = verdicts(stones, path, cold=False, cases=case)
-        assert warm_verdicts == verdicts(stones, path, cold=True, cases=case) == [("n-1", "AC")], path.name
+        assert warm_verdicts == verdicts(stones, path, cold=True, cases=case) == [("smallest", "AC")], path.name
 
 
 def test_the_standard_streams_are_made_as_python_makes_them(write_program):
@@ -220,7 +220,7 @@ def test_a_server_that_cannot_start_is_not_started_for_every_case(monkeypatch):
 
     monkeypatch.setattr(warm, "server_command", broken_server)
     stones = load_problem("stones")
-    cases = [stones.case(name) for name in ("n-1", "n-2", "n-3", "n-4", "n-6")]
+    cases = [stones.case(name) for name in ("smallest", "smallest-even", "takes-all-three", "first-losing", "small-even")]
     result = judge_submission(stones, ROOT / "solutions/stones/accepted/game_dp.py", cases=cases, jobs=1)
     assert [case.verdict for case in result.cases] == ["AC"] * 5
     assert len(started) == warm.SILENT_DEATHS
@@ -231,7 +231,7 @@ def test_a_warm_case_sees_the_same_environment_as_a_cold_one():
     path = ROOT / "tests" / "hostile" / "read_environment.py"
     names = []
     for cold in (False, True):
-        result = judge_submission(stones, path, cases=[stones.case("n-1")], cold=cold)
+        result = judge_submission(stones, path, cases=[stones.case("smallest")], cold=cold)
         names.append(sorted(line.split("=", 1)[0] for line in result.cases[0].output.splitlines()))
     assert names[0] == names[1]
 
@@ -340,12 +340,12 @@ def test_exit_and_quit_end_the_run_as_with_site(name, write_program):
 
 def test_exit_after_the_answer_is_accepted_and_a_nonzero_status_is_a_runtime_error(write_program):
     stones = load_problem("stones")
-    case = [stones.case("n-1")]
+    case = [stones.case("smallest")]
     for text, verdict in (("print('SK')\nexit()\n", "AC"), ("print('SK')\nquit()\n", "AC"),
                           ("print('SK')\nexit(3)\n", "RE")):
         path = write_program("exits.py", text)
         for cold in (False, True):
-            assert verdicts(stones, path, cold=cold, cases=case) == [("n-1", verdict)], (text, cold)
+            assert verdicts(stones, path, cold=cold, cases=case) == [("smallest", verdict)], (text, cold)
 
 
 def test_a_function_submission_that_calls_exit_gets_the_same_report_warm_and_cold(write_program):
@@ -402,6 +402,6 @@ def test_a_case_that_fills_tmp_leaves_the_next_case_a_fresh_one():
     """Each warm case has an empty /tmp and /dev/shm, as each cold run has, and its output is
     kept while /tmp is full."""
     stones = load_problem("stones")
-    cases = [stones.case(name) for name in ("n-1", "n-3", "n-7")]
+    cases = [stones.case(name) for name in ("smallest", "takes-all-three", "small-odd")]
     result = judge_submission(stones, ROOT / "tests" / "hostile" / "fill_tmp.py", cases=cases)
     assert [case.verdict for case in result.cases] == ["AC"] * 3, [case.output for case in result.cases]

@@ -27,11 +27,12 @@ from judge.commands.common import (
     progress_bar,
     require_isolation,
 )
+from judge.commands.similarity_command import add_budget_options, budget_of
 from judge.deadlines import Policy, apply_lateness, parse_penalty, parse_time, snapshot_class
 from judge.errors import UsageError
 from judge.explain import explain_class
 from judge.feedback import LEVELS as FEEDBACK_LEVELS
-from judge.feedback import FeedbackPolicy, at_least, level_for, withhold
+from judge.feedback import FeedbackPolicy, StudentView, at_least, level_for
 from judge.grading import grade_folder
 from judge.rejudge import preview
 from judge.renderers import format_names, load_format
@@ -58,6 +59,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="csv: in Canvas's gradebook import layout, the total as the column ASSIGNMENT")
     parser.add_argument("--similarity", action="store_true",
                         help="html: add which students' submissions share their code (as `judge similarity`)")
+    add_budget_options(parser)
     parser.add_argument("--preview", action="store_true",
                         help="after a problem changed: show whose recorded verdicts and scores grading now "
                              "would change, and record nothing")
@@ -158,9 +160,9 @@ def _explain_failures(args: argparse.Namespace, report, store, for_students: boo
 
 
 def _withhold_feedback(report, asked: str | None, for_students: bool) -> None:
-    """Take out of the report what the feedback level does not show of hidden cases: the level
-    asked for (the teacher's, over any problem's policy), else for a format students read each
-    problem's own policy; reports for the teacher alone keep everything."""
+    """Take out of the report what the feedback level does not show of hidden cases (see
+    judge/feedback.py): the level asked for (the teacher's, over any problem's policy), else for a
+    format students read each problem's own policy; reports for the teacher alone keep everything."""
     if asked is None and not for_students:
         return
     for student in report.students:
@@ -169,8 +171,7 @@ def _withhold_feedback(report, asked: str | None, for_students: bool) -> None:
             level = asked or level_for(problem.feedback if problem is not None else FeedbackPolicy(), None)
             if problem is not None:
                 _attach_hints(problem, result.cases)
-            withhold(result.cases, level)
-            result.feedback = level
+            student.results[problem_id] = StudentView(problem, level).result(result)
 
 
 def _attach_hints(problem, cases) -> None:
@@ -215,7 +216,7 @@ def _grade(args: argparse.Namespace, folder: Path, store, cluster, bar):
 
 
 def _similarity(args: argparse.Namespace, folder: Path):
-    return compare_class(folder, catalog(args.problems).require_some())
+    return compare_class(folder, catalog(args.problems).require_some(), budget=budget_of(args))
 
 
 def _preview(args: argparse.Namespace, folder: Path, store, cluster, bar) -> int:

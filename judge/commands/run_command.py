@@ -30,7 +30,7 @@ from judge.commands.common import (
 )
 from judge.errors import UsageError
 from judge.explain import explain, hidden_failures
-from judge.feedback import DEFAULT_LEVEL, LEVELS, at_least, level_for, withhold
+from judge.feedback import DEFAULT_LEVEL, LEVELS, StudentView, at_least, level_for, shown_names
 from judge.formats import format_of
 from judge.renderers import format_names, load_format
 from judge.report import SHOW_COUNTEREXAMPLE, cases_to_json, render_case_in_full
@@ -46,7 +46,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("solution", help="the solution's source file (for a problem package: or a folder of files)")
     parser.add_argument("--format", choices=format_names("run"), default="table")
     which = parser.add_mutually_exclusive_group()
-    which.add_argument("--case", action="append", metavar="NAME", help="run only this case (repeatable)")
+    which.add_argument("--case", action="append", metavar="NAME",
+                       help="run only this case (repeatable); a hidden case by name or as reports number it, 'hidden 2'")
     which.add_argument("--samples", action="store_true", help="run the sample cases only")
     parser.add_argument("-x", "--fail-fast", action="store_true",
                         help="stop at the first case that fails (the cases then run one at a time, in order)")
@@ -96,18 +97,20 @@ def handle(args: argparse.Namespace) -> int:
         raise UsageError(f"--show {SHOW_COUNTEREXAMPLE} shows the counterexample a search finds, but {why}")
     cases = _chosen_cases(args, problem)
     renderer = load_format("run", args.format)
-    result = _judge_streaming(args, problem, source, cases, renderer)
+    view = StudentView(problem, args.feedback)
+    result = _judge_streaming(args, problem, source, cases, renderer, view)
     result.feedback = args.feedback
     if args.explain is None:
         args.explain = explain_budget() or (DEFAULT_EXPLAIN_SECONDS if whole_counterexample else 0)
     if not args.no_explain and args.explain > 0 and at_least(args.feedback, "counterexamples"):
         result.explanation = _explain(args, problem, source, result)
+    shown = view.result(result)  # the whole result is what is recorded
     if not _streams_rows(renderer):
-        rest = renderer.render(result, problem)  # JSON holds all of the counterexample anyway
+        rest = renderer.render(shown, problem)  # JSON holds all of the counterexample anyway
     elif whole_counterexample:
-        rest = renderer.render_after_rows(result, problem, whole_counterexample=True)
+        rest = renderer.render_after_rows(shown, problem, whole_counterexample=True)
     else:
-        rest = renderer.render_after_rows(result, problem)
+        rest = renderer.render_after_rows(shown, problem)
     print(rest)
     if not args.no_record and cases is None and not result.partial:
         store = open_store(args.db)
@@ -123,7 +126,8 @@ def _has_case(problem, name: str) -> bool:
 def _chosen_cases(args: argparse.Namespace, problem) -> list | None:
     """The cases --case or --samples name; None: all of them."""
     if args.case:
-        return [problem.case(name) for name in args.case]
+        numbered = {shown: name for name, shown in shown_names(problem).items()}  # "hidden 2", as reports show it
+        return [problem.case(numbered.get(name, name)) for name in args.case]
     if args.samples:
         samples = [case for case in problem.cases if case.visibility == Visibility.SAMPLE]
         if not samples:
@@ -137,23 +141,23 @@ def _streams_rows(renderer) -> bool:
     return hasattr(renderer, "render_after_rows")
 
 
-def _judge_streaming(args: argparse.Namespace, problem, source: Path, cases: list | None, renderer):
-    """judge_submission, with each case's row printed as it is decided (judge/case_stream.py);
-    stopped by a signal, what was decided is shown before the judge ends."""
+def _judge_streaming(args: argparse.Namespace, problem, source: Path, cases: list | None, renderer,
+                     view: StudentView):
+    """judge_submission, with each case's row printed as it is decided (judge/case_stream.py),
+    as ``view`` shows it; stopped by a signal, what was decided is shown before the judge ends."""
     planned = cases if cases is not None else problem.cases
-    names = [case.name for case in planned]
+    names = [view.shown_name(case.name) for case in planned]
     table = renderer.row_table(names) if _streams_rows(renderer) else None
     stream = CaseStream(table, names, status=status_stream())
 
     def decided(case) -> None:  # shown as the feedback level allows, from its first row on
-        withhold([case], args.feedback)
-        stream.decided(case)
+        stream.decided(view.case(case))
 
     try:
         with stream:
             result = judge_submission(problem, source, args.lang, cases=cases, jobs=args.jobs,
                                       on_case=decided, stop_on_failure=args.fail_fast)
-            unrun = [case for case in result.cases if case.name not in stream.decided_results]
+            unrun = [case for case in result.cases if view.case(case).name not in stream.decided_results]
             if table is not None and unrun and len(unrun) == len(result.cases):
                 # A compile error (or a missing toolchain) decides every case at once, alike, unrun: one row.
                 stream.decided_together(_row_for_all(unrun, table))

@@ -3,6 +3,8 @@
 Every pair of submissions to each problem is compared on this machine (copydetect's winnowing
 over tokens, so renamed names and moved functions still match); the problem's reference and
 example solutions count as boilerplate. Pairs at or above --threshold are shown, highest first.
+Each file is lexed and fingerprinted within --cpu-per-file and --memory-per-file; one over them
+is not compared, and the report says so.
 """
 
 from __future__ import annotations
@@ -11,11 +13,12 @@ import argparse
 import sys
 from pathlib import Path
 
+from judge.budget_worker import Budget
 from judge.catalog import catalog
-from judge.commands.common import EXIT_OK, add_problems_option
+from judge.commands.common import EXIT_OK, add_problems_option, positive_float
 from judge.errors import SuiteError, UsageError
 from judge.renderers import format_names, load_format
-from judge.similarity import DEFAULT_THRESHOLD, compare_class
+from judge.similarity import DEFAULT_BUDGET, DEFAULT_THRESHOLD, compare_class
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,6 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threshold", type=_fraction, default=None, metavar="SHARE",
                         help="show pairs sharing at least this much of either program: 0.5, or 50%% (default 50%%)")
     parser.add_argument("--format", choices=format_names("similarity"), default="table")
+    add_budget_options(parser)
     parser.add_argument("--out", type=Path, help="write the report here instead of printing it")
     add_problems_option(parser)
 
@@ -38,7 +42,7 @@ def handle(args: argparse.Namespace) -> int:
         if name not in sources:
             raise SuiteError(known.unknown(name, sources))
     threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
-    report = compare_class(args.submissions, sources, threshold, only=args.problem)
+    report = compare_class(args.submissions, sources, threshold, only=args.problem, budget=budget_of(args))
     text = load_format("similarity", args.format).render(report)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -47,6 +51,20 @@ def handle(args: argparse.Namespace) -> int:
     else:
         print(text)
     return EXIT_OK
+
+
+def add_budget_options(parser: argparse.ArgumentParser) -> None:
+    """Each file's budget for lexing and fingerprinting (`judge similarity`, `judge grade --similarity`)."""
+    parser.add_argument("--cpu-per-file", type=positive_float, default=DEFAULT_BUDGET.cpu_seconds, metavar="SECONDS",
+                        help="CPU seconds a file may take to lex and fingerprint; a file over it is not compared "
+                             f"(default {DEFAULT_BUDGET.cpu_seconds:g})")
+    parser.add_argument("--memory-per-file", type=positive_float, default=DEFAULT_BUDGET.memory_bytes >> 20,
+                        metavar="MIB", help="memory a file may take to lex and fingerprint, in MiB "
+                                            f"(default {DEFAULT_BUDGET.memory_bytes >> 20})")
+
+
+def budget_of(args: argparse.Namespace) -> Budget:
+    return Budget(args.cpu_per_file, int(args.memory_per_file * (1 << 20)))
 
 
 def _fraction(text: str) -> float:

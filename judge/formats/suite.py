@@ -43,7 +43,7 @@ HEADER_KEYS = ("id", "title", "statement", "io", "limits", "checker", "points", 
                "feedback", "cases", "generated")
 LIMIT_KEYS = ("time", "memory", "output")
 CHECKER_KEYS = ("name", "options")
-CASE_KEYS = ("name", "group", "points", "visibility", "origin", "hint", "description")
+CASE_KEYS = ("name", "group", "points", "visibility", "origin", "hint", "description", "show_name")
 GROUP_KEYS = ("points", "hint", "description")  # a group's entry in `groups:`, when it is a mapping
 GENERATED_KEYS = ("name", "generate", "count", "seeds", "group", "points", "visibility")  # `generated:` entries
 MAX_GENERATED = 100  # cases of one entry, as generators.yaml's count allows
@@ -318,7 +318,8 @@ class _SuiteReader:
             raise self.fail(where, f"field 'visibility' must be sample or hidden, got {visibility!r}")
         common = dict(name=str(name), group=str(self.field(raw, "group", (str, int), where, "default")),
                       points=float(self.field(raw, "points", (int, float), where, 1)),
-                      visibility=visibility, origin=self.field(raw, "origin", str, where, None))
+                      visibility=visibility, origin=self.field(raw, "origin", str, where, None),
+                      show_name=self.field(raw, "show_name", bool, where, False))
         notes = group_notes.get(common["group"], {})  # a case's own hint or description, else its group's
         for key in ("hint", "description"):
             common[key] = self.field(raw, key, str, where, "") or notes.get(key, "")

@@ -5,18 +5,21 @@ solution gets exactly the verdict its folder names."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from judge.checkers import get_checker
 from judge.errors import SuiteError
+from judge.feedback import name_holds_input
 from judge.host import usable_cores
 from judge.problem import Problem
 from judge.reference import expected_output, reference_answer, rejection, strategy_module_at, validator_module
 from judge.results import Check, SubmissionResult
 from judge.runner import judge_submission
 from judge.verdict import Verdict
+from judge.vocabulary import Visibility
 
 STRATEGY_EXAMPLES = 50  # inputs drawn from a problem's strategies and shown to its validator
 
@@ -29,6 +32,7 @@ def verify_suite_problem(problem: Problem, jobs: int | None = None) -> Iterator[
     if broken_checker is not None:  # said once, first: every answer would be judged by it
         yield broken_checker
         return
+    yield check_case_names(problem)
     yield check_validator(problem)
     yield check_strategies(problem)
     yield check_reference(problem)
@@ -45,6 +49,23 @@ def verify_suite_problem(problem: Problem, jobs: int | None = None) -> Iterator[
 
 def _default_jobs() -> int:
     return usable_cores()
+
+
+def check_case_names(problem: Problem) -> Check | None:
+    """A warning for the hidden cases whose names give their inputs away: shown to students they
+    would be the input itself (judge/feedback.py numbers them, but a teacher's report or a
+    `show_name: true` shows them); None when there is none."""
+    telling = [case.name for case in problem.cases
+               if case.visibility != Visibility.SAMPLE and name_holds_input(case.name, _input_text(case))]
+    if not telling:
+        return None
+    return Check(problem.id, "case names", True,
+                 f"warning: the names of hidden cases {', '.join(telling)} hold their inputs; name a case for "
+                 f"what it tests (largest, all-equal), not what it holds")
+
+
+def _input_text(case) -> str:
+    return case.input if case.input is not None else json.dumps(case.args)
 
 
 def check_validator(problem: Problem) -> Check:

@@ -4,15 +4,18 @@ A directory holds either ``build``/``run`` scripts (``build`` runs once in a cop
 then ``run`` is the program), or the sources of one language: every C/C++ source is compiled
 together; Java's main class is ``Main`` or else the class declaring ``main``; Python's entry file is
 ``__main__.py``, else ``main.py``, else the only ``.py`` file; JavaScript's is the file
-``package.json``'s ``main`` names, else ``main.js``, else ``main.mjs``, else the only
-``.js``/``.mjs``/``.cjs`` file. An entry point the package names for an example submission comes
-first. A directory's files are read by ``judge.languages.folder``: no symbolic links, within caps.
+``package.json``'s ``main`` names, else ``main.js``, else ``main.mjs``, else the first
+``.js``/``.mjs``/``.cjs`` file in name order (DOMjudge runs the first file it is given), and every
+``.js`` file must pass ``node --check`` (as DOMjudge checks them), so a module the entry imports
+under a name node does not resolve is a run-time error, as there. An entry point the package
+names for an example submission comes first. A directory's files are read by ``judge.languages.folder``: no symbolic links, within caps.
 """
 
 from __future__ import annotations
 
 import json
 import posixpath
+import shlex
 import tempfile
 from pathlib import Path
 
@@ -264,7 +267,9 @@ def _in_package(text: str, owner: str) -> str:
 
 
 def _entry(files: dict[str, bytes], suffixes: tuple[str, ...], preferred: tuple[str, ...], path: Path,
-           chosen: str | None) -> str:
+           chosen: str | None, first_otherwise: bool = False) -> str:
+    """The entry file: ``chosen``, else the first of ``preferred`` there is, else the only source
+    (with ``first_otherwise``: the first source in name order); CompileError when there is none."""
     if chosen:
         if chosen not in files:
             raise CompileError(f"{path.name}: its entry point {chosen} is not one of its files")
@@ -273,8 +278,8 @@ def _entry(files: dict[str, bytes], suffixes: tuple[str, ...], preferred: tuple[
         if name in files:
             return name
     candidates = [name for name in files if name.endswith(suffixes)]
-    if len(candidates) == 1:
-        return candidates[0]
+    if len(candidates) == 1 or (candidates and first_otherwise):
+        return sorted(candidates)[0]
     raise CompileError(f"{path.name}: cannot tell the entry file among {', '.join(candidates)}; "
                        f"name it {' or '.join(preferred)}")
 
@@ -302,9 +307,12 @@ def _python(language: Language, files: dict[str, bytes], path: Path, chosen: str
 
 
 def _javascript(language: Language, files: dict[str, bytes], path: Path, chosen: str | None) -> Program:
-    entry = _entry(files, language.extensions, ENTRY_NAMES["javascript"], path, chosen or _package_main(files, path))
-    check = ["node", "--check", "{work}/" + entry]
-    key = cache_key(language.name, language.version(), *files, *files.values())
+    entry = _entry(files, language.extensions, ENTRY_NAMES["javascript"], path, chosen or _package_main(files, path),
+                   first_otherwise=True)
+    # Every .js file's syntax, as DOMjudge's js compile script checks them, and the entry's.
+    checked = sorted({entry, *(name for name in files if name.endswith(".js"))})
+    check = ["/bin/sh", "-c", " && ".join(f"node --check {shlex.quote('{work}/' + name)}" for name in checked)]
+    key = cache_key(language.name, language.version(), entry, *files, *files.values())
     return Program(language.name, cached_build(key, files, check), (*NODE_COMMAND, "{prog}/" + entry))
 
 

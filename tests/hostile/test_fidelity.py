@@ -43,5 +43,5 @@ def test_a_large_precomputed_table_compiles(tmp_path):
     source = tmp_path / "stones.c"
     source.write_text(f"#include <stdio.h>\nstatic const int table[] = {{{values}}};\n"
                       "int main(void) { int n; scanf(\"%d\", &n); puts((n + table[0] * 0) % 2 ? \"SK\" : \"CY\"); }\n")
-    done = run_judge("run", "stones", str(source), "--case", "n-1", "--no-record")
+    done = run_judge("run", "stones", str(source), "--case", "smallest", "--no-record")
     assert "CE" not in done.stdout and done.returncode == 0, done.stdout + done.stderr

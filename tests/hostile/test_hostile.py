@@ -24,7 +24,7 @@ STONES = load_problem("stones")
 TIERS = [tier for tier in ("root", "bwrap", "unshare", "none") if probe_tier(tier) is None]
 
 
-def verdict_of(name: str, case: str = "n-1") -> tuple[str, str]:
+def verdict_of(name: str, case: str = "smallest") -> tuple[str, str]:
     result = judge_submission(STONES, HERE / name, cases=[STONES.case(case)])
     return result.cases[0].verdict, result.cases[0].message
 
@@ -163,7 +163,7 @@ def test_the_tier_can_be_forced_and_a_bad_value_is_a_clear_error():
     from conftest import run_judge
     accepted = str(project / "solutions/stones/accepted/game_dp.py")
     for tier in TIERS:
-        done = run_judge("run", "stones", accepted, "--case", "n-1", env={"JUDGE_SANDBOX": tier})
+        done = run_judge("run", "stones", accepted, "--case", "smallest", env={"JUDGE_SANDBOX": tier})
         assert done.returncode == 0, done.stderr
     bad = run_judge("run", "stones", accepted, env={"JUDGE_SANDBOX": "docker"})
     assert bad.returncode == 2 and "JUDGE_SANDBOX='docker' is not a sandbox tier" in bad.stderr

@@ -24,8 +24,8 @@ from judge.runner import judge_submission, prepare
 HERE = Path(__file__).resolve().parent
 STONES = load_problem("stones")
 PROGRAMS = ["suspend_parent.c", "suspend_parent.py"]
-# Input 1 stops the watcher, input 2 kills it; both then sleep for 100 s. n-3 is answered at once.
-ATTACKS = {"stop": "n-1", "kill": "n-2"}
+# Input 1 stops the watcher, input 2 kills it; both then sleep for 100 s. takes-all-three is answered at once.
+ATTACKS = {"stop": "smallest", "kill": "smallest-even"}
 SLACK = 5.0  # seconds on top of the wall limit for starting servers and sandboxes on a shared machine
 
 
@@ -40,7 +40,7 @@ def prepared(name: str) -> Prepared:
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_a_case_that_tries_to_stop_or_kill_its_watcher_is_tle_within_the_wall_limit(tier, name, attack, cold):
     wall_limit = prepared(name).limits.wall_time
-    cases = [STONES.case(ATTACKS[attack]), STONES.case("n-3")]
+    cases = [STONES.case(ATTACKS[attack]), STONES.case("takes-all-three")]
     started = time.monotonic()
     result = judge_submission(STONES, HERE / name, cases=cases, cold=cold, jobs=1)
     elapsed = time.monotonic() - started
@@ -59,7 +59,7 @@ def test_a_warm_case_cannot_stop_or_kill_its_watcher(tier, name, monkeypatch):
         raise AssertionError("a case ran cold: its server died")
 
     monkeypatch.setattr(warm, "run_sandboxed", no_cold_run)
-    cases = [STONES.case("n-1"), STONES.case("n-3")]
+    cases = [STONES.case("smallest"), STONES.case("takes-all-three")]
     result = judge_submission(STONES, HERE / name, cases=cases, jobs=1)
     assert [(case.verdict, case.message) for case in result.cases] == [("AC", "")] * 2
 

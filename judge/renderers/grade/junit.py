@@ -45,9 +45,10 @@ def _result_suite(name: str, result: SubmissionResult) -> ET.Element:
     elapsed = 0.0
     compile_message_at = None  # the case carrying the compiler's message: it is given once
     for case in result.cases:
-        element = ET.SubElement(suite, "testcase", classname=name, name=case.name, time=f"{case.wall_time:.3f}")
+        seconds = case.wall_time or 0.0  # None: not shown (judge/feedback.py)
+        element = ET.SubElement(suite, "testcase", classname=name, name=case.name, time=f"{seconds:.3f}")
         counts["tests"] += 1
-        elapsed += case.wall_time
+        elapsed += seconds
         if case.verdict != Verdict.AC:
             kind = "error" if case.verdict == Verdict.IE else "failure"
             counts["errors" if kind == "error" else "failures"] += 1
