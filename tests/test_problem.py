@@ -131,7 +131,7 @@ def test_a_reference_wrong_on_a_case_is_named_when_the_accepted_solutions_agree(
     reference.write_text(reference.read_text().replace("n % 2 == 1", "(n % 2 == 1 or n == 6)"))
     done = run_judge("test", "stones", "--problems", str(project))
     assert done.returncode == 1, done.stdout
-    assert ("stones  reference  FAIL  likely wrong on case n-6: all 2 accepted solutions agree with each other "
+    assert ("stones  reference  FAIL  likely wrong on case small-even: all 2 accepted solutions agree with each other "
             "there ('CY'), not with the reference stones.py ('SK')") in done.stdout
 
 
@@ -142,8 +142,8 @@ def test_accepted_solutions_that_disagree_do_not_blame_the_reference(tmp_path):
     wrong = project / "solutions/stones/accepted/parity.c"
     wrong.write_text(wrong.read_text().replace("% 2", "% 4"))  # wrong itself, on n = 2 first
     done = run_judge("test", "stones", "--problems", str(project))
-    assert "game_dp.py  FAIL  expected AC, got WA on n-6" in done.stdout, done.stdout
-    assert "parity.c  FAIL  expected AC, got WA on n-2" in done.stdout and "likely wrong" not in done.stdout
+    assert "game_dp.py  FAIL  expected AC, got WA on small-even" in done.stdout, done.stdout
+    assert "parity.c  FAIL  expected AC, got WA on smallest-even" in done.stdout and "likely wrong" not in done.stdout
 
 
 def test_a_validator_that_never_returns_is_given_up_on(tmp_path, monkeypatch):
