@@ -36,11 +36,8 @@ from judge.icpc.submission_runs import Planned, SubmissionRuns
 from judge.icpc.timelimit import base_seconds, cached_slowest_accepted, unsteady_limit_warning
 from judge.languages import CompileError, LanguageUnavailable, UnknownLanguage
 from judge.problem import Problem
-from judge.results import Check, SubmissionResult
+from judge.results import NOT_CHECKED, NOT_JUDGED, Check, SubmissionResult
 from judge.verdict import Verdict, signal_name
-
-UNSUPPORTED_VALIDATORS = {".ctd": "checktestdata", ".viva": "VIVA"}
-
 
 def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]:
     """Every check of one package, each as soon as it is made, its time limit inferred first if
@@ -123,7 +120,7 @@ def _package_checks(problem: Problem) -> list[Check]:
 
 def _submission_rules(package: Package, name: str) -> list[Check | Planned]:
     """For each example submission, in the package's order: the check that settles it without
-    running it (skipped, or a broken annotation), else what it must get."""
+    running it (not judged, and why; or a broken annotation), else what it must get."""
     rules_file = load_rules(package)
     in_order: list[Check | Planned] = []
     for path, folder in submissions(package):
@@ -138,13 +135,13 @@ def _submission_rules(package: Package, name: str) -> list[Check | Planned]:
                 in_order.append(Check(name, what, False, str(error)))
                 continue
             except CheckedByHand as request:
-                in_order.append(Check(name, what, True, f"skipped: {request}"))
+                in_order.append(Check.unmade(name, what, NOT_JUDGED, str(request)))
                 continue
             if rule is None:
                 reason = (f"folder {folder!r} names no verdict and the source has no @EXPECTED_RESULTS@ "
                           f"line; move it to accepted, wrong_answer, time_limit_exceeded, run_time_error, ...")
         if reason:
-            in_order.append(Check(name, what, True, f"skipped: {reason}"))
+            in_order.append(Check.unmade(name, what, NOT_JUDGED, reason))
         else:
             in_order.append(Planned(path, folder, rule))
     return in_order
@@ -165,13 +162,9 @@ def check_input_validators(package: Package) -> list[Check]:
     checks, built = [], []
     for path in package.input_validators:
         what = f"input validator {path.name}"
-        if path.suffix in UNSUPPORTED_VALIDATORS:
-            checks.append(Check(package.root.name, what, True,
-                                f"skipped: {UNSUPPORTED_VALIDATORS[path.suffix]} files are not supported"))
-            continue
         reason = unsupported_reason(path, follow_file_links=True)
         if reason:  # input validation decides no verdict: the rest of the package can still be checked
-            checks.append(Check(package.root.name, what, True, f"skipped: {reason}"))
+            checks.append(Check.unmade(package.root.name, what, NOT_CHECKED, reason))
             continue
         try:
             program = package_program(package, path)

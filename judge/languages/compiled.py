@@ -69,6 +69,7 @@ def _named(files: dict[str, bytes]) -> list[bytes | str]:
 
 class C(CompiledLanguage):
     name = "c"
+    title = "C"
     extensions = (".c",)
     compiler = "gcc"
     source_name = "main.c"
@@ -81,6 +82,7 @@ class C(CompiledLanguage):
 
 class Cpp(CompiledLanguage):
     name = "cpp"
+    title = "C++"
     extensions = (".cpp", ".cc", ".cxx", ".c++", ".C")  # .C, in capitals, is C++ to gcc
     compiler = "g++"
     source_name = "main.cpp"
