@@ -373,3 +373,23 @@ def test_a_missing_testlib_h_says_where_to_get_it(package_copy):
     done = run_judge("test", str(package))
     assert done.returncode == 2, done.stdout + done.stderr
     assert "testlib.h is not in the package: copy it from https://github.com/MikeMirzayanov/testlib" in done.stderr
+
+
+def test_answer_validators_are_run_on_every_answer(package_copy):
+    package = package_copy("tool_sum")
+    folder = package / "answer_validators"
+    folder.mkdir()
+    (folder / "range.ctd").write_text("INT(-2000, 2000) NEWLINE\n")  # reads the answer alone
+    (folder / "is_sum.py").write_text(  # the case's input is its first argument, the answer its stdin
+        "import sys\na, b = map(int, open(sys.argv[1]).read().split())\n"
+        "sys.exit(42 if int(sys.stdin.read()) == a + b else 43)\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = _rows(done)
+    assert "ok  accepts all 3 answers" in rows["answer validator range.ctd"]
+    assert "ok  accepts all 3 answers" in rows["answer validator is_sum.py"]
+    (package / "data/secret/2.ans").write_text("1999\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "answer validator is_sum.py  FAIL  rejects secret/2 (exit 43)" in done.stdout
+    assert "answer validator range.ctd  ok" in done.stdout

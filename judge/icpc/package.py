@@ -297,7 +297,7 @@ def _hash_of_tree(root: Path, stamp: tuple) -> str:
 
 # The folders whose files the judge reads: results depend on all but the statements.
 JUDGED_FOLDERS = ("data", "submissions", "input_validators", "input_format_validators", "output_validator",
-                  "output_validators", "include", "generators")
+                  "output_validators", "include", "generators", "answer_validators", "answer_format_validators")
 STATEMENT_FOLDERS = ("statement", "problem_statement")
 
 

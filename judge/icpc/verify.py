@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from pathlib import Path
 
+from judge.icpc.answer_validators import check_answer_validators
 from judge.icpc.constant_checks import check_constants
 from judge.icpc.data_checks import (
     VALID_EXIT,
@@ -109,6 +110,7 @@ def _package_checks(problem: Problem) -> list[Check]:
                             f"the data from it, to compare"))
     checks.append(check_samples(package))
     checks += check_input_validators(package)
+    checks += check_answer_validators(package)
     if package.output_validator is not None:
         validator = problem.task.validator
         validator.program()  # PackageError when it does not build
@@ -157,7 +159,6 @@ def check_samples(package: Package) -> Check:
     return Check(name, "samples", True, "warning: no samples in data/sample")
 
 
-# Parts of a package this judge does not read, and what that means for judge test.
 def check_input_validators(package: Package) -> list[Check]:
     checks, built = [], []
     for path in package.input_validators:
