@@ -89,11 +89,28 @@ def key_line(message: str) -> str:
     return next((line for line in lines if "error" in line.lower()), lines[0] if lines else "")[:200]
 
 
+NOT_CHECKED = "not checked"  # a part of the problem the judge could not check (a validator it cannot run)
+NOT_JUDGED = "not judged"  # an example submission the judge could not judge (no toolchain for its language)
+
+
 @dataclass(frozen=True)
 class Check:
-    """One of `judge test`'s checks of a problem, passed or failed, with what it found."""
+    """One of `judge test`'s checks of a problem, passed or failed, with what it found; or a check
+    that could not be made (``not_made``: NOT_CHECKED or NOT_JUDGED, the detail saying why), which
+    neither passed nor failed: ``ok`` (no failure) holds, ``passed`` does not."""
 
     problem: str
     what: str
     ok: bool
     detail: str = ""
+    not_made: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return self.ok and not self.not_made
+
+    @classmethod
+    def unmade(cls, problem: str, what: str, word: str, reason: str) -> Check:
+        """A check not made, and why (a summary quotes ``reason`` up to its first ``;``, less a
+        parenthesis that ends it)."""
+        return cls(problem, what, True, reason, not_made=word)

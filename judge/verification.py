@@ -10,7 +10,7 @@ from pathlib import Path
 
 from judge.catalog import catalog
 from judge.errors import SuiteError
-from judge.results import Check
+from judge.results import NOT_CHECKED, NOT_JUDGED, Check
 from judge.visible_text import visible
 
 
@@ -43,10 +43,45 @@ def check_line(check: Check) -> str:
     never cut (it is what a problem setter reads)."""
     # A detail quotes validators and example submissions: their control characters are shown, not obeyed.
     # The columns of the table it used to be (problem, check, result, detail), for scripts that read them.
-    return "  ".join([visible(check.problem), visible(check.what), "ok" if check.ok else "FAIL",
-                      visible(check.detail)]).rstrip()
+    status = check.not_made or ("ok" if check.ok else "FAIL")
+    return "  ".join([visible(check.problem), visible(check.what), status, visible(check.detail)]).rstrip()
 
 
 def checks_summary(checks: list[Check]) -> str:
+    """``N passed, N failed``, then the checks not made, counted apart with their reasons:
+    ``14 passed, 0 failed, 1 not judged: no Kotlin toolchain``."""
+    passed = sum(check.passed for check in checks)
     failed = sum(not check.ok for check in checks)
-    return f"{len(checks) - failed} passed, {failed} failed"
+    parts = [f"{passed} passed, {failed} failed"]
+    for word in (NOT_CHECKED, NOT_JUDGED):
+        unmade = [check for check in checks if check.not_made == word]
+        if unmade:
+            reasons = list(dict.fromkeys(short_reason(check.detail) for check in unmade))
+            shown = "; ".join(reasons[:SUMMARY_REASONS]) + ("; ..." if len(reasons) > SUMMARY_REASONS else "")
+            parts.append(f"{len(unmade)} {word}: {visible(shown)}")
+    return ", ".join(parts)
+
+
+SUMMARY_REASONS = 3  # distinct reasons a summary line quotes; the lines above it give them all
+
+
+def short_reason(detail: str) -> str:
+    """The part of a check's detail a summary quotes: without the parenthesis that ends it, up
+    to its first ``;``."""
+    return _without_last_parenthesis(detail).split(";", 1)[0].strip()
+
+
+def _without_last_parenthesis(text: str) -> str:
+    if not text.endswith(")"):
+        return text
+    depth = 0
+    for index in range(len(text) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(text[index], 0)
+        if depth == 0:
+            return text[:index].rstrip()
+    return text
+
+
+def not_made(checks: list[Check]) -> list[Check]:
+    """The checks that could not be made (``--strict`` fails on them)."""
+    return [check for check in checks if check.not_made]

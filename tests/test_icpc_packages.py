@@ -405,7 +405,7 @@ def test_judge_list_finds_the_packages_of_a_folder():
     assert done.returncode == 0, done.stderr
     rows = {line.split()[0]: line for line in done.stdout.splitlines()[2:]}
     assert set(rows) == {"addition", "closest", "constants", "doubler", "echo", "example_data", "generated_sum",
-                         "graded", "included", "magic", "multiplier", "remember", "subtasks", "validator_args"}
+                         "graded", "included", "magic", "multiplier", "remember", "subtasks", "tool_sum", "validator_args"}
     assert "interactive" in rows["doubler"] and "2 s" in rows["addition"]
 
 
@@ -470,12 +470,19 @@ def test_expected_results_lines_decide_in_folders_that_name_no_verdict(package_c
     for expected in ("submission mixed/sometimes_wrong.py ", "submission mixed/crash.py ", "got RE",
                      "submission mixed/score_tag.py ", "submission no_output/silent.py ",
                      "submission accepted/echo_again.py ", "submission accepted/two_files ",
-                     "submission accepted/packaged_java ", "skipped: its @EXPECTED_RESULTS@ (by_hand.py) asks for a check by hand",
+                     "submission accepted/packaged_java ",
+                     "not judged  its @EXPECTED_RESULTS@ (by_hand.py) asks for a check by hand",
                      "judged on data/sample only",
-                     "skipped: folder 'mixed' names no verdict and the source has no @EXPECTED_RESULTS@"):
+                     "not judged  folder 'mixed' names no verdict and the source has no @EXPECTED_RESULTS@"):
         assert expected in done.stdout, expected
     rows = {line.split()[1]: line for line in done.stdout.splitlines() if line.startswith("echo ")}
-    assert "skipped: no supported language" in rows["input"] and "validate.sh" in rows["input"]
+    assert "not checked  no supported language" in rows["input"] and "validate.sh" in rows["input"]
+    # What was not made is counted apart, never as passed; --strict fails on it.
+    assert done.stdout.rstrip().endswith(", 1 not checked: no supported language has the extension .sh, "
+                                         "2 not judged: its @EXPECTED_RESULTS@ (by_hand.py) asks for a check by hand; "
+                                         "folder 'mixed' names no verdict and the source has no @EXPECTED_RESULTS@ line")
+    strict = run_judge("test", "--strict", str(package))
+    assert strict.returncode == 1 and strict.stdout == done.stdout, strict.stdout + strict.stderr
     # With a submissions.yaml (here giving only authors) the default folders' rules hold case by case.
     assert "accepted/echo.py" in done.stdout and "meets submissions.yaml: 2 AC" in done.stdout
 
@@ -671,3 +678,35 @@ def test_a_bytecode_cache_and_hidden_files_beside_the_submissions_are_no_submiss
     (package / "submissions" / "accepted" / ".notes.txt").write_text("to do\n")
     names = [path.name for path, _ in submissions(load_package(package).package)]
     assert "__pycache__" not in names and ".notes.txt" not in names and "echo.py" in names
+
+
+# ---------------------------------------------------------------------------------------------
+# Submissions the judge cannot judge: not judged, counted apart, never ok
+
+def test_a_kotlin_submission_is_judged(package_copy):
+    package = package_copy("tool_sum")
+    done = run_judge("test", "--strict", str(package))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "tool_sum  submission accepted/sum.kt  ok  got AC" in done.stdout
+    assert done.stdout.rstrip().endswith("\n9 passed, 0 failed")
+
+
+def test_a_submission_without_its_toolchain_is_not_judged(package_copy, monkeypatch):
+    from judge.languages import LANGUAGES
+    from judge.verification import checks_of, checks_summary
+
+    monkeypatch.setattr(type(LANGUAGES["kotlin"]), "toolchain", ("kotlinc-not-installed-here", "java"))
+    package = package_copy("tool_sum")
+    checks = list(checks_of([str(package)]))
+    kotlin = next(check for check in checks if check.what == "submission accepted/sum.kt")
+    assert (kotlin.not_made, kotlin.passed) == ("not judged", False)
+    assert kotlin.detail.startswith("no Kotlin toolchain here (kotlin: `kotlinc-not-installed-here` not found; "
+                                    "install kotlinc-not-installed-here and java (Debian: apt-get install kotlin))")
+    assert checks_summary(checks) == "8 passed, 0 failed, 1 not judged: no Kotlin toolchain here"
+
+
+def test_submissions_switched_off_by_their_name_are_left_out(package_copy):
+    package = package_copy("tool_sum")
+    (package / "submissions/accepted/sum.rs.disabled").write_text("fn main() {}\n")
+    (package / "submissions/accepted/sum.py.template").write_text("print(0)\n")
+    assert [path.name for path, _ in submissions(load_package(package).package)] == ["sum.kt", "sum.py", "difference.py"]

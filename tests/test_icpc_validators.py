@@ -267,3 +267,133 @@ def test_a_validator_that_does_not_build_ends_the_command_before_the_limit_is_in
     assert done.returncode == 2, done.stdout
     assert "the input validator does not build" in done.stderr and "Traceback" not in done.stderr
     assert "(8/8" not in done.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# Validators as the formats' tools write them: checktestdata, VIVA, BAPCtools' validation.h
+
+def _rows(done) -> dict[str, str]:
+    """judge test's lines by what they check."""
+    return {line.split("  ")[1]: line for line in done.stdout.splitlines() if "  " in line}
+
+
+def test_a_checktestdata_validator_is_run(package_copy):
+    package = package_copy("tool_sum")
+    shutil.rmtree(package / "input_validators/bounds")  # the grammar alone decides
+    done = run_judge("test", str(package))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "format.ctd  ok  accepts all 3 inputs" in _rows(done)["input validator format.ctd"]
+    assert "input validators on invalid_input  ok  rejects all 1 invalid inputs" in done.stdout
+    (package / "data/secret/3.in").write_text("1001 1\n")  # past the grammar's bound
+    (package / "data/secret/3.ans").write_text("1002\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 1, done.stdout + done.stderr
+    row = _rows(done)["input validator format.ctd"]
+    assert "FAIL  rejects secret/3 (exit 43)" in row and "1001" in row, row
+
+
+def test_a_checktestdata_grammar_that_does_not_parse_is_a_validator_that_does_not_build(package_copy):
+    package = package_copy("tool_sum")
+    (package / "input_validators/format.ctd").write_text("INT(0, 10 NEWLINE\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "format.ctd: the input validator does not build: format.ctd: unexpected token at 1:11 'NEWLINE'" \
+        in done.stderr
+
+
+def test_checktestdata_validators_take_the_packages_constants(package_copy):
+    package = package_copy("tool_sum")
+    (package / "problem.yaml").write_text((package / "problem.yaml").read_text() + "constants:\n  most: 998\n")
+    (package / "input_validators/format.ctd").write_text("INT(-1000, {{most}}) SPACE INT(-1000, 1000) NEWLINE\n")
+    done = run_judge("test", str(package))
+    assert "format.ctd  FAIL  rejects secret/2 (exit 43)" in done.stdout, done.stdout + done.stderr
+
+
+def test_a_viva_validator_is_not_checked_and_strict_fails_on_it(package_copy):
+    package = package_copy("tool_sum")
+    (package / "input_validators/format.viva").write_text("* a, b;\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 0, done.stdout + done.stderr
+    row = _rows(done)["input validator format.viva"]
+    assert "not checked  this judge does not run VIVA validators (.viva)" in row and " ok " not in row
+    assert done.stdout.rstrip().endswith("passed, 0 failed, 1 not checked: this judge does not run VIVA validators")
+    strict = run_judge("test", "--strict", str(package))
+    assert strict.returncode == 1, strict.stdout + strict.stderr
+
+
+BAPCTOOLS_LINK = "../../../../bapctools/resources/headers/validation.h"  # as `bt new_problem` makes it
+
+
+@pytest.fixture
+def bapctools_package(package_copy):
+    """tool_sum inside a BAPCtools checkout's layout, its validator's validation.h a link to
+    BAPCtools' copy, outside the package (here a file no validator could build with)."""
+    package = package_copy("tool_sum")
+    contest = package.parent / "bapctools/test/problems"
+    contest.mkdir(parents=True)
+    package = package.rename(contest / "tool_sum")
+    theirs = contest.parent.parent / "bapctools/resources/headers/validation.h"
+    theirs.parent.mkdir(parents=True)
+    theirs.write_text("#error this is not the copy the judge compiles with\n")
+    (package / "input_validators/bounds/validation.h").symlink_to("../../../../" + BAPCTOOLS_LINK)
+    return package
+
+
+def test_validation_h_linked_out_of_the_package_is_bapctools_copy(bapctools_package, tier, cache):
+    done = run_judge("test", str(bapctools_package))  # built afresh in each tier (an empty cache)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "input validator bounds  ok  accepts all 3 inputs" in done.stdout
+    assert "rejects all 1 invalid inputs" in done.stdout  # validation.h's own checks ran
+
+
+def test_validation_h_linked_to_nowhere_or_missing_is_supplied(package_copy, tmp_path):
+    package = package_copy("tool_sum")
+    (package / "input_validators/bounds/validation.h").symlink_to(BAPCTOOLS_LINK)  # the package copied alone
+    assert not (package / "input_validators/bounds/validation.h").exists()
+    done = run_judge("test", str(package))
+    assert done.returncode == 0 and "input validator bounds  ok" in done.stdout, done.stdout + done.stderr
+    # A validator of one file, with no header beside it at all.
+    (package / "input_validators/bounds/bounds.cpp").rename(package / "input_validators/bounds.cpp")
+    shutil.rmtree(package / "input_validators/bounds")
+    done = run_judge("test", str(package))
+    assert done.returncode == 0 and "input validator bounds.cpp  ok" in done.stdout, done.stdout + done.stderr
+
+
+def test_a_validators_own_validation_h_wins(package_copy):
+    package = package_copy("tool_sum")
+    (package / "input_validators/bounds/validation.h").write_text(
+        "#include <cstdlib>\n#include <string>\n"
+        "struct InputValidator {\n  InputValidator(int, char**) { std::exit(43); }\n"
+        "  long long read_integer(const std::string&, long long, long long) { return 0; }\n"
+        "  void space() {}\n  void newline() {}\n};\n")
+    done = run_judge("test", str(package))
+    assert "input validator bounds  FAIL  rejects sample/1 (exit 43)" in done.stdout, done.stdout + done.stderr
+
+
+def test_a_missing_testlib_h_says_where_to_get_it(package_copy):
+    package = package_copy("tool_sum")
+    (package / "input_validators/bounds/bounds.cpp").write_text(
+        '#include "testlib.h"\nint main(int argc, char* argv[]) { registerValidation(argc, argv); inf.readEof(); }\n')
+    done = run_judge("test", str(package))
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "testlib.h is not in the package: copy it from https://github.com/MikeMirzayanov/testlib" in done.stderr
+
+
+def test_answer_validators_are_run_on_every_answer(package_copy):
+    package = package_copy("tool_sum")
+    folder = package / "answer_validators"
+    folder.mkdir()
+    (folder / "range.ctd").write_text("INT(-2000, 2000) NEWLINE\n")  # reads the answer alone
+    (folder / "is_sum.py").write_text(  # the case's input is its first argument, the answer its stdin
+        "import sys\na, b = map(int, open(sys.argv[1]).read().split())\n"
+        "sys.exit(42 if int(sys.stdin.read()) == a + b else 43)\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = _rows(done)
+    assert "ok  accepts all 3 answers" in rows["answer validator range.ctd"]
+    assert "ok  accepts all 3 answers" in rows["answer validator is_sum.py"]
+    (package / "data/secret/2.ans").write_text("1999\n")
+    done = run_judge("test", str(package))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "answer validator is_sum.py  FAIL  rejects secret/2 (exit 43)" in done.stdout
+    assert "answer validator range.ctd  ok" in done.stdout

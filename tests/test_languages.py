@@ -18,6 +18,7 @@ PARITY = {
     "js": 'const n = +require("fs").readFileSync(0, "utf8"); console.log(n % 2 ? "SK" : "CY");\n',
     "java": ('import java.util.*;\npublic class Main { public static void main(String[] a) {\n'
              ' int n = new Scanner(System.in).nextInt(); System.out.println(n % 2 == 1 ? "SK" : "CY"); } }\n'),
+    "kt": 'fun main() {\n    val n = readLine()!!.trim().toInt()\n    println(if (n % 2 == 1) "SK" else "CY")\n}\n',
 }
 
 
@@ -36,6 +37,7 @@ def test_each_language_is_accepted(write_program, extension):
     ("cpp", "int main() { undefined(); }\n"),
     ("java", "public class Main { public static void main(String[] a) { int x = \"s\"; } }\n"),
     ("js", "function (\n"),
+    ("kt", "fun main() { val x: Int = \"s\" }\n"),
 ])
 def test_compile_errors_are_ce_with_the_compilers_message(write_program, extension, text):
     result = quick(write_program(f"bad.{extension}", text))
@@ -293,3 +295,34 @@ def test_cpp_as_c_plus_plus_and_capital_c_and_python_as_py3_run(write_program, n
 
 def test_a_syntax_error_in_a_py3_file_is_ce(write_program):
     assert quick(write_program("bad.py3", "def (\n")).verdict == "CE"
+
+
+# ---------------------------------------------------------------------------------------------
+# Kotlin: Java's JVM and options, kotlinc's class names
+
+@pytest.mark.parametrize("file_name, source, expected", [
+    ("hello.kt", "fun main() {}\n", "HelloKt"),
+    ("my-solution.kt", "fun main() {}\n", "My_solutionKt"),
+    ("a.kt", "package contest.sum\n\nfun main() {}\n", "contest.sum.AKt"),
+    ("a.kt", '@file:JvmName("Solver")\npackage p\nfun main() {}\n', "p.Solver"),
+])
+def test_kotlin_runs_the_class_kotlinc_makes_of_the_file(file_name, source, expected):
+    from judge.languages.kotlin import main_class
+
+    assert main_class(file_name, source.encode()) == expected
+
+
+def test_kotlin_in_a_package_with_arguments_to_main_and_an_uncaught_exception(write_program):
+    source = ("package solutions.stones\n\nfun main(args: Array<String>) {\n"
+              "    val n = readLine()!!.trim().toInt()\n    check(n != 1) { \"one stone\" }\n"
+              "    println(if (n % 2 == 1) \"SK\" else \"CY\")\n}\n")
+    result = quick(write_program("Stones Game.kt", source), names=("sample-1", "n-1"))
+    assert result.language == "kotlin"
+    assert [case.verdict for case in result.cases] == ["AC", "RE"]
+    assert "IllegalStateException" in result.cases[1].message
+
+
+def test_kotlin_memory_is_capped_as_javas(write_program):
+    hog = write_program("hog.kt", "fun main() {\n    val kept = ArrayList<LongArray>()\n"
+                                  "    while (true) kept.add(LongArray(1 shl 20))\n}\n")
+    assert quick(hog, names=("n-1",)).verdict == "MLE"

@@ -1,13 +1,14 @@
 """`judge test [PROBLEM ...]`: verify problems: suites, validators, strategies, references and
-example solutions. Exit 1 if any check fails; 2 if there is no problem to test, or one is broken
-beyond checking (a package's validator that does not build)."""
+example solutions. Exit 1 if any check fails (with ``--strict``, or could not be made: a validator
+the judge cannot run, an example submission it cannot judge); 2 if there is no problem to test, or
+one is broken beyond checking (a package's validator that does not build)."""
 
 from __future__ import annotations
 
 import argparse
 
 from judge.commands.common import EXIT_FAILED, EXIT_OK, add_problems_option, positive_float
-from judge.verification import check_line, checks_of, checks_summary
+from judge.verification import check_line, checks_of, checks_summary, not_made
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -15,6 +16,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time-limit", type=positive_float, metavar="SECONDS",
                         help="CPU seconds per case instead of each problem's own (a package's given, inferred or default)")
     add_problems_option(parser)
+    parser.add_argument("--strict", action="store_true",
+                        help="fail (exit 1) when a check could not be made: a validator the judge cannot run "
+                             "(not checked), an example submission it cannot judge (not judged)")
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -29,4 +33,5 @@ def handle(args: argparse.Namespace) -> int:
               f"the checks not printed were not made", flush=True)
         raise
     print(f"\n{checks_summary(checks)}")
-    return EXIT_OK if all(check.ok for check in checks) else EXIT_FAILED
+    failed = not all(check.ok for check in checks) or (args.strict and not_made(checks))
+    return EXIT_FAILED if failed else EXIT_OK

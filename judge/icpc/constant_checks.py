@@ -11,8 +11,8 @@ from judge.icpc.package import GROUP_FILES, STATEMENT_FOLDERS, Package, files_un
 from judge.results import Check
 
 # Where constants are substituted: the package's own programs, and generators.yaml's commands.
-PROGRAM_FOLDERS = ("input_validators", "input_format_validators", "output_validator", "output_validators",
-                   "generators", "include")
+PROGRAM_FOLDERS = ("input_validators", "input_format_validators", "answer_validators", "answer_format_validators",
+                   "output_validator", "output_validators", "generators", "include")
 LARGEST_SCANNED = 1 << 20  # a larger file is data, not a program an author writes constants into
 
 

@@ -153,7 +153,11 @@ def example_submission(package: Package, source: Path) -> bool:
     return source.is_relative_to(package.root) and any(path.resolve() == source for path, _ in submissions(package))
 
 
+# What a package's author switched off by its name: BAPCtools leaves these out of every listing.
+SWITCHED_OFF_SUFFIXES = (".disabled", ".template")
+
+
 def _left_out(name: str) -> bool:
-    """Hidden files, and Python's bytecode cache (left by running a submission in place), are
-    no submissions."""
-    return name.startswith(".") or name == "__pycache__"
+    """Hidden files, Python's bytecode cache (left by running a submission in place), and files
+    switched off by their name (``hello.kt.disabled``) are no submissions."""
+    return name.startswith(".") or name == "__pycache__" or name.endswith(SWITCHED_OFF_SUFFIXES)

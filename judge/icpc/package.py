@@ -17,6 +17,7 @@ from judge.errors import SuiteError
 from judge.icpc import PROBLEM_FILE
 from judge.icpc.constants import NO_CONSTANTS, Constants, parse_constants, substitute, substitute_latex
 from judge.icpc.latex_text import latex_to_text
+from judge.icpc.standard_headers import STANDARD_HEADERS
 from judge.languages.base import cache_key
 from judge.problem import MIB, Case
 from judge.sandbox.limits import Limits
@@ -303,7 +304,8 @@ def _hash_of_tree(root: Path, stamp: tuple) -> str:
 
 # The folders whose files the judge reads: results depend on all but the statements.
 JUDGED_FOLDERS = ("data", "submissions", "input_validators", "input_format_validators", "output_validator",
-                  "output_validators", "include", "generators", "graders")
+                  "output_validators", "include", "generators", "graders", "answer_validators",
+                  "answer_format_validators")
 STATEMENT_FOLDERS = ("statement", "problem_statement")
 
 
@@ -349,6 +351,8 @@ def check_symlinks(root: Path) -> None:
 
 
 def _check_link(root: Path, path: Path) -> None:
+    if path.is_symlink() and path.name in STANDARD_HEADERS:
+        return  # to the tool's own copy, mostly: never read outside the package, the judge supplies it
     if path.is_symlink():
         target = path.resolve()
         if not target.is_relative_to(root):

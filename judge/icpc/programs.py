@@ -20,10 +20,12 @@ import tempfile
 from pathlib import Path
 
 from judge.errors import RefusedSubmission, UnsupportedSubmission
+from judge.icpc.checktestdata import checktestdata_program, is_checktestdata
 from judge.icpc.constants import NO_CONSTANTS, Constants, substitute_file, substitute_files
 from judge.icpc.expectations import example_submission
+from judge.icpc.standard_headers import HEADERS_FOLDER, STANDARD_HEADERS, missing_header_hint, with_standard_headers
 from judge.icpc.submission_rules import entry_point
-from judge.languages import LANGUAGES, CompileError, Language, Program, UnknownLanguage, language_for
+from judge.languages import LANGUAGES, CompileError, Language, LanguageUnavailable, Program, UnknownLanguage, language_for
 from judge.languages.base import cache_key, cached_build, exec_server_files, read_source
 from judge.languages.folder import read_folder
 from judge.languages.java import COMMENTS, PACKAGE_LINE, find_classes
@@ -36,22 +38,34 @@ from judge.vocabulary import TaskStyle
 
 HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx")
 SCRIPT_NAMES = ("build", "run")
+# Validators in a format this judge has no interpreter for (problemtools and BAPCtools run them
+# with the VIVA jar they ship).
+NOT_RUN_VALIDATORS = {".viva": "VIVA"}
 
 
 def unsupported_reason(path: Path, follow_file_links: bool = False) -> str | None:
-    """Why this judge cannot run the program at ``path`` (its language, or a folder it will not
-    read), or None if it can. ``follow_file_links``: a package's own program (see read_folder)."""
+    """Why this judge cannot run the program at ``path`` (its language, no toolchain for it here,
+    or a folder it will not read), or None if it can. ``follow_file_links``: a package's own
+    program (see read_folder), which may also be a checktestdata file."""
+    if path.suffix in NOT_RUN_VALIDATORS and path.is_file():
+        return f"this judge does not run {NOT_RUN_VALIDATORS[path.suffix]} validators ({path.suffix})"
+    if follow_file_links and is_checktestdata(path):
+        return None
     try:
         if path.is_dir():
-            _directory_language(list(read_folder(path, follow_file_links)))
-            return None
-        language = language_for(path)
+            language = _directory_language(list(read_folder(path, follow_file_links)))
+        else:
+            language = language_for(path)
     except UnknownLanguage:
         return f"no supported language has the extension {path.suffix or '(none)'}"
     except (CompileError, RefusedSubmission) as error:
         return str(error)
-    if language.name == "python" and _is_python2(path.read_bytes()):
+    if path.is_file() and language.name == "python" and _is_python2(path.read_bytes()):
         return f"{path.name} is Python 2 (its first line says so); only Python 3 runs here"
+    try:
+        language.version()
+    except LanguageUnavailable as error:
+        return f"no {language.title or language.name} toolchain here ({error})"
     return None
 
 
@@ -61,17 +75,27 @@ def _is_python2(code: bytes) -> bool:
 
 
 def prepare_program(path: Path, entry: str | None = None, follow_file_links: bool = False,
-                    constants: Constants = NO_CONSTANTS) -> tuple[Language | None, Program]:
+                    constants: Constants = NO_CONSTANTS,
+                    package_root: Path | None = None) -> tuple[Language | None, Program]:
     """Build the program at ``path`` (cached). CompileError / UnknownLanguage / LanguageUnavailable
     / RefusedSubmission pass through. The language is None for a build/run-script directory.
     ``entry`` names a directory program's entry file (Java: its main class, or the file declaring
     it) when the package says which (submissions.yaml's ``entrypoint``, DOMjudge's
     ``entry_point``). ``follow_file_links``: the package's own program, whose links to its files
     are followed (see read_folder); never a submission's. ``constants``: the package's, for its
-    own programs (see judge/icpc/constants.py)."""
+    own programs (see judge/icpc/constants.py). ``package_root``: the package of one of its own
+    programs, whose C and C++ programs get the standard headers they include and lack (see
+    judge/icpc/standard_headers.py)."""
+    if follow_file_links and is_checktestdata(path):
+        return None, checktestdata_program(path, substitute_file(path.read_bytes(), constants))
     if path.is_file():
         language = language_for(path)
-        code = read_source(path) if constants else b""
+        # A package's own program may be a link to another file of the package (load_package checked).
+        code = (path.read_bytes() if follow_file_links else read_source(path)) if constants or package_root else b""
+        if package_root is not None and language.name in ("c", "cpp"):
+            files = with_standard_headers({path.name: substitute_file(code, constants)}, SOURCE_SUFFIXES)
+            if len(files) > 1:  # built as a folder of the file and the headers
+                return language, _compiled(language, _with_exec_server(language, files), path, entry)
         if substitute_file(code, constants) == code:
             return language, language.prepare(path, TaskStyle.STDIO)
         with tempfile.TemporaryDirectory(prefix="judge-constants-") as scratch:  # built from a copy
@@ -82,8 +106,10 @@ def prepare_program(path: Path, entry: str | None = None, follow_file_links: boo
     if any(name in files for name in SCRIPT_NAMES):
         return None, _script_program(files)
     language = _directory_language(list(files))
+    if package_root is not None and language.name in ("c", "cpp"):
+        files = with_standard_headers(_without_outside_headers(files, path, package_root), SOURCE_SUFFIXES)
     builder = {"c": _compiled, "cpp": _compiled, "java": _java, "python": _python,
-               "javascript": _javascript}[language.name]
+               "javascript": _javascript, "kotlin": _kotlin}[language.name]
     return language, builder(language, _with_exec_server(language, files), path, entry)
 
 
@@ -98,7 +124,16 @@ def package_program(package, path: Path) -> Program:
     """One of the package's own programs (a validator, a generator), built: its links to the
     package's files followed and its constants substituted. CompileError / UnknownLanguage /
     LanguageUnavailable pass through."""
-    return prepare_program(path, follow_file_links=True, constants=package.constants)[1]
+    return prepare_program(path, follow_file_links=True, constants=package.constants, package_root=package.root)[1]
+
+
+def _without_outside_headers(files: dict[str, bytes], folder: Path, root: Path) -> dict[str, bytes]:
+    """A package program's files but the standard headers that are links leading out of the
+    package (to the copy of the tool that made it): the judge's tool copy stands in for them."""
+    def outside(name: str) -> bool:
+        path = folder / name
+        return path.is_symlink() and not path.resolve().is_relative_to(root.resolve())
+    return {name: code for name, code in files.items() if not (Path(name).name in STANDARD_HEADERS and outside(name))}
 
 
 def run_package_program(package, program: Program, stdin: bytes, arguments: tuple[str, ...] | list[str]) -> Outcome:
@@ -227,13 +262,25 @@ def _script_program(files: dict[str, bytes]) -> Program:
     return Program("script", directory, ("{prog}/run",))
 
 
+SOURCE_SUFFIXES = tuple(dict.fromkeys(LANGUAGES["c"].extensions + LANGUAGES["cpp"].extensions))
+
+
 def _compiled(language: Language, files: dict[str, bytes], path: Path, entry: str | None) -> Program:
     sources = [name for name in files if not name.endswith(HEADER_SUFFIXES)
-               and Path(name).suffix.lower() in LANGUAGES["c"].extensions + LANGUAGES["cpp"].extensions]
-    command = [language.compiler, *language.flags, "-o", "{work}/program",  # type: ignore[attr-defined]
+               and Path(name).suffix.lower() in SOURCE_SUFFIXES]
+    # The standard headers supplied are searched after the program's own folders: its copy wins.
+    supplied = ["-idirafter", f"{{work}}/{HEADERS_FOLDER}"] if any(
+        name.startswith(f"{HEADERS_FOLDER}/") for name in files) else []
+    command = [language.compiler, *language.flags, *supplied, "-o", "{work}/program",  # type: ignore[attr-defined]
                *("{work}/" + name for name in sources), "-lm"]
     key = cache_key(language.name, language.version(), " ".join(command), *files, *files.values())
-    return Program(language.name, cached_build(key, files, command), (NATIVE_PROGRAM,))
+    try:
+        return Program(language.name, cached_build(key, files, command), (NATIVE_PROGRAM,))
+    except CompileError as error:
+        hint = missing_header_hint(str(error))
+        if hint:
+            raise CompileError(f"{error}{hint}") from None
+        raise
 
 
 def _java(language: Language, files: dict[str, bytes], path: Path, entry: str | None) -> Program:
@@ -258,6 +305,10 @@ def _java(language: Language, files: dict[str, bytes], path: Path, entry: str | 
     key = cache_key(language.name, language.version(), " ".join(command), *files, *files.values())
     directory = cached_build(key, files, command)
     return Program(language.name, directory, language.run_command(main_class))  # type: ignore[attr-defined]
+
+
+def _kotlin(language: Language, files: dict[str, bytes], path: Path, entry: str | None) -> Program:
+    return language.prepare_files(files, entry)  # type: ignore[attr-defined]
 
 
 def _in_package(text: str, owner: str) -> str:

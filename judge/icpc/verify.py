@@ -14,6 +14,7 @@ from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from pathlib import Path
 
 from judge.host import usable_cores
+from judge.icpc.answer_validators import check_answer_validators
 from judge.icpc.constant_checks import check_constants
 from judge.icpc.data_checks import (
     VALID_EXIT,
@@ -39,11 +40,8 @@ from judge.icpc.submission_runs import Planned, SubmissionRuns
 from judge.icpc.timelimit import base_seconds, cached_slowest_accepted, default_limit_warning, unsteady_limit_warning
 from judge.languages import CompileError, LanguageUnavailable, UnknownLanguage
 from judge.problem import Problem
-from judge.results import Check, SubmissionResult
+from judge.results import NOT_CHECKED, NOT_JUDGED, Check, SubmissionResult
 from judge.verdict import Verdict, signal_name
-
-UNSUPPORTED_VALIDATORS = {".ctd": "checktestdata", ".viva": "VIVA"}
-
 
 def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]:
     """Every check of one package, each as soon as it is made, its time limit inferred first if
@@ -118,6 +116,7 @@ def _package_checks(problem: Problem) -> list[Check]:
     checks.append(check_samples(package))
     checks += check_empty_groups(package)
     checks += check_input_validators(package)
+    checks += check_answer_validators(package)
     if package.output_validator is not None:
         validator = problem.task.validator
         validator.program()  # PackageError when it does not build
@@ -130,7 +129,7 @@ def _package_checks(problem: Problem) -> list[Check]:
 
 def _submission_rules(package: Package, name: str) -> list[Check | Planned]:
     """For each example submission, in the package's order: the check that settles it without
-    running it (skipped, or a broken annotation), else what it must get."""
+    running it (not judged, and why; or a broken annotation), else what it must get."""
     rules_file = load_rules(package)
     in_order: list[Check | Planned] = []
     for path, folder in submissions(package):
@@ -145,13 +144,13 @@ def _submission_rules(package: Package, name: str) -> list[Check | Planned]:
                 in_order.append(Check(name, what, False, str(error)))
                 continue
             except CheckedByHand as request:
-                in_order.append(Check(name, what, True, f"skipped: {request}"))
+                in_order.append(Check.unmade(name, what, NOT_JUDGED, str(request)))
                 continue
             if rule is None:
                 reason = (f"folder {folder!r} names no verdict and the source has no @EXPECTED_RESULTS@ "
                           f"line; move it to accepted, wrong_answer, time_limit_exceeded, run_time_error, ...")
         if reason:
-            in_order.append(Check(name, what, True, f"skipped: {reason}"))
+            in_order.append(Check.unmade(name, what, NOT_JUDGED, reason))
         else:
             in_order.append(Planned(path, folder, rule))
     return in_order
@@ -201,18 +200,13 @@ def check_empty_groups(package: Package) -> list[Check]:
                                                                f"(problemtools counts that an error); judged without")]
 
 
-# Parts of a package this judge does not read, and what that means for judge test.
 def check_input_validators(package: Package) -> list[Check]:
     checks, built = [], []
     for path in package.input_validators:
         what = f"input validator {path.name}"
-        if path.suffix in UNSUPPORTED_VALIDATORS:
-            checks.append(Check(package.root.name, what, True,
-                                f"skipped: {UNSUPPORTED_VALIDATORS[path.suffix]} files are not supported"))
-            continue
         reason = unsupported_reason(path, follow_file_links=True)
         if reason:  # input validation decides no verdict: the rest of the package can still be checked
-            checks.append(Check(package.root.name, what, True, f"skipped: {reason}"))
+            checks.append(Check.unmade(package.root.name, what, NOT_CHECKED, reason))
             continue
         try:
             program = package_program(package, path)

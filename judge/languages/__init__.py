@@ -17,13 +17,14 @@ from judge.languages.base import Language
 from judge.languages.compiled import C, Cpp
 from judge.languages.java import Java
 from judge.languages.javascript import JavaScript
+from judge.languages.kotlin import Kotlin
 from judge.languages.python import Python
 from judge.program import Program
 from judge.sandbox.runtime import expose_language_paths
 from judge.signature import Signature
 
 ENTRY_POINT_GROUP = "judge.languages"
-ALIASES = {"py": "python", "python3": "python", "c++": "cpp", "js": "javascript", "node": "javascript"}
+ALIASES = {"py": "python", "python3": "python", "c++": "cpp", "js": "javascript", "node": "javascript", "kt": "kotlin"}
 
 __all__ = ["LANGUAGES", "CompileError", "Language", "LanguageUnavailable", "Program",
            "UnknownLanguage", "declarations", "language_for"]
@@ -32,7 +33,7 @@ __all__ = ["LANGUAGES", "CompileError", "Language", "LanguageUnavailable", "Prog
 def _discover() -> dict[str, Language]:
     """The built-in languages, then those other packages register (a name already taken keeps
     its first owner)."""
-    found: dict[str, Language] = {lang.name: lang for lang in (Python(), C(), Cpp(), Java(), JavaScript())}
+    found: dict[str, Language] = {lang.name: lang for lang in (Python(), C(), Cpp(), Java(), JavaScript(), Kotlin())}
     for entry in entry_points(group=ENTRY_POINT_GROUP):
         loaded = entry.load()
         language = loaded() if isinstance(loaded, type) else loaded

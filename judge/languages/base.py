@@ -46,6 +46,7 @@ class Language:
     """
 
     name = ""
+    title = ""  # how people write its name (C++, Kotlin); empty: its name
     extensions: tuple[str, ...] = ()
     # What the ICPC problem package format calls it (its language table), first the current code:
     # a package's include/<code>/ files go with its submissions. Empty: its name.
@@ -120,13 +121,17 @@ def _version_line(name: str, toolchain: tuple[str, ...], hint: str) -> str:
         if not path:
             raise LanguageUnavailable(f"{name}: `{tool}` not found; install {hint}")
         found.append(path)
-    return remembered(f"version {name}", found, lambda: _asked_version(toolchain[0]), lambda value: isinstance(value, str))
+    return remembered(f"version {name}", found, lambda: _asked_version(toolchain[0]),
+                      lambda value: isinstance(value, str) and JVM_WARNING not in value)
+
+
+JVM_WARNING = "VM warning"  # a line a JVM-based tool's launcher prints before its version (kotlinc)
 
 
 def _asked_version(tool: str) -> str:
-    flag = "-version" if tool.endswith("javac") else "--version"
+    flag = "-version" if tool.endswith(("javac", "kotlinc")) else "--version"
     done = subprocess.run([tool, flag], capture_output=True, text=True, timeout=30, check=False)
-    lines = (done.stdout or done.stderr).strip().splitlines()
+    lines = [line for line in (done.stdout or done.stderr).strip().splitlines() if JVM_WARNING not in line]
     return lines[0] if lines else tool
 
 

@@ -80,6 +80,7 @@ def _named(files: dict[str, bytes]) -> list[bytes | str]:
 
 class C(CompiledLanguage):
     name = "c"
+    title = "C"
     extensions = (".c",)
     compiler = "gcc"
     source_name = "main.c"
@@ -92,6 +93,7 @@ class C(CompiledLanguage):
 
 class Cpp(CompiledLanguage):
     name = "cpp"
+    title = "C++"
     extensions = (".cpp", ".cc", ".cxx", ".c++", ".C")  # .C, in capitals, is C++ to gcc
     compiler = "g++"
     source_name = "main.cpp"

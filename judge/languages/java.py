@@ -54,6 +54,7 @@ TYPE_DECLARATION = re.compile(r"\b(?:class|interface|enum|record)\s+(\w+)")
 
 class Java(Language):
     name = "java"
+    title = "Java"
     extensions = (".java",)
     toolchain = ("javac", "java")
     memory_markers = (b"java.lang.OutOfMemoryError",)
@@ -118,13 +119,13 @@ class Java(Language):
         return ["javac", *JAVAC_JVM_OPTIONS, "-encoding", "UTF-8", "-XDstringConcat=inline", "-d", "{work}",
                 *(f"{{work}}/{name}" for name in names)]
 
-    def run_command(self, main_class: str) -> tuple[str, ...]:
-        """How the JVM runs ``main_class`` from the compiled program directory."""
+    def run_command(self, main_class: str, classpath: str = "{prog}") -> tuple[str, ...]:
+        """How the JVM runs ``main_class`` from the compiled program directory (``classpath``)."""
         return ("java", "-Xss64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
                 "-XX:-UsePerfData", *START_UP_OPTIONS, "-Dfile.encoding=UTF-8", "-Dsun.stdout.encoding=UTF-8", "-Xmx{memory_mb}m",
                 # As Codeforces and Baekjoon set it: templates test System.getProperty("ONLINE_JUDGE").
                 "-DONLINE_JUDGE=true",
-                "-cp", "{prog}", main_class)
+                "-cp", classpath, main_class)
 
 
 def public_class(text: str) -> str | None:

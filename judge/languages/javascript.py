@@ -28,6 +28,7 @@ NODE_COMMAND = ("node", "--max-old-space-size={memory_mb}", "--stack-size=32000"
 
 class JavaScript(Language):
     name = "javascript"
+    title = "JavaScript"
     extensions = (".js", ".mjs", ".cjs")
     styles = (TaskStyle.STDIO, TaskStyle.FUNCTION)
     function_style = JavaScriptFunction()  # today's harness calls solution(*args), typed or not

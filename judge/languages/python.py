@@ -40,6 +40,7 @@ def interpreter_paths(interpreter: str) -> tuple[str, ...]:
 
 class Python(Language):
     name = "python"
+    title = "Python"
     package_codes = ("python3", "python")
     extensions = (".py", ".py3")  # .py3: what DOMjudge and BAPCtools call Python 3
     styles = (TaskStyle.STDIO, TaskStyle.FUNCTION)

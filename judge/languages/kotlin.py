@@ -1,0 +1,113 @@
+"""Kotlin (``.kt``): compiled by ``kotlinc`` to JVM classes, run by the same JVM, options and
+allowances as Java (see judge/languages/java.py), with Kotlin's standard library on the class
+path; warm as Java is, through the exec server.
+
+The class that runs is the one Kotlin makes of the file declaring the top-level ``fun main``:
+the file's name, first letter in capitals, then ``Kt`` (``hello.kt``: ``HelloKt``), or what its
+``@file:JvmName("...")`` says, in the package the file declares.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+from judge.errors import CompileError
+from judge.languages.base import Program, cache_key, cached_build, exec_server_files, read_source
+from judge.languages.java import JAVAC_JVM_OPTIONS, Java
+from judge.signature import Signature
+from judge.vocabulary import TaskStyle
+
+TOP_LEVEL_MAIN = re.compile(r"^(?:suspend\s+)?fun\s+main\s*\(", re.MULTILINE)
+PACKAGE_LINE = re.compile(r"^\s*package\s+([\w.]+)", re.MULTILINE)
+JVM_NAME = re.compile(r"^\s*@file\s*:\s*JvmName\s*\(\s*\"([^\"]+)\"\s*\)", re.MULTILINE)
+NOT_IDENTIFIER = re.compile(r"[^\w$]")
+COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+STDLIB = "kotlin-stdlib.jar"
+# What kotlinc's own launcher says on every run under JDK 13 and later (it passes -noverify).
+LAUNCHER_NOISE = re.compile(r"^.*VM warning: Options -Xverify:none and -noverify were deprecated.*\n?", re.MULTILINE)
+
+
+class Kotlin(Java):
+    name = "kotlin"
+    title = "Kotlin"
+    extensions = (".kt",)
+    package_codes = ("kotlin",)
+    toolchain = ("kotlinc", "java")
+    apt_packages = ("kotlin",)
+    styles = (TaskStyle.STDIO,)
+    function_style = None
+    self_test_file = "sum.kt"
+    self_test_source = "fun main() {\n    val (a, b) = readLine()!!.trim().split(\" \").map { it.toLong() }\n" \
+                       "    println(a + b)\n}\n"
+
+    @property
+    def home(self) -> Path | None:
+        """The Kotlin installation kotlinc belongs to (its ``bin`` and ``lib``), if there is one."""
+        found = shutil.which("kotlinc")
+        return Path(os.path.realpath(found)).parent.parent if found else None
+
+    @property
+    def runtime_paths(self) -> tuple[str, ...]:  # type: ignore[override]
+        """The JDK (as Java's), and Kotlin's standard library."""
+        stdlib = self.stdlib()
+        return (*super().runtime_paths, *([stdlib] if stdlib else []))
+
+    @property
+    def build_paths(self) -> tuple[str, ...]:  # type: ignore[override]
+        """The Kotlin installation and the folders its library links lead to (Debian keeps the jars
+        in /usr/share/java)."""
+        home = self.home
+        if home is None:
+            return ()
+        targets = {str(Path(os.path.realpath(jar)).parent) for jar in (home / "lib").glob("*.jar")}
+        return (str(home), *sorted(targets - {str(home / "lib")}))
+
+    def stdlib(self) -> str | None:
+        home = self.home
+        jar = home / "lib" / STDLIB if home else None
+        return os.path.realpath(jar) if jar and jar.exists() else None
+
+    def prepare(self, source: Path, style: str, signature: Signature | None = None) -> Program:
+        if style != TaskStyle.STDIO:
+            raise CompileError("Kotlin programs are judged on standard input and output only")
+        return self.prepare_files({source.name: read_source(source)}, None)
+
+    def prepare_files(self, files: dict[str, bytes], entry: str | None) -> Program:
+        """A program of one or more ``.kt`` files (by name); ``entry`` names the file declaring
+        ``main`` when the package says which."""
+        self.version()
+        sources = [name for name in files if name.endswith(".kt")]
+        main_file = entry if entry in sources else next(
+            (name for name in sources if TOP_LEVEL_MAIN.search(_code(files[name]))), None)
+        if main_file is None:
+            raise CompileError("no top-level `fun main` in any .kt file")
+        command = self.compile_command(sources)
+        shipped = {**files, **exec_server_files()}
+        key = cache_key(self.name, self.version(), " ".join(command), *shipped, *shipped.values())
+        directory = cached_build(key, shipped, command, lambda text: LAUNCHER_NOISE.sub("", text))
+        return Program(self.name, directory, self.run_command(main_class(main_file, files[main_file])))
+
+    def compile_command(self, names) -> list[str]:
+        """How kotlinc compiles the sources ``names`` (relative to the build directory), its JVM
+        started as javac's is."""
+        return ["kotlinc", *JAVAC_JVM_OPTIONS, "-nowarn", "-d", "{work}", *(f"{{work}}/{name}" for name in names)]
+
+    def run_command(self, main_class: str, classpath: str = "{prog}") -> tuple[str, ...]:
+        return super().run_command(main_class, f"{classpath}:{self.stdlib() or STDLIB}")
+
+
+def _code(source: bytes) -> str:
+    return COMMENTS.sub("", source.decode("utf-8-sig", errors="replace"))
+
+
+def main_class(file_name: str, source: bytes) -> str:
+    """The JVM class Kotlin makes of the top-level functions of ``file_name``."""
+    code = _code(source)
+    named = JVM_NAME.search(code)
+    stem = Path(file_name).name.removesuffix(".kt")
+    simple = named.group(1) if named else NOT_IDENTIFIER.sub("_", stem[:1].upper() + stem[1:]) + "Kt"
+    package = PACKAGE_LINE.search(code)
+    return f"{package.group(1)}.{simple}" if package else simple
