@@ -440,3 +440,20 @@ def test_a_case_has_the_garbage_collector_of_a_fresh_interpreter(write_program):
     warm_run, cold_run = run_warm_and_cold(path, b"")
     assert warm_run == cold_run and warm_run[0] == 0
 
+
+def test_an_input_larger_than_the_output_limit_runs_warm(write_program, monkeypatch):
+    """The server writes each case's input to a file: its own file size limit is not the output
+    limit, which each case sets on itself."""
+    stdin = b"7\n" * (1 << 20)  # 2 MiB, twice stones' output limit
+    path = write_program("reads_all.py", "import sys\nprint(len(sys.stdin.buffer.read()))\n")
+    cold_runs = []
+    cold = warm.run_sandboxed
+
+    def counted(*args, **kwargs):
+        cold_runs.append(args)
+        return cold(*args, **kwargs)
+
+    monkeypatch.setattr(warm, "run_sandboxed", counted)
+    warm_run, cold_run = run_warm_and_cold(path, stdin)
+    assert warm_run == cold_run == (0, b"2097152\n", b"")
+    assert not cold_runs, "the warm case fell back to a cold run"
