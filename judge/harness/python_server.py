@@ -28,7 +28,9 @@ Between server, zygote and child, per case (fixed-size binary messages on three 
 
 # Only what the zygote and every case need: everything imported before the zygote is forked
 # is copied into each case.
+import _weakref
 import atexit
+import gc
 import io
 import os
 import resource
@@ -267,11 +269,9 @@ def freeze_what_cases_start_with():
     collection would copy every page holding one (about 1.5 ms of CPU time and as much private
     memory, in a case that does nothing else). Frozen, the collector's work is the program's
     own objects, and that counts as it does cold (see end_as_python_does). The thresholds stay
-    the interpreter's own. gc leaves sys.modules again: a case finds the modules a cold run finds."""
-    import gc  # built in: nothing to import from disk
-
+    the interpreter's own."""
+    gc.collect()  # what is garbage already, and the free lists, not carried into every case
     gc.freeze()
-    del sys.modules["gc"]
 
 
 def dumpable_setter():
@@ -353,20 +353,16 @@ def end_as_python_does(status, modules_before):
             traceback_to_stderr()
     atexit._run_exitfuncs()  # reports failures itself, as at a real exit
     status = flush_at_exit(status)
-    import gc  # built in: nothing to import from disk
-
     gc.collect()  # with everything still alive, as the interpreter's first collection at exit
     # The program's modules: those it imported, and the __main__ a script runs as (not the
     # server's own, which the function harness leaves in place).
-    tear_down_modules([name for name, module in list(sys.modules.items()) if modules_before.get(name) is not module], gc)
+    tear_down_modules([name for name, module in list(sys.modules.items()) if modules_before.get(name) is not module])
     return flush_at_exit(status)
 
 
-def tear_down_modules(names, gc):
+def tear_down_modules(names):
     """Take the modules ``names`` out of sys.modules, collect garbage, and clear the globals of
     those something still holds, as the interpreter's finalize_modules does at exit."""
-    import _weakref  # built in, and loaded in every interpreter
-
     left = []
     for name in names:
         try:
