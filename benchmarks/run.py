@@ -352,24 +352,33 @@ def every_core_busy():
 
 
 def warm_and_cold_cpu(source: Path, stdin: bytes, rounds: int) -> tuple[list[float], list[float]]:
-    """CPU seconds of ``rounds`` warm and as many cold runs of ``source`` on ``stdin``, taking turns."""
+    """CPU seconds of ``rounds`` warm and as many cold runs of ``source`` on ``stdin``, taking turns.
+
+    Each round's warm case runs on a server of its own (after an untimed case): a Python server's
+    cases share its string hash seed, which a cold run draws afresh, and the seed alone moves
+    the CPU time of some programs by a sixth (see docs/explanation/warm-runs.md). A server per
+    round compares the two over as many seeds."""
     problem = load_problem("stones", ROOT)  # any stdio problem: its limits are raised below
     prepared = prepare(problem, source)
     program = getattr(prepared, "program", None)
     if program is None:
         raise SystemExit(f"benchmark 11: {source.name} did not build: {prepared}")
     limits = dataclasses.replace(prepared.limits, cpu_time=30.0, wall_time=120.0, memory=1 << 30)
-    runs: dict[bool, list[float]] = {False: [], True: []}
-    with executor(prepared.language, program, problem.io, limits) as warm, \
-            executor(prepared.language, program, problem.io, limits, cold=True) as cold:
-        warm(list(program.command), stdin, limits, program.directory)  # the server up before timing
+
+    def cpu_time(execute) -> float:
+        outcome = execute(list(program.command), stdin, limits, program.directory)
+        if outcome.exit_code != 0:
+            raise SystemExit(f"benchmark 11: {source.name} failed: {outcome}")
+        return outcome.cpu_time
+
+    runs: tuple[list[float], list[float]] = ([], [])
+    with executor(prepared.language, program, problem.io, limits, cold=True) as cold:
         for _ in range(rounds):
-            for is_cold, execute in ((False, warm), (True, cold)):
-                outcome = execute(list(program.command), stdin, limits, program.directory)
-                if outcome.exit_code != 0:
-                    raise SystemExit(f"benchmark 11: {source.name} failed: {outcome}")
-                runs[is_cold].append(outcome.cpu_time)
-    return runs[False], runs[True]
+            with executor(prepared.language, program, problem.io, limits) as warm:
+                cpu_time(warm)  # the server up and its first case done before timing
+                runs[0].append(cpu_time(warm))
+            runs[1].append(cpu_time(cold))
+    return runs
 
 
 def warm_cold_cpu_time(work: Path, rounds: int) -> list:
