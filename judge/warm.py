@@ -224,5 +224,6 @@ class ExecPool(WarmPool):
         """Cases inherit the server's limits but CPU time: another command line or other limits
         run cold, and so does an input larger than the output limit, which the server could not
         write to the case's input file under the limit it shares with its cases."""
-        return list(command) == self.command and len(stdin) <= limits.output \
-            and dataclasses.replace(limits, cpu_time=0, wall_time=0) == dataclasses.replace(self.limits, cpu_time=0, wall_time=0)
+        same_limits = dataclasses.replace(limits, cpu_time=0, wall_time=0) \
+            == dataclasses.replace(self.limits, cpu_time=0, wall_time=0)
+        return list(command) == self.command and same_limits and len(stdin) <= limits.output

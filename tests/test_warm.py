@@ -412,11 +412,13 @@ def test_a_case_that_fills_tmp_leaves_the_next_case_a_fresh_one():
 def test_objects_left_at_the_end_are_collected_and_freed_warm_as_cold(write_program):
     """At exit the interpreter collects garbage and tears down the program's modules: a cycle's
     __del__ and a global's __del__ run, and may still print."""
-    path = write_program("goodbye.py", "class Node:\n    def __init__(self):\n        self.me = self\n"
+    path = write_program("goodbye.py", "print('SK')\n"
+                                       "class Node:\n    def __init__(self):\n        self.me = self\n"
                                        "    def __del__(self):\n        print('cycle freed')\n"
                                        "def make():\n    Node()\nmake()\n"
-                                       "class Goodbye:\n    def __del__(self):\n        print('bye', type(Node).__name__)\n"
-                                       "kept = Goodbye()\nprint('SK')\n")
+                                       "class Goodbye:\n    def __del__(self):\n"
+                                       "        print('bye', type(Node).__name__)\n"
+                                       "kept = Goodbye()\n")
     warm_run, cold_run = run_warm_and_cold(path, b"")
     assert warm_run == cold_run == (0, b"SK\ncycle freed\nbye type\n", b"")
 

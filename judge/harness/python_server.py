@@ -266,8 +266,8 @@ def freeze_what_cases_start_with():
 
     A fresh interpreter's collector traverses the few thousand objects of its start-up, in
     pages of its own; a forked case's would traverse the zygote's, and its first full
-    collection would copy every page holding one (about 1.5 ms of CPU time and as much private
-    memory, in a case that does nothing else). Frozen, the collector's work is the program's
+    collection would copy every page holding one (two collections cost a case that does
+    nothing else about 2.5 ms of CPU time more). Frozen, the collector's work is the program's
     own objects, and that counts as it does cold (see end_as_python_does). The thresholds stay
     the interpreter's own."""
     gc.collect()  # what is garbage already, and the free lists, not carried into every case
