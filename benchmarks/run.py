@@ -22,11 +22,16 @@ machines are noisy); run it on its own:
 10. against other tools: `judge test PKG` vs problemtools' `verifyproblem PKG -p submissions` and
    BAPCtools' `bt run` on problemtools' example problems, each cold (median of 3); the peers'
    install and the set-up are in benchmarks/peer_tools.py (`--peers VENV`, `--examples DIR`)
+11. CPU time a warm case reports vs a cold run's less the start (a cold run's CPU time of an empty
+   program less a warm one's), for CPU-, allocation- and input-heavy Python programs and a C
+   program, interleaved, on a quiet machine and with every core kept busy by a spinning process
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import dataclasses
 import json
 import os
 import shutil
@@ -42,6 +47,7 @@ from tabulate import tabulate
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from judge.catalog import known_problems, load_problem  # noqa: E402 - the judge of this checkout
+from judge.runner import executor, prepare  # noqa: E402
 from peer_tools import peer_rows  # noqa: E402 - benchmarks/peer_tools.py, beside this file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -311,6 +317,99 @@ def one_case_run(repeats: int) -> list:
             f"{baseline * 1000:.0f} ms (python3 sol.py < in)", judge / baseline, "<= 8", judge / baseline <= 8]
 
 
+# Item 11: (file name, source, input), each about a third of a second of CPU time. The allocation-heavy
+# program holds its objects to the end, where the interpreter collects and frees them; the
+# input-heavy one reads and parses 7 MB of numbers.
+CPU_PROGRAMS = [
+    ("cpu.py", "n = int(input())\nx = 0\nfor i in range(n):\n    x += i * i % 7\nprint(x)\n", b"3000000\n"),
+    ("allocation.py", ("n = int(input())\n"
+                       "rows = [{'id': i, 'pair': (i, str(i)), 'items': [i, i + 1]} for i in range(n)]\n"
+                       "print(sum(row['pair'][0] + len(row['items']) for row in rows))\n"), b"150000\n"),
+    ("input.py", ("import sys\ndata = sys.stdin.buffer.read().split()\nn = int(data[0])\n"
+                  "print(sum(map(int, data[1:n + 1])))\n"),
+     b"700000\n" + b" ".join(str(index * 7919 % 1_000_000_007).encode() for index in range(700_000)) + b"\n"),
+    ("memory.c", ("#include <stdio.h>\n#include <stdlib.h>\nint main(void) {\n    long n, sum = 0;\n"
+                  "    if (scanf(\"%ld\", &n) != 1) return 1;\n    long *a = calloc(n, sizeof *a);\n"
+                  "    for (long r = 0; r < 8; r++)\n"
+                  "        for (long i = 0; i < n; i++) { a[i] = a[i] * 31 + i + r; sum += a[i] & 7; }\n"
+                  "    printf(\"%ld\\n\", sum);\n    return 0;\n}\n"), b"20000000\n"),
+]
+EMPTY = {".py": "pass\n", ".c": "int main(void) { return 0; }\n"}
+
+
+@contextlib.contextmanager
+def every_core_busy():
+    """A spinning process per core for the duration, stopped afterwards."""
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 1)]
+    try:
+        time.sleep(0.5)  # under way before anything is measured
+        yield
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+        for spinner in spinners:
+            spinner.wait()
+
+
+def warm_and_cold_cpu(source: Path, stdin: bytes, rounds: int) -> tuple[list[float], list[float]]:
+    """CPU seconds of ``rounds`` warm and as many cold runs of ``source`` on ``stdin``, taking turns.
+
+    Each round's warm case runs on a server of its own (after an untimed case): a Python server's
+    cases share its string hash seed, which a cold run draws afresh, and the seed alone moves
+    the CPU time of some programs by a sixth (see docs/explanation/warm-runs.md). A server per
+    round compares the two over as many seeds."""
+    problem = load_problem("stones", ROOT)  # any stdio problem: its limits are raised below
+    prepared = prepare(problem, source)
+    program = getattr(prepared, "program", None)
+    if program is None:
+        raise SystemExit(f"benchmark 11: {source.name} did not build: {prepared}")
+    limits = dataclasses.replace(prepared.limits, cpu_time=30.0, wall_time=120.0, memory=1 << 30)
+
+    def cpu_time(execute) -> float:
+        outcome = execute(list(program.command), stdin, limits, program.directory)
+        if outcome.exit_code != 0:
+            raise SystemExit(f"benchmark 11: {source.name} failed: {outcome}")
+        return outcome.cpu_time
+
+    runs: tuple[list[float], list[float]] = ([], [])
+    with executor(prepared.language, program, problem.io, limits, cold=True) as cold:
+        for _ in range(rounds):
+            with executor(prepared.language, program, problem.io, limits) as warm:
+                cpu_time(warm)  # the server up and its first case done before timing
+                runs[0].append(cpu_time(warm))
+            runs[1].append(cpu_time(cold))
+    return runs
+
+
+def warm_cold_cpu_time(work: Path, rounds: int) -> list:
+    """Per program, quiet and with every core busy: the CPU time a warm case reports against a
+    cold run's less the start (the medians of an empty program's cold and warm runs, apart). The
+    ratio is the median of each round's, whose two runs follow each other: the machine's load
+    weighs on both alike, where it drifts between rounds."""
+    folder = work / "cpu-time"
+    folder.mkdir()
+    rows = []
+    for condition in ("quiet", "every core busy"):
+        with every_core_busy() if condition != "quiet" else contextlib.nullcontext():
+            starts = {}
+            for suffix, source in EMPTY.items():
+                path = folder / f"empty{suffix}"
+                path.write_text(source)
+                warm, cold = warm_and_cold_cpu(path, b"", rounds)
+                starts[suffix] = statistics.median(cold) - statistics.median(warm)
+            for name, source, stdin in CPU_PROGRAMS:
+                path = folder / name
+                path.write_text(source)
+                warm_runs, cold_runs = warm_and_cold_cpu(path, stdin, rounds)
+                start = starts[path.suffix]
+                ratio = statistics.median(warm / (cold - start) for warm, cold in zip(warm_runs, cold_runs))
+                warm, cold = statistics.median(warm_runs), statistics.median(cold_runs)
+                baseline = f"{(cold - start) * 1000:.0f} ms (cold {cold * 1000:.0f} ms, start {start * 1000:.1f} ms)"
+                rows.append([f"11. {name}, {condition}: warm case vs cold run less the start (median of {rounds})",
+                             f"{warm * 1000:.0f} ms", baseline, ratio, "0.95-1.05", 0.95 <= ratio <= 1.05])
+    return rows
+
+
 def _case_count(problem: str) -> int:
     return len(load_problem(problem, ROOT).cases)
 
@@ -338,6 +437,7 @@ def main() -> None:
         8: lambda: marginal_case_cost(work, 3 if args.quick else 5, args.languages),
         9: lambda: one_case_run(5 if args.quick else 15),
         10: lambda: peer_rows(args.peers, args.examples, work, JUDGE, JUDGE_ENV, 1 if args.quick else 3),
+        11: lambda: warm_cold_cpu_time(work, 3 if args.quick else 15),
     }
     unknown = set(args.only or ()) - set(items)
     if unknown:

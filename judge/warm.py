@@ -39,6 +39,10 @@ SILENT_DEATHS = 2
 # The dynamic linker binds every symbol once, in the server, instead of lazily in each forked
 # child: fewer page faults per case. The server drops it from its environment before any case.
 SERVER_ENV: dict[str, str] = {"LD_BIND_NOW": "1"}
+# RLIMIT_FSIZE of a Python server: none (prlimit reads this as unlimited). The server writes each
+# case's input to a file, which may be larger than the output limit; every case sets the output
+# limit on itself before the submission runs.
+UNLIMITED_FILE_SIZE = 2**64 - 1
 
 
 def _or_none(value: int) -> int | None:
@@ -80,7 +84,8 @@ class WarmPool:
         self.program = program
         self.style = style
         self.server_limits = dataclasses.replace(limits, cpu_time=24 * 3600.0, limit_address_space=False,
-                                                 processes=limits.processes + self.server_processes)
+                                                 processes=limits.processes + self.server_processes,
+                                                 output=self.server_output_limit(limits))
         self.idle: queue.SimpleQueue[SandboxedServer] = queue.SimpleQueue()
         self.all: list[SandboxedServer] = []
         self.answered: set[SandboxedServer] = set()  # servers that have answered a request
@@ -96,14 +101,19 @@ class WarmPool:
     def server_command(self) -> list[str]:
         return server_command(self.program, self.style)
 
-    def serves(self, command: list[str], limits: Limits) -> bool:
-        """Whether this pool's servers can run ``command`` under ``limits`` (the Python server
-        knows its program, and applies every limit per case)."""
+    @staticmethod
+    def server_output_limit(limits: Limits) -> int:
+        """The server's own RLIMIT_FSIZE (the Python server's cases set theirs)."""
+        return UNLIMITED_FILE_SIZE
+
+    def serves(self, command: list[str], stdin: bytes, limits: Limits) -> bool:
+        """Whether this pool's servers can run ``command`` on ``stdin`` under ``limits`` (the
+        Python server knows its program, and applies every limit per case)."""
         return True
 
     def execute(self, command: list[str], stdin: bytes, limits: Limits, program_dir: Path) -> Outcome:
         """Run one case warm (same signature as a cold run, which is the fallback)."""
-        server = self._take() if self.serves(command, limits) else None
+        server = self._take() if self.serves(command, stdin, limits) else None
         outcome = self._ask(server, stdin, limits) if server else None
         if server and (outcome is None or server.closed):  # gone, silent, or killed for its case
             self._retire(server)
@@ -208,8 +218,15 @@ class ExecPool(WarmPool):
         return [interpreter, "-I", "-S", "-B", "{prog}/" + EXEC_SERVER_FILE, str(self.limits.address_space or 0),
                 *private_dirs(), "--", *self.command]
 
-    def serves(self, command: list[str], limits: Limits) -> bool:
+    @staticmethod
+    def server_output_limit(limits: Limits) -> int:
+        """The case's own: it inherits the server's limits."""
+        return limits.output
+
+    def serves(self, command: list[str], stdin: bytes, limits: Limits) -> bool:
         """Cases inherit the server's limits but CPU time: another command line or other limits
-        run cold."""
-        return list(command) == self.command and dataclasses.replace(limits, cpu_time=0, wall_time=0) \
+        run cold, and so does an input larger than the output limit, which the server could not
+        write to the case's input file under the limit it shares with its cases."""
+        same_limits = dataclasses.replace(limits, cpu_time=0, wall_time=0) \
             == dataclasses.replace(self.limits, cpu_time=0, wall_time=0)
+        return list(command) == self.command and same_limits and len(stdin) <= limits.output

@@ -160,3 +160,27 @@ def test_a_case_cannot_kill_the_server(write_program, monkeypatch):
     warm_verdicts = verdicts(stones, path, cold=False, cases=cases)
     assert fallbacks.count == 0
     assert warm_verdicts == verdicts(stones, path, cold=True, cases=cases)
+
+
+def test_an_input_larger_than_the_output_limit_runs_cold_and_the_server_stays(write_program, monkeypatch):
+    """Cases share the server's file size limit, the output limit, under which the server cannot
+    write a larger input to the case's file: that case runs cold, and the server goes on to
+    the next (it died of it before, and was replaced)."""
+    path = write_program("counts.c", "#include <stdio.h>\nint main(void) { long n = 0; while (getchar() != EOF) n++;"
+                                     " printf(\"%ld\\n\", n); return 0; }\n")
+    stones = load_problem("stones")
+    prepared = prepare(stones, path)
+    program, limits = prepared.program, prepared.limits
+    servers = []
+    started = warm.SandboxedServer
+
+    def counted(*args, **kwargs):
+        servers.append(args)
+        return started(*args, **kwargs)
+
+    monkeypatch.setattr(warm, "SandboxedServer", counted)
+    inputs = [b"1\n", b"7\n" * (limits.output // 2 + 1), b"3\n"]
+    with executor(prepared.language, program, stones.io, limits) as execute:
+        outputs = [execute(list(program.command), stdin, limits, program.directory).stdout for stdin in inputs]
+    assert outputs == [f"{len(stdin)}\n".encode() for stdin in inputs]
+    assert len(servers) == 1

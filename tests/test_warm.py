@@ -405,3 +405,57 @@ def test_a_case_that_fills_tmp_leaves_the_next_case_a_fresh_one():
     cases = [stones.case(name) for name in ("smallest", "takes-all-three", "small-odd")]
     result = judge_submission(stones, ROOT / "tests" / "hostile" / "fill_tmp.py", cases=cases)
     assert [case.verdict for case in result.cases] == ["AC"] * 3, [case.output for case in result.cases]
+
+
+# --- a case ends as a program ends, and its CPU time counts as a cold run's ---------------------
+
+def test_objects_left_at_the_end_are_collected_and_freed_warm_as_cold(write_program):
+    """At exit the interpreter collects garbage and tears down the program's modules: a cycle's
+    __del__ and a global's __del__ run, and may still print."""
+    path = write_program("goodbye.py", "print('SK')\n"
+                                       "class Node:\n    def __init__(self):\n        self.me = self\n"
+                                       "    def __del__(self):\n        print('cycle freed')\n"
+                                       "def make():\n    Node()\nmake()\n"
+                                       "class Goodbye:\n    def __del__(self):\n"
+                                       "        print('bye', type(Node).__name__)\n"
+                                       "kept = Goodbye()\n")
+    warm_run, cold_run = run_warm_and_cold(path, b"")
+    assert warm_run == cold_run == (0, b"SK\ncycle freed\nbye type\n", b"")
+
+
+def test_what_the_interpreter_does_at_exit_counts_against_the_cpu_limit_warm_as_cold(write_program):
+    """A cold run's CPU time includes the interpreter's work after the program's last line (for a
+    program holding many objects, collecting and freeing them): a warm case's does too."""
+    stones = load_problem("stones")
+    path = write_program("slow_exit.py", "import time\nclass Slow:\n    def __del__(self):\n"
+                                         "        while time.process_time() < 5:\n            pass\n"
+                                         "kept = Slow()\nprint('SK')\n")
+    case = [stones.case("n-1")]  # a CPU limit of 1 s
+    assert verdicts(stones, path, cold=False, cases=case) == verdicts(stones, path, cold=True, cases=case) \
+        == [("n-1", "TLE")]
+
+
+def test_a_case_has_the_garbage_collector_of_a_fresh_interpreter(write_program):
+    """Enabled, with the interpreter's thresholds (what the zygote holds is frozen out of its
+    collections, which are left the program's objects, as a fresh interpreter's are)."""
+    path = write_program("collector.py", "import gc\nprint(gc.isenabled(), gc.get_threshold())\n")
+    warm_run, cold_run = run_warm_and_cold(path, b"")
+    assert warm_run == cold_run and warm_run[0] == 0
+
+
+def test_an_input_larger_than_the_output_limit_runs_warm(write_program, monkeypatch):
+    """The server writes each case's input to a file: its own file size limit is not the output
+    limit, which each case sets on itself."""
+    stdin = b"7\n" * (1 << 20)  # 2 MiB, twice stones' output limit
+    path = write_program("reads_all.py", "import sys\nprint(len(sys.stdin.buffer.read()))\n")
+    cold_runs = []
+    cold = warm.run_sandboxed
+
+    def counted(*args, **kwargs):
+        cold_runs.append(args)
+        return cold(*args, **kwargs)
+
+    monkeypatch.setattr(warm, "run_sandboxed", counted)
+    warm_run, cold_run = run_warm_and_cold(path, stdin)
+    assert warm_run == cold_run == (0, b"2097152\n", b"")
+    assert not cold_runs, "the warm case fell back to a cold run"
