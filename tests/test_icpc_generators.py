@@ -84,23 +84,26 @@ def test_faults_in_generators_yaml_are_errors_naming_the_entry(package, text, me
         read_plan(package, None)
 
 
-BAPCTOOLS_YAML = ROOT / "tests" / "packages" / "bapctools" / "generators_yaml"
+GENERATORS_FORMS = ROOT / "tests" / "packages" / "generators_forms"
 
 
-@pytest.mark.parametrize("name", ["rich", "dependency_folders", "generator_in_a_folder"])
-def test_every_form_of_bapctools_own_valid_generators_yaml_is_read(name):
-    """BAPCtools' own valid generators.yaml files (its test/yaml/generators/valid_yaml), with the
-    generators they name: each loads."""
-    plan = read_plan(BAPCTOOLS_YAML / name, None)
+@pytest.mark.parametrize("name", ["every_form", "folder_dependencies", "generator_in_a_folder"])
+def test_every_form_of_a_valid_generators_yaml_is_read(name):
+    """generators.yaml files in every form BAPCtools accepts (tests/packages/generators_forms), with
+    the generators they name: each loads."""
+    plan = read_plan(GENERATORS_FORMS / name, None)
     commands = {case.name: case.command for case in plan.cases}
-    if name == "rich":  # {count} without count: is 1; count: lists, negative ranges, spelled-out files
-        assert commands["secret/nocount"].args == ("1",)
-        assert "secret/count-range-neg--20" in commands and "secret/count-l--3" in commands
-        assert len(plan.cases) == 455 and not plan.warnings
-    elif name == "dependency_folders":  # an implicit generator's files may be folders
-        assert plan.generators == {"a": ("foo", "foo/bar", "foo/g/a.b", "foo/g")}
+    if name == "every_form":  # {count} without count: is 1; count: lists, negative ranges, spelled-out files
+        assert commands["secret/once"].args == ("1",)
+        assert commands["secret/span-below--12"].args == ("-12",) and commands["secret/mixed--4"].args == ("-4",)
+        assert commands["secret/more-braces-3"].args[-4:] == ("--first", "3", "--again", "3")
+        assert commands["secret/copied-1"] is None and "secret/numbered/1-test_group" in commands
+        assert {"invalid_input/4", "invalid_answer/3", "invalid_output/2"} <= set(commands)
+        assert len(plan.cases) == 296 and not plan.warnings
+    elif name == "folder_dependencies":  # a declared generator's files may be folders
+        assert plan.generators == {"maker": ("tools", "tools/make.py", "tools/lib/sizes.txt", "tools/lib")}
     else:
-        assert commands["secret/a"].program == "tree/tree.py" and "1" in commands["secret/a"].args
+        assert commands["secret/path"].program == "walk/walk.py" and "1" in commands["secret/path"].args
 
 
 def test_a_case_with_no_value_is_the_case_data_holds_as_it_is(cache, package):

@@ -1,7 +1,7 @@
 """Custom graders of legacy scoring packages (graders/, ``grading: custom``) and scoring packages
-judged on what data they have: tests/packages/graded (hand-made: its grader caps the sum of
-secret's groups at 100) and tests/packages/magic (a problem of the Swedish olympiad, CC BY-SA,
-whose grader multiplies a group's score by its ``subtask_score=N`` flag)."""
+judged on what data they have: tests/packages/graded (its grader caps the sum of secret's groups
+at 100) and tests/packages/weighted (its grader multiplies a group's score by its ``weight=N``
+flag, its output validator scores each case, and its groups link to others' cases)."""
 
 from __future__ import annotations
 
@@ -57,26 +57,28 @@ def test_a_custom_grader_gives_its_groups_their_verdict_and_score():
     assert "ok  got WA, score 0/100" in rows["submission wrong_answer/once.py"]
 
 
-# problemtools 1.20260907's verifyproblem on the same package (its Java could not compile there).
-MAGIC_SCORES = {"accepted/magic.cpp": 100, "accepted/magic.py": 15, "accepted/magic_dist2.cpp": 20,
-                "accepted/magic_dist2_partial.cpp": 15}
+# weighted's groups are worth 30, 20 and 50; a case scores 1, or 0.5 when off by one; a group's
+# score is its lowest case's times its weight, and secret's the sum of its groups'.
+WEIGHTED_SCORES = {"accepted/double.py": 100, "accepted/off_by_one.py": 50, "accepted/small.cpp": 30,
+                   "accepted/small_off_by_one.cpp": 15}
 
 
-@pytest.mark.parametrize("submission", MAGIC_SCORES)
-def test_a_real_packages_scores_agree_with_problemtools(submission):
-    result = run_json(PACKAGES / "magic", submission)
-    assert (result["verdict"], result["score"], result["max_score"]) == ("AC", MAGIC_SCORES[submission], 100)
+@pytest.mark.parametrize("submission", WEIGHTED_SCORES)
+def test_a_grader_over_nested_groups_and_scored_cases_gives_each_submission_its_score(submission):
+    result = run_json(PACKAGES / "weighted", submission)
+    assert (result["verdict"], result["score"], result["max_score"]) == ("AC", WEIGHTED_SCORES[submission], 100)
 
 
-def test_judge_test_passes_a_real_package_with_a_grader_warning_where_problemtools_does():
-    done = run_judge("test", str(PACKAGES / "magic"), timeout=900)
+def test_judge_test_passes_accepted_submissions_short_of_the_full_score_with_a_warning():
+    done = run_judge("test", str(PACKAGES / "weighted"), timeout=900)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "magic  custom grader  ok  graders/grader.py builds; it grades data, data/sample, data/secret, " \
-           "data/secret/1-small" in done.stdout
-    assert "magic  submission accepted/magic.cpp  ok  got AC, score 100/100" in done.stdout
-    # problemtools: "OK: AC (15)", and "did not attain full score" as a warning.
-    assert "magic  submission accepted/magic_dist2_partial.cpp  ok  got AC, score 15/100 (warning: short of the " \
+    assert "weighted  custom grader  ok  graders/weighted.py builds; it grades data, data/sample, data/secret, " \
+           "data/secret/1-small, data/secret/2-even, data/secret/3-all" in done.stdout
+    assert "weighted  submission accepted/double.cpp  ok  got AC, score 100/100" in done.stdout
+    # As problemtools: accepted, with "did not attain full score" as a warning.
+    assert "weighted  submission accepted/small_off_by_one.cpp  ok  got AC, score 15/100 (warning: short of the " \
            "full score" in done.stdout
+    assert "weighted  submission wrong_answer/half.py  ok  got WA, score 0/100" in done.stdout
 
 
 def test_the_grader_reads_each_sub_result_and_gets_the_groups_flags(graded):

@@ -192,43 +192,45 @@ def test_a_build_cache_the_sandbox_cannot_reach_is_the_graders_clear_error(packa
 
 
 def test_no_limit_and_no_accepted_run_to_infer_it_from_is_the_formats_default(tmp_path, fresh_cache):
-    """BAPCtools' testexpectations gives no time limit, and its submissions.yaml makes accepted/
-    hold a wrong answer only: as BAPCtools does, the limit is the format's default (one
-    time_resolution), said so, and every submission is judged; --time-limit gives another."""
-    package = tmp_path / "testexpectations"
-    shutil.copytree(PACKAGES / "bapctools" / "testexpectations", package, symlinks=True)
+    """linked_expectations gives no time limit, and its submissions.yaml makes accepted/ hold a
+    wrong answer only (as BAPCtools' own test problem does): as BAPCtools does, the limit is the
+    format's default (one time_resolution), said so, and every submission is judged; --time-limit
+    gives another."""
+    package = tmp_path / "linked_expectations"
+    shutil.copytree(PACKAGES / "linked_expectations", package, symlinks=True)
     cache = {"JUDGE_CACHE": str(fresh_cache)}
     done = run_judge("test", str(package), env=cache)
     assert done.returncode == 0, done.stdout + done.stderr
     assert ("time limit  ok  1 s (the format's default) (warning: no accepted submission passed to infer the "
             "limit from") in done.stdout and "--time-limit SECONDS" in done.stdout
-    assert "submission accepted/wa.py  ok  meets submissions.yaml: 7 WA" in done.stdout
+    assert "submission accepted/words.py  ok  meets submissions.yaml: 8 WA" in done.stdout
     assert "skipped" not in done.stdout and "18 passed, 0 failed" in done.stdout
     shown = run_judge("show", str(package), env=cache)
     assert "1 s CPU per case (the format's default, one time_resolution: no accepted submission" in shown.stdout
-    ran = run_judge("run", str(package), str(package / "submissions/wa/wa.py"), "--no-record", env=cache)
+    ran = run_judge("run", str(package), str(package / "submissions/wrong/words.py"), "--no-record", env=cache)
     assert "warning: no accepted submission passed to infer the limit from" in ran.stderr and "(1 s)" in ran.stderr
     given = run_judge("test", "--time-limit", "2", str(package), env=cache)
     assert "time limit  ok  2 s (--time-limit)" in given.stdout, given.stdout + given.stderr
 
 
 def test_example_submissions_that_link_to_others_of_the_package_are_judged(tmp_path, fresh_cache):
-    """BAPCtools' testexpectations links submissions to others of the package, a file
-    (accepted/wa.py -> ../wa/wa.py) and a file in a folder submission (match/nested/nested_wa.py
-    -> ../match_wa.py, itself a link): each is judged as the file it leads to."""
-    package = tmp_path / "testexpectations"
-    shutil.copytree(PACKAGES / "bapctools" / "testexpectations", package, symlinks=True)
+    """linked_expectations links submissions to others of the package, as BAPCtools' own test
+    problem does: a file (accepted/words.py -> ../wrong/words.py) and a file in a folder
+    submission (decoy/inner/inner_square.py -> ../decoy_square.py, itself a link): each is judged
+    as the file it leads to."""
+    package = tmp_path / "linked_expectations"
+    shutil.copytree(PACKAGES / "linked_expectations", package, symlinks=True)
     done = run_judge("test", "--time-limit", "1", str(package), env={"JUDGE_CACHE": str(fresh_cache)})
-    assert "submission match/nested  ok  meets submissions.yaml: 7 AC" in done.stdout, done.stdout + done.stderr
-    assert "submission expansion/ac.cpp  ok  meets submissions.yaml: 7 AC" in done.stdout
+    assert "submission decoy/inner  ok  meets submissions.yaml: 8 AC" in done.stdout, done.stdout + done.stderr
+    assert "submission braces/square.cpp  ok  meets submissions.yaml: 8 AC" in done.stdout
     assert done.returncode == 0
     # judge run too, recording it; the same folder handed in as a student's is refused, links and all.
-    nested = str(package / "submissions/match/nested")
-    ran = run_judge("run", str(package), nested, "--time-limit", "1", "--db", str(tmp_path / "results.db"),
+    inner = str(package / "submissions/decoy/inner")
+    ran = run_judge("run", str(package), inner, "--time-limit", "1", "--db", str(tmp_path / "results.db"),
                     env={"JUDGE_CACHE": str(fresh_cache)})
-    assert ran.returncode == 0 and "AC  7/7 cases passed" in ran.stdout, ran.stdout + ran.stderr
-    refused = run_judge("run", str(package), nested, "--student", "eve", "--no-record", "--allow-weak-sandbox")
-    assert refused.returncode == 2 and "not graded: nested/nested_wa.py is a symbolic link" in refused.stderr
+    assert ran.returncode == 0 and "AC  8/8 cases passed" in ran.stdout, ran.stdout + ran.stderr
+    refused = run_judge("run", str(package), inner, "--student", "eve", "--no-record", "--allow-weak-sandbox")
+    assert refused.returncode == 2 and "not graded: inner/inner_square.py is a symbolic link" in refused.stderr
 
 
 def test_links_inside_a_package_are_its_files_and_a_folder_linked_elsewhere_is_walked(package_copy):
@@ -405,7 +407,8 @@ def test_judge_list_finds_the_packages_of_a_folder():
     assert done.returncode == 0, done.stderr
     rows = {line.split()[0]: line for line in done.stdout.splitlines()[2:]}
     assert set(rows) == {"addition", "closest", "constants", "doubler", "echo", "example_data", "generated_sum",
-                         "graded", "included", "magic", "multiplier", "remember", "subtasks", "tool_sum", "validator_args"}
+                         "graded", "included", "linked_expectations", "multiplier", "remember", "subtasks", "tool_sum",
+                         "validator_args", "weighted"}
     assert "interactive" in rows["doubler"] and "2 s" in rows["addition"]
 
 

@@ -1,0 +1,1 @@
+../wrong/words.py

@@ -1,0 +1,1 @@
+../decoy_square.py

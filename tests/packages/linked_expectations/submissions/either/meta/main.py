@@ -1,0 +1,4 @@
+import sys
+
+print("not the entry point")
+sys.exit(1)

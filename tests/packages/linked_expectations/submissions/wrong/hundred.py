@@ -1,0 +1,1 @@
+print(100)  # the square of 10, whatever n is

@@ -1,0 +1,7 @@
+#include <iostream>
+
+int main() {
+    int n;
+    std::cin >> n;
+    std::cout << 2 * n << "\n";
+}
