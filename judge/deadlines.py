@@ -26,7 +26,7 @@ from pathlib import Path
 
 from judge.docs_links import see
 from judge.errors import UsageError
-from judge.grading import EMPTY_FOLDER, ClassReport, Skipped, is_ignored, rank_students
+from judge.grading import EMPTY_FOLDER, ClassReport, Skipped, is_ignored, problem_of, rank_students
 
 DAY = 86400.0
 GIT_TIMEOUT = 60
@@ -223,10 +223,12 @@ def apply_lateness(report: ClassReport, lateness: dict[str, Lateness], policy: P
                                for problem, result in student.results.items()}
         withheld = []
         if late.source == "git" and not late.version:
-            withheld.append(Skipped(student.student, "no commit at or before the deadline", student.student))
+            withheld.append(Skipped(student.student, "no commit at or before the deadline", student.student,
+                                    late=True))
         for name in late.late_files if not policy.takes_late_work else ():
             withheld.append(Skipped(f"{student.student}/{name}", "changed after the deadline (by its file "
-                                    "time: no git repository), so not graded", student.student))
+                                    "time: no git repository), so not graded", student.student,
+                                    problem_of(name, report.problems)[0], late=True))
         if withheld:  # their folder as graded is empty because of it: that is the reason to give
             report.skipped = [skip for skip in report.skipped
                               if (skip.path, skip.reason) != (student.student, EMPTY_FOLDER)]
