@@ -222,10 +222,29 @@ def test_a_repository_with_no_commit_by_the_due_date_is_late_not_missing(tmp_pat
 
 def test_the_scoreboard_counts_the_assignments_problems_at_its_points(week3):
     grade(week3)
-    folder, assignment, db = week3
+    _, assignment, db = week3
     done = run_judge("scoreboard", "--db", str(db), "--assignment", str(assignment))
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].split() == ["rank", "student", "stones", "footholds", "total"]
     assert next(line for line in lines if " ana " in line).split()[2:] == ["60", "40", "100"]
     assert next(line for line in lines if " eve " in line).split()[2:] == ["40", "40"]
+
+
+def test_hints_false_shows_no_hint_at_the_hints_level(tmp_path):
+    from test_feedback import WRONG, stones_with
+
+    (tmp_path / "project").mkdir()
+    project = stones_with(tmp_path / "project", "counterexamples")
+    folder = make_class(tmp_path / "subs", {"zoe/stones.py": WRONG})
+    shown = {}
+    for hints in ("true", "false"):
+        assignment = tmp_path / f"hints-{hints}.yaml"
+        assignment.write_text(f"problems: {{stones: 10}}\nfeedback: hints\nhints: {hints}\n")
+        out = tmp_path / f"gradescope-{hints}.json"
+        done = run_judge("grade", str(folder), "--assignment", str(assignment), "--problems", str(project),
+                         "--db", str(tmp_path / "r.db"), "--format", "gradescope", "--out", str(out))
+        assert done.returncode == 0, done.stderr
+        shown[hints] = json.loads(out.read_text())["tests"][0]["output"]
+    assert "two stones: one each" in shown["true"]
+    assert "two stones" not in shown["false"] and "hidden 2: WA" in shown["false"]
