@@ -248,3 +248,22 @@ def test_hints_false_shows_no_hint_at_the_hints_level(tmp_path):
         shown[hints] = json.loads(out.read_text())["tests"][0]["output"]
     assert "two stones: one each" in shown["true"]
     assert "two stones" not in shown["false"] and "hidden 2: WA" in shown["false"]
+
+
+def test_in_a_repository_only_the_allowed_number_of_versions_of_a_file_counts(tmp_path):
+    from test_deadlines import commit
+
+    wrong, right = (SOLUTIONS / "stones/wrong_answer/even_wins.py").read_text(), \
+        (SOLUTIONS / "stones/accepted/game_dp.py").read_text()
+    repository = tmp_path / "class" / "fay"
+    repository.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(repository)], check=True)
+    for text, day in ((wrong, 16), (right, 17), (wrong, 18)):  # the third version is one too many
+        commit(repository, text, f"2026-11-{day}T10:00:00+00:00")
+    assignment = tmp_path / "week3.yaml"
+    assignment.write_text(WEEK3 + "submissions: 2\n")
+    done = run_judge("grade", str(tmp_path / "class"), "--assignment", str(assignment), "--db", str(tmp_path / "r.db"),
+                     "--format", "json", "--no-explain")
+    assert done.returncode == 0, done.stderr
+    fay = json.loads(done.stdout)["students"][0]
+    assert fay["problems"]["stones"]["verdict"] == "AC" and fay["late"]["versions"] == {"stones.py": 3}

@@ -8,6 +8,7 @@ import shlex
 import sys
 import tempfile
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 from judge.assignment import check_problems, load_assignment, scale_to_points
@@ -100,6 +101,8 @@ def handle(args: argparse.Namespace) -> int:
     output_format = load_format("grade", args.format)
     assignment = _assignment(args)
     policy = deadline_policy(args) or (assignment.policy if assignment else None)
+    if policy is not None and assignment is not None and assignment.submissions is not None:
+        policy = replace(policy, versions=assignment.submissions)  # a git repository keeps the versions
     if assignment is not None and args.feedback is None:
         args.feedback = assignment.feedback
     cluster = open_cluster(args)

@@ -42,7 +42,8 @@ def _lateness(student: StudentReport) -> dict:
     if late is None:
         return {}
     return {"late": {"source": late.source, "commit": late.version or None, "days_late": late.days_late,
-                     "penalty": late.penalty, "late_commits": late.late_commits, "late_files": late.late_files}}
+                     "penalty": late.penalty, "late_commits": late.late_commits, "late_files": late.late_files,
+                     **({"versions": late.capped} if late.capped else {})}}
 
 
 def _rate_json(rate: CaseRate, kind: str) -> dict:
