@@ -26,7 +26,7 @@ from pathlib import Path
 
 from judge.docs_links import see
 from judge.errors import UsageError
-from judge.grading import EMPTY_FOLDER, ClassReport, Skipped, is_ignored, rank_students
+from judge.grading import EMPTY_FOLDER, ClassReport, Skipped, is_ignored, problem_of, rank_students
 
 DAY = 86400.0
 GIT_TIMEOUT = 60
@@ -40,6 +40,7 @@ class Policy:
     deadline: float  # seconds since the epoch
     penalty_per_day: float = 0.0  # a fraction of the score, per day or part of a day late
     late_until: float | None = None  # no work after this counts, penalty or not
+    versions: int | None = None  # git: of each file, only its first this many committed versions count
 
     @property
     def takes_late_work(self) -> bool:
@@ -57,6 +58,7 @@ class Lateness:
     penalty: float = 0.0  # the fraction of each score taken off
     late_commits: list[dict] = field(default_factory=list)  # {"commit", "committed"} after the deadline, not graded
     late_files: list[str] = field(default_factory=list)  # file times: the files changed after the deadline
+    capped: dict[str, int] = field(default_factory=dict)  # git: file -> its versions, when over Policy.versions
 
     def describe(self) -> str:
         parts = []
@@ -68,6 +70,7 @@ class Lateness:
             parts.append(f"{self.days_late} day(s) late, {self.penalty:.0%} off")
         if self.late_commits:
             parts.append(f"{len(self.late_commits)} later commit(s) not graded")
+        parts += [f"{name}: {count} versions, graded at the last one allowed" for name, count in self.capped.items()]
         return "; ".join(parts)
 
 
@@ -129,11 +132,38 @@ def _snapshot_git(repository: Path, policy: Policy, target: Path) -> Lateness:
     if graded is not None:
         _extract(repository, graded[0], target)
         lateness.version, lateness.committed = graded
+        if policy.versions is not None:
+            lateness.capped = _cap_versions(repository, graded[0], target, policy.versions)
         lateness.days_late = _days_late(graded[1], policy.deadline)
         lateness.penalty = min(1.0, lateness.days_late * policy.penalty_per_day)
     lateness.late_commits = [{"commit": sha, "committed": _iso(when)} for sha, when in commits
                              if when > policy.deadline and (graded is None or (sha, when) != graded)]
     return lateness
+
+
+def _cap_versions(repository: Path, sha: str, target: Path, allowed: int) -> dict[str, int]:
+    """Put back, of each file of ``target`` committed more than ``allowed`` times up to ``sha``,
+    its version at the last commit allowed; return those files with their number of versions."""
+    capped = {}
+    for path in sorted(target.iterdir()):
+        if not path.is_file() or path.is_symlink():
+            continue
+        history = (_git(repository, "log", "--format=%H", sha, "--", path.name) or "").split()  # newest first
+        if len(history) > allowed:
+            content = _git_bytes(repository, "show", f"{history[-allowed]}:{path.name}")
+            if content is not None:
+                path.write_bytes(content)
+                capped[path.name] = len(history)
+    return capped
+
+
+def _git_bytes(repository: Path, *args: str) -> bytes | None:
+    try:
+        done = subprocess.run([*SAFE_GIT, "-C", str(repository), *args], capture_output=True, timeout=GIT_TIMEOUT,
+                              check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout if done.returncode == 0 else None
 
 
 def _snapshot_files(student_dir: Path, policy: Policy, target: Path) -> Lateness:
@@ -223,10 +253,12 @@ def apply_lateness(report: ClassReport, lateness: dict[str, Lateness], policy: P
                                for problem, result in student.results.items()}
         withheld = []
         if late.source == "git" and not late.version:
-            withheld.append(Skipped(student.student, "no commit at or before the deadline", student.student))
+            withheld.append(Skipped(student.student, "no commit at or before the deadline", student.student,
+                                    late=True))
         for name in late.late_files if not policy.takes_late_work else ():
             withheld.append(Skipped(f"{student.student}/{name}", "changed after the deadline (by its file "
-                                    "time: no git repository), so not graded", student.student))
+                                    "time: no git repository), so not graded", student.student,
+                                    problem_of(name, report.problems)[0], late=True))
         if withheld:  # their folder as graded is empty because of it: that is the reason to give
             report.skipped = [skip for skip in report.skipped
                               if (skip.path, skip.reason) != (student.student, EMPTY_FOLDER)]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from judge.grading import ClassReport
+from judge.grading import MISSING, ClassReport
 from judge.results import SubmissionResult
 from judge.scoreboard import Scoreboard, Standing
 from judge.terminal import fitted_table
@@ -20,19 +20,31 @@ def weak_sandbox_note(report: ClassReport) -> str:
     return f"WARNING: judged with a weak sandbox: {note}" if note else ""
 
 
-def cell(result: SubmissionResult | None, refused: bool = False) -> str:
-    """A student's result on one problem, as the class tables show it ("not graded": they sent
-    something the judge could not grade, listed with the reason under the table)."""
+def cell(result: SubmissionResult | None, standing: str = MISSING) -> str:
+    """A student's result on one problem, as the class tables show it: the score and verdict, or
+    "late" (excluded as handed in after the deadline), "not graded" (sent, but excluded: the
+    reason is listed under the table) or "-" (nothing sent)."""
     if result is None:
-        return "not graded" if refused else "-"
+        return "-" if standing == MISSING else standing
     return f"{result.score:g} {result.verdict}"
 
 
 def class_rows(report: ClassReport) -> list[list[str]]:
     """One row per student: rank, name, a cell per problem, total."""
     return [[str(student.rank), student.student,
-             *[cell(student.results.get(p), report.not_graded(student.student, p) is not None) for p in report.problems],
+             *[cell(student.results.get(p), report.standing(student, p)) for p in report.problems],
              f"{student.total:g}"] for student in report.students]
+
+
+def problem_headers(report: ClassReport) -> list[str]:
+    """The problems' column headers: with an assignment, each with its points ("stones /60")."""
+    if report.assignment is None:
+        return list(report.problems)
+    return [f"{problem} /{report.max_scores[problem]:g}" for problem in report.problems]
+
+
+def total_header(report: ClassReport) -> str:
+    return "total" if report.assignment is None else f"total /{report.assignment.total:g}"
 
 
 @dataclass(frozen=True)

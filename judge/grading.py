@@ -39,6 +39,7 @@ class Skipped:
     reason: str
     student: str = ""  # "": not inside a student's folder
     problem: str | None = None  # the problem the file was meant for, when that is certain
+    late: bool = False  # excluded as handed in after the deadline (with problem None: all the student's work)
 
     @property
     def file(self) -> str:
@@ -78,11 +79,29 @@ class ClassReport:
     skipped: list[Skipped] = field(default_factory=list)  # every file or folder not graded, and why
     deadline: dict | None = None  # the deadline graded against, and its late penalty (judge.deadlines)
     similarity: Any = None  # a judge.similarity.SimilarityReport, when asked for (--similarity)
+    assignment: Any = None  # a judge.assignment.Assignment, when graded against one (--assignment)
 
     def not_graded(self, student: str, problem: str) -> Skipped | None:
         """Why ``student`` has no result for ``problem`` though they sent something for it (two
         files for it, a link, an unreadable file...), or None."""
         return next((entry for entry in self.skipped if entry.student == student and entry.problem == problem), None)
+
+    def standing(self, student: StudentReport, problem: str) -> str:
+        """What ``student`` has for ``problem``: "graded" (a score, maybe 0), "late" (handed in
+        after the deadline, so excluded), "not graded" (sent, but excluded for the reason
+        ``not_graded`` gives) or "missing" (nothing sent)."""
+        if problem in student.results:
+            return GRADED
+        refused = self.not_graded(student.student, problem)
+        if refused is not None:
+            return LATE if refused.late else NOT_GRADED
+        whole_late = any(entry.late and entry.student == student.student and entry.problem is None
+                         for entry in self.skipped)
+        return LATE if whole_late else MISSING
+
+
+# What a student has for a problem (ClassReport.standing): every format tells these apart.
+GRADED, LATE, NOT_GRADED, MISSING = "graded", "late", "not graded", "missing"
 
 
 @dataclass
@@ -140,7 +159,7 @@ def discover(folder: Path, problems: list[str]) -> Discovery:
 
 def _no_students(folder: Path, children: list[Path], problems: list[str]) -> str:
     message = f"{folder} holds no student folders; expected {folder}/{LAYOUT}"
-    loose = [path.name for path in children if _problem_of(path.name, problems)[0]]
+    loose = [path.name for path in children if problem_of(path.name, problems)[0]]
     if loose:
         message += (f" ({', '.join(loose[:3])} lie in it directly: put each student's files in a folder of "
                     f"their own, or pass the folder that holds the students' folders)")
@@ -156,7 +175,7 @@ def _discover_student(student_dir: Path, root: Path, problems: list[str], found:
         if not _is_utf8(path.name):
             found.skipped.append(Skipped(where, NOT_UTF8, student))
             continue
-        problem, why_not = _problem_of(path.name, problems)
+        problem, why_not = problem_of(path.name, problems)
         refusal = _refusal(path, root) if problem else None
         if problem is None or refusal:
             found.skipped.append(Skipped(where, refusal or why_not, student, problem))
@@ -195,7 +214,7 @@ def _shown_name(name: str) -> str:
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
-def _problem_of(file_name: str, problems: list[str]) -> tuple[str | None, str]:
+def problem_of(file_name: str, problems: list[str]) -> tuple[str | None, str]:
     """The problem a file name is for (case aside, download copies as the file they copy), or
     None and why not, with the nearest problem's name for a near miss."""
     stem, _, extension = file_name.rpartition(".") if "." in file_name else (file_name, "", "")
@@ -304,16 +323,22 @@ class LocalPool:
 
 def grade_folder(folder: Path, store: Store, jobs: int = 1, on_start: Callable[[int], None] | None = None,
                  on_done: Callable[[Entry], None] | None = None, problems_dir: Path | None = None,
-                 backend: GradingBackend | None = None) -> ClassReport:
+                 backend: GradingBackend | None = None, only: list[str] | None = None,
+                 languages: tuple[str, ...] = ()) -> ClassReport:
     """Judge every submission in ``folder`` (reusing complete results from ``store``) against the
     problems in force (``problems_dir``, else the usual places: see judge/catalog.py), on
-    ``backend`` (default: here, ``jobs`` at a time). NoSubmissions if it holds no student folders."""
+    ``backend`` (default: here, ``jobs`` at a time). NoSubmissions if it holds no student folders.
+    With ``only`` (an assignment's problems) exactly those are the report's columns, and a file for
+    another problem is not graded; with ``languages``, a file in another language is not graded."""
     backend = backend or LocalPool(jobs)
     sources = catalog(problems_dir).require_some()
     found = discover(folder, list(sources))
+    if only is not None or languages:
+        _keep_assigned(found, only, languages)
     issues = [str(item) for item in found.skipped] + found.notes
     problems = {}
-    for problem_id in sorted({entry.problem for entry in found.entries}):
+    wanted = only if only is not None else {entry.problem for entry in found.entries}
+    for problem_id in sorted(wanted):
         try:
             problems[problem_id] = sources[problem_id].load_to_judge()
         except SuiteError as error:
@@ -339,6 +364,23 @@ def grade_folder(folder: Path, store: Store, jobs: int = 1, on_start: Callable[[
     return ClassReport(sorted(problems), ordered, issues,
                        {problem_id: problem.total_points for problem_id, problem in problems.items()}, problems,
                        sandbox=isolation_summary(), skipped=found.skipped)
+
+
+def _keep_assigned(found: Discovery, only: list[str] | None, languages: tuple[str, ...]) -> None:
+    """Move out of ``found.entries``, with the reason, the files for problems not in ``only`` and
+    those written in a language not in ``languages``."""
+    kept = []
+    for entry in found.entries:
+        language = language_for(entry.path).name
+        if only is not None and entry.problem not in only:
+            reason = f"{entry.problem} is not part of this assignment ({', '.join(only)}); not graded"
+        elif languages and language not in languages:
+            reason = f"written in {language}; this assignment accepts {', '.join(languages)} only; not graded"
+        else:
+            kept.append(entry)
+            continue
+        found.skipped.append(_not_graded(entry, reason))
+    found.entries = kept
 
 
 def rank_students(students: list[StudentReport]) -> list[StudentReport]:

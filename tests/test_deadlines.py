@@ -62,8 +62,10 @@ def test_the_last_commit_by_the_deadline_is_graded_and_later_ones_listed(classro
     assert students["ann"]["problems"]["stones"]["verdict"] == "WA"  # the fix came late
     assert len(students["ann"]["late"]["late_commits"]) == 1
     assert students["bob"]["problems"]["stones"]["score"] == 100 and students["bob"]["late"]["late_commits"] == []
-    assert "stones" not in students["cat"]["problems"] and students["cat"]["total"] == 0
+    # excluded as late: neither a score of 0 nor missing
+    assert students["cat"]["problems"]["stones"] == {"status": "late", "score": None} and students["cat"]["total"] == 0
     assert students["dan"]["late"]["source"] == "file times" and students["dan"]["total"] == 0
+    assert students["dan"]["problems"]["stones"]["status"] == "late"
     assert students["dan"]["late"]["late_files"] == ["stones.py"]
 
 

@@ -8,8 +8,10 @@ import shlex
 import sys
 import tempfile
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
+from judge.assignment import check_problems, load_assignment, scale_to_points
 from judge.catalog import catalog
 from judge.cluster import Cluster, StartingCluster, add_cluster_arguments, is_local, options_from
 from judge.commands.common import (
@@ -47,6 +49,9 @@ DEFAULT_CLASS_BUDGET = 60.0  # seconds of wall time for all the counterexample s
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("submissions", type=Path, help="a folder of student folders: SUBMISSIONS/<student>/<problem>.<ext>")
+    parser.add_argument("--assignment", type=Path, metavar="FILE",
+                        help="an assignment file (YAML): grade exactly its problems, scaled to its points, with "
+                             "its deadline, languages and feedback (the options given here win over the file's)")
     add_jobs_option(parser, "submissions judged")
     parser.add_argument("--format", choices=format_names("grade"), default="table")
     parser.add_argument("--out", type=Path,
@@ -63,7 +68,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--preview", action="store_true",
                         help="after a problem changed: show whose recorded verdicts and scores grading now "
                              "would change, and record nothing")
-    parser.add_argument("--fail-under", type=float, metavar="SCORE", help="exit 1 if any student's total is below SCORE")
+    parser.add_argument("--fail-under", type=float, metavar="SCORE",
+                        help="exit 1 if any student's total is below SCORE (with --assignment: SCORE percent of "
+                             "the assignment's points)")
     parser.add_argument("--deadline", metavar="TIME",
                         help="grade each student's work as it was at TIME (ISO 8601, e.g. 2026-12-01T23:59+01:00): "
                              "a git repository's last commit by then, else the files' modification times")
@@ -92,7 +99,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def handle(args: argparse.Namespace) -> int:
     _check_options(args)
     output_format = load_format("grade", args.format)
-    policy = deadline_policy(args)
+    assignment = _assignment(args)
+    policy = deadline_policy(args) or (assignment.policy if assignment else None)
+    if policy is not None and assignment is not None and assignment.submissions is not None:
+        policy = replace(policy, versions=assignment.submissions)  # a git repository keeps the versions
+    if assignment is not None and args.feedback is None:
+        args.feedback = assignment.feedback
     cluster = open_cluster(args)
     if cluster is None:  # (a cluster's workers judge in their own sandboxes)
         require_isolation(args.allow_weak_sandbox, "grading")
@@ -106,8 +118,11 @@ def handle(args: argparse.Namespace) -> int:
     try:
         with snapshot(args.submissions, policy) as (folder, lateness):
             if args.preview:
-                return _preview(args, folder, store, cluster, bar)
-            report = _grade(args, folder, store, cluster, bar)
+                return _preview(args, folder, store, cluster, bar, assignment)
+            report = _grade(args, folder, store, cluster, bar, assignment)
+            if assignment is not None:
+                scale_to_points(report, assignment)
+                report.assignment = assignment
             if getattr(output_format, "SHOWS_COUNTEREXAMPLES", False):
                 _explain_failures(args, report, store, getattr(output_format, "FOR_STUDENTS", False), cluster)
             if args.similarity:
@@ -125,13 +140,33 @@ def handle(args: argparse.Namespace) -> int:
         store.close()
         if cluster:
             cluster.close()
-    _withhold_feedback(report, args.feedback, getattr(output_format, "FOR_STUDENTS", False))
+    _withhold_feedback(report, args.feedback, getattr(output_format, "FOR_STUDENTS", False),
+                       hints=assignment.hints if assignment else True)
     _write_report(output_format, report, args.out, _render_options(args))
-    if args.fail_under is not None and any(student.total < args.fail_under for student in report.students):
-        below = [s.student for s in report.students if s.total < args.fail_under]
-        print(visible(f"judge: below {args.fail_under:g}: {', '.join(below)}"), file=sys.stderr)
-        return EXIT_FAILED
-    return EXIT_OK
+    return _fail_under(args.fail_under, report, assignment)
+
+
+def _assignment(args: argparse.Namespace):
+    """The assignment file's Assignment (--assignment), its problems checked against those in force."""
+    if args.assignment is None:
+        return None
+    assignment = load_assignment(args.assignment)
+    check_problems(assignment, args.assignment, list(catalog(args.problems).require_some()))
+    return assignment
+
+
+def _fail_under(threshold: float | None, report, assignment) -> int:
+    """EXIT_FAILED, naming them, if any student's total is below ``threshold``: points, or with an
+    assignment a percentage of its points."""
+    if threshold is None:
+        return EXIT_OK
+    limit = threshold / 100 * assignment.total if assignment else threshold
+    below = [student.student for student in report.students if student.total < limit]
+    if not below:
+        return EXIT_OK
+    what = f"{threshold:g}% of {assignment.total:g} points ({limit:g})" if assignment else f"{threshold:g}"
+    print(visible(f"judge: below {what}: {', '.join(below)}"), file=sys.stderr)
+    return EXIT_FAILED
 
 
 def _explain_failures(args: argparse.Namespace, report, store, for_students: bool, cluster) -> None:
@@ -159,17 +194,18 @@ def _explain_failures(args: argparse.Namespace, report, store, for_students: boo
     explain_class(report, store, budget, wanted, per_submission, on_search=announce)
 
 
-def _withhold_feedback(report, asked: str | None, for_students: bool) -> None:
+def _withhold_feedback(report, asked: str | None, for_students: bool, hints: bool = True) -> None:
     """Take out of the report what the feedback level does not show of hidden cases (see
     judge/feedback.py): the level asked for (the teacher's, over any problem's policy), else for a
-    format students read each problem's own policy; reports for the teacher alone keep everything."""
+    format students read each problem's own policy; reports for the teacher alone keep everything.
+    ``hints`` False (an assignment's ``hints: false``): the author's hints are never shown."""
     if asked is None and not for_students:
         return
     for student in report.students:
         for problem_id, result in student.results.items():
             problem = report.loaded.get(problem_id)
             level = asked or level_for(problem.feedback if problem is not None else FeedbackPolicy(), None)
-            if problem is not None:
+            if problem is not None and hints:
                 _attach_hints(problem, result.cases)
             student.results[problem_id] = StudentView(problem, level).result(result)
 
@@ -210,18 +246,20 @@ def _check_options(args: argparse.Namespace) -> None:
         raise UsageError(f"--preview prints a table or JSON (--format json) of what would change, not {args.format}")
 
 
-def _grade(args: argparse.Namespace, folder: Path, store, cluster, bar):
+def _grade(args: argparse.Namespace, folder: Path, store, cluster, bar, assignment=None):
     return grade_folder(folder, store, jobs=args.jobs, problems_dir=args.problems, backend=cluster,
-                        on_start=bar.start if bar else None, on_done=bar.advance if bar else None)
+                        on_start=bar.start if bar else None, on_done=bar.advance if bar else None,
+                        only=assignment.problems if assignment else None,
+                        languages=assignment.languages if assignment else ())
 
 
 def _similarity(args: argparse.Namespace, folder: Path):
     return compare_class(folder, catalog(args.problems).require_some(), budget=budget_of(args))
 
 
-def _preview(args: argparse.Namespace, folder: Path, store, cluster, bar) -> int:
+def _preview(args: argparse.Namespace, folder: Path, store, cluster, bar, assignment=None) -> int:
     """Print which recorded verdicts and scores grading now would change; record nothing."""
-    changes = preview(folder, store, lambda scratch: _grade(args, folder, scratch, cluster, bar))
+    changes = preview(folder, store, lambda scratch: _grade(args, folder, scratch, cluster, bar, assignment))
     if bar:
         bar.close()
     changed = [change for change in changes if change.changed and change.before]

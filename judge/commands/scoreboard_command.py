@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from judge.assignment import assignment_history, load_assignment
 from judge.commands.common import EXIT_OK
 from judge.errors import UsageError
 from judge.grade_report import render_scoreboard
@@ -19,6 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--freeze-at", type=_minutes, metavar="MINUTES",
                         help="show the standings as they were this many minutes after the first submission; "
                              "later submissions are pending")
+    parser.add_argument("--assignment", type=Path, metavar="FILE",
+                        help="an assignment file: its problems only, each scored out of its points")
     parser.add_argument("--serve", action="store_true", help="serve a live page that follows the store")
     parser.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
     parser.add_argument("--port", type=_port, default=8000, help="port to serve on (default 8000; 0: any free one)")
@@ -27,12 +30,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def handle(args: argparse.Namespace) -> int:
     db = args.db or DEFAULT_DB
     if args.serve:
+        if args.assignment is not None:
+            raise UsageError("--assignment is for the printed scoreboard; the live page (--serve) shows every "
+                             "recorded problem")
         return _serve(args, db)
 
     if not db.exists():
         print(f"no recorded results yet (no results database at {db})")
         return EXIT_OK
-    print(render_scoreboard(scoreboard(read_history(db), args.mode, args.freeze_at)))
+    history = read_history(db)
+    assignment = load_assignment(args.assignment) if args.assignment is not None else None
+    if assignment is not None:
+        history = assignment_history(history, assignment)
+    board = scoreboard(history, args.mode, args.freeze_at)
+    if assignment is not None:
+        board.problems = assignment.problems  # a problem nobody has submitted yet is still a column
+    print(render_scoreboard(board))
     return EXIT_OK
 
 

@@ -1,12 +1,13 @@
 """A gradebook as CSV: one row per student (student, each problem's score, total, and why a
-file was not graded), what Canvas, Moodle and spreadsheets import."""
+file was not graded), what Canvas, Moodle and spreadsheets import. A problem's cell is its score
+(maybe 0), "late", "not graded", or empty when nothing was sent: never a 0 for missing work."""
 
 from __future__ import annotations
 
 import csv
 import io
 
-from judge.grading import ClassReport, StudentReport
+from judge.grading import MISSING, ClassReport, StudentReport
 
 # A cell starting with one of these is a formula to a spreadsheet: a student's folder named
 # "=HYPERLINK(...)" must stay text, so it gets a leading apostrophe (what spreadsheets show as text).
@@ -22,15 +23,20 @@ def render(report: ClassReport, canvas: str | None = None) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["student", *report.problems, "total", "not graded"])
     for student in sorted(report.students, key=lambda student: student.student):
-        writer.writerow([_text(student.student), *[_score(student, problem) for problem in report.problems],
+        writer.writerow([_text(student.student), *[_score(report, student, problem) for problem in report.problems],
                          f"{student.total:g}", _text(_refusals(report, student))])
     return out.getvalue()
 
 
-def _score(student: StudentReport, problem: str) -> str:
-    """The problem's score, 0 when nothing was graded (the last column says why, if something was sent)."""
+def _score(report: ClassReport, student: StudentReport, problem: str) -> str:
+    """The problem's score (maybe 0); "late" for work excluded as handed in after the deadline,
+    "not graded" for work excluded for another reason (the last column says why), and an empty
+    cell when nothing was sent."""
     result = student.results.get(problem)
-    return f"{result.score:g}" if result else "0"
+    if result is not None:
+        return f"{result.score:g}"
+    standing = report.standing(student, problem)
+    return "" if standing == MISSING else standing
 
 
 def _refusals(report: ClassReport, student: StudentReport) -> str:
@@ -51,5 +57,12 @@ def _canvas(report: ClassReport, assignment: str) -> str:
     writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", _text(assignment)])
     writer.writerow(["    Points Possible", "", "", "", "", f"{sum(report.max_scores.values()):g}"])
     for student in sorted(report.students, key=lambda student: student.student):
-        writer.writerow([_text(student.student), "", "", _text(student.student), "", f"{student.total:g}"])
+        writer.writerow([_text(student.student), "", "", _text(student.student), "", _canvas_total(report, student)])
     return out.getvalue()
+
+
+def _canvas_total(report: ClassReport, student: StudentReport) -> str:
+    """The total, or an empty cell (Canvas: not graded yet) for a student who sent nothing at all;
+    work excluded as late counts as handed in, so its student gets the total."""
+    standings = {report.standing(student, problem) for problem in report.problems}
+    return "" if standings == {MISSING} else f"{student.total:g}"

@@ -96,8 +96,14 @@ def _why_nothing(problem: str, skipped: list[Skipped]) -> str:
     nothing was handed in."""
     meant = [entry for entry in skipped
              if entry.problem == problem or (entry.problem is None and _looks_meant_for(entry.file, problem))]
+    whole_late = [entry for entry in skipped if entry.late and entry.problem is None]
+    if not meant and whole_late:
+        return f"late: {whole_late[0].reason}; not graded"
     if not meant:
         return "no submission for this problem"
+    if all(entry.late for entry in meant):
+        return "late: handed in after the deadline; not graded:\n" + "\n".join(
+            f"- {entry.file or entry.student}: {entry.reason}" for entry in meant)
     return "no file graded for this problem; not graded:\n" + "\n".join(
         f"- {entry.file or entry.student}: {entry.reason}" for entry in meant)
 

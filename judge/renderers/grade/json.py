@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 
 from judge.grade_report import CaseRate, case_rates, group_rates
-from judge.grading import ClassReport, StudentReport
+from judge.grading import GRADED, ClassReport, StudentReport
 
 SHOWS_COUNTEREXAMPLES = True  # judge grade searches for them (judge/explain.py) only for formats that show them
 
 
 def to_json(report: ClassReport) -> dict:
     """Students with rank, total and per-problem score and verdict (or, for a problem they sent
-    something for that could not be graded, ``"status": "not graded"`` and the reason); ``issues`` says in sentences
+    ``"status"``: graded, late, not graded with the reason, or missing); ``issues`` says in sentences
     what was not graded (and which files were graded under another name), ``not_graded`` lists
     only the files not graded, as (student, file, reason); ``sandbox`` the
     tier judged in and whether it isolated fully (``isolation``: full or weak, with a ``note``)."""
@@ -22,6 +22,8 @@ def to_json(report: ClassReport) -> dict:
              "problems": _problems(report, student), **_lateness(student)}
             for student in report.students],
         **({"deadline": report.deadline} if report.deadline else {}),
+        **({"assignment": report.assignment.to_json()} if report.assignment is not None else {}),
+        "max_scores": report.max_scores,
         "issues": report.issues,
         "not_graded": [{"student": entry.student, "file": entry.file, "reason": entry.reason}
                        for entry in report.skipped],
@@ -40,7 +42,8 @@ def _lateness(student: StudentReport) -> dict:
     if late is None:
         return {}
     return {"late": {"source": late.source, "commit": late.version or None, "days_late": late.days_late,
-                     "penalty": late.penalty, "late_commits": late.late_commits, "late_files": late.late_files}}
+                     "penalty": late.penalty, "late_commits": late.late_commits, "late_files": late.late_files,
+                     **({"versions": late.capped} if late.capped else {})}}
 
 
 def _rate_json(rate: CaseRate, kind: str) -> dict:
@@ -49,13 +52,18 @@ def _rate_json(rate: CaseRate, kind: str) -> dict:
 
 
 def _problems(report: ClassReport, student: StudentReport) -> dict:
-    entries = {problem: {"status": "graded", "score": result.score, "verdict": result.verdict,
+    """Each problem's ``status``: graded (with its score, maybe 0), late (excluded as handed in
+    after the deadline), not graded (sent, excluded for ``reason``) or missing (nothing sent);
+    only graded work has a score."""
+    entries = {problem: {"status": GRADED, "score": result.score, "verdict": result.verdict,
                          **(result.explanation.to_json() if result.explanation is not None else {})}
                for problem, result in student.results.items()}
     for problem in report.problems:
-        refused = report.not_graded(student.student, problem) if problem not in entries else None
-        if refused:
-            entries[problem] = {"status": "not graded", "reason": refused.reason, "score": 0}
+        if problem in entries:
+            continue
+        standing = report.standing(student, problem)
+        refused = report.not_graded(student.student, problem)
+        entries[problem] = {"status": standing, "score": None, **({"reason": refused.reason} if refused else {})}
     return dict(sorted(entries.items()))
 
 

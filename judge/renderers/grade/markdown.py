@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from tabulate import tabulate
 
-from judge.grade_report import class_rows, weak_sandbox_note
+from judge.grade_report import class_rows, problem_headers, total_header, weak_sandbox_note
 from judge.grading import ClassReport
 from judge.visible_text import visible
 
 
 def render(report: ClassReport) -> str:
-    headers = ["Rank", "Student", *[f"`{p}`" for p in report.problems], "Total"]
+    headers = ["Rank", "Student", *[f"`{p}`" for p in problem_headers(report)], total_header(report).capitalize()]
     rows = [[_escaped(cell) for cell in row] for row in class_rows(report)]
-    text = "## Grades\n\n" + tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True)
+    title = "## Grades" + (f": {_escaped(report.assignment.name)}" if report.assignment is not None else "")
+    text = title + "\n\n" + tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True)
     if report.skipped:
         text += "\n\n**Not graded:**\n\n" + "\n".join(f"- {_escaped(str(entry))}" for entry in report.skipped)
     if weak_sandbox_note(report):

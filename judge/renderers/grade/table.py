@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from judge.grade_report import case_rates, class_rows, weak_sandbox_note
+from judge.grade_report import case_rates, class_rows, problem_headers, total_header, weak_sandbox_note
 from judge.grading import ClassReport
 from judge.terminal import fitted_table, terminal_width
 from judge.visible_text import visible
@@ -14,11 +14,13 @@ def render(report: ClassReport, width: int | None = None, cases: bool = False) -
     """Students x problems with totals and ranks; only student names are cut to fit ``width``.
     With ``cases``, then each problem's cases with the class's pass rate, the most failed first."""
     width = terminal_width() if width is None else width
-    headers = ["rank", "student", *report.problems, "total"]
+    headers = ["rank", "student", *problem_headers(report), total_header(report)]
     text = fitted_table(class_rows(report), headers, shrinkable=[1], width=width)
     if cases:
         text += "".join(f"\n\n{problem}: cases the class failed most first\n" + case_table(report, problem, width)
                         for problem in report.problems)
+    if report.assignment is not None:
+        text = f"assignment {report.assignment.name}\n\n" + text
     late = [f"{student.student}: {student.lateness.describe()}" for student in report.students if student.lateness]
     if report.deadline:
         text += f"\n\ndeadline {report.deadline['deadline']}:\n" + "\n".join(
