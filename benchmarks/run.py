@@ -9,7 +9,8 @@ machines are noisy); run it on its own:
 1. per-case overhead: `judge run` on a 1,000-case trivial suite vs 1,000 bare `python3 -I -S -c pass`
 2. parallel cases: `judge run -j 2` vs `-j 1` on CPU-bound cases
 3. stress: `judge stress stones <accepted> --examples 1000`, examples per second (median of 5 runs)
-4. start-up: `judge --help` vs `python3 -c pass` (same interpreter)
+4. start-up: `judge --help` vs `python3 -c pass` (same interpreter), with the judge's bytecode
+   cache and without it (a copy of the package with no __pycache__, PYTHONDONTWRITEBYTECODE=1)
 5. grading: N students x 5 problems with `judge grade`; total time and cost per case
 6. cluster: 10 students x 4 Python problems with `judge grade --cluster local:2` vs `-j 2`: time ratio,
    and start-up (time to the first recorded case)
@@ -18,7 +19,8 @@ machines are noisy); run it on its own:
    plain start of the same program per case outside any sandbox (omok's accepted solution; stones'
    for JavaScript, which omok has none in); also the whole suite vs the whole plain loop
 9. one-case judge run vs plain python3 run: `judge run stones <accepted .py> --case sample-1` vs the
-   same interpreter running the solution on that input (medians of interleaved runs)
+   same interpreter running the solution on that input (medians of interleaved runs), with the
+   judge's bytecode cache and without it (as in item 4); and vs /usr/bin/python3's plain run
 10. against other tools: `judge test PKG` vs problemtools' `verifyproblem PKG -p submissions` and
    BAPCtools' `bt run` on problemtools' example problems, each cold (median of 3); the peers'
    install and the set-up are in benchmarks/peer_tools.py (`--peers VENV`, `--examples DIR`)
@@ -123,11 +125,31 @@ def stress_speed(examples: int, repeats: int) -> list:
             f"runs {times[0]:.2f}-{times[-1]:.2f} s", rate, ">= 300 examples/s", rate >= 300]
 
 
-def start_up(repeats: int) -> list:
-    judge = statistics.median(timed(JUDGE + ["--help"]) for _ in range(repeats))
-    bare = statistics.median(timed([sys.executable, "-c", "pass"]) for _ in range(repeats))
-    return ["4. `judge --help` start-up (median)", f"{judge * 1000:.0f} ms", f"{bare * 1000:.0f} ms (python3 -c pass)",
-            judge / bare, "<= 1.5", judge / bare <= 1.5]
+def without_bytecode(work: Path) -> tuple[Path, dict[str, str]]:
+    """A copy of the judge's package with no bytecode cache, and the environment that runs it
+    without writing one (a read-only install, or a CI image that sets PYTHONDONTWRITEBYTECODE):
+    every module of the judge is compiled from source at each start. (Its dependencies and the
+    standard library keep their caches, as a regular install has them.)"""
+    copy = work / "no-bytecode"
+    if not copy.exists():
+        shutil.copytree(ROOT / "judge", copy / "judge", ignore=shutil.ignore_patterns("__pycache__"))
+    return copy, {"PYTHONPATH": str(copy), "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def start_up(work: Path, repeats: int) -> list:
+    """`judge --help` against a bare start of the same interpreter, with the judge's bytecode
+    cache and without it; interleaved."""
+    copy, no_cache = without_bytecode(work)
+    judged, uncached, bare = [], [], []
+    for _ in range(repeats):
+        judged.append(timed(JUDGE + ["--help"]))
+        uncached.append(timed(JUDGE + ["--help"], env=no_cache, cwd=copy))
+        bare.append(timed([sys.executable, "-c", "pass"]))
+    judge, cold, baseline = (statistics.median(times) for times in (judged, uncached, bare))
+    return [["4. `judge --help` start-up (median)", f"{judge * 1000:.0f} ms", f"{baseline * 1000:.0f} ms (python3 -c pass)",
+             judge / baseline, "<= 1.5", judge / baseline <= 1.5],
+            ["4. `judge --help` start-up, no bytecode cache of the judge (median)", f"{cold * 1000:.0f} ms",
+             f"{baseline * 1000:.0f} ms (python3 -c pass)", f"{cold / baseline:.2f}", "(shown)", "info"]]
 
 
 def grading(work: Path, students: int) -> list:
@@ -301,20 +323,42 @@ def marginal_case_cost(work: Path, repeats: int, languages: list[str]) -> list:
     return rows
 
 
-def one_case_run(repeats: int) -> list:
+def one_case_run(work: Path, repeats: int) -> list:
     """A person's quickest check, `judge run ... --case sample-1`, against starting the solution
-    with the judge's own interpreter on that case's input; interleaved, so that the machine's
-    load weighs on both alike."""
+    with the judge's own interpreter on that case's input (and with /usr/bin/python3, whose
+    start skips a virtual environment's site packages); interleaved, so that the machine's load
+    weighs on all alike. The judge keeps its sandbox probes in a cache folder of the item's own
+    (filled by an untimed first run), as on any machine that has run it once."""
     solution = ROOT / "solutions" / "stones" / "accepted" / "game_dp.py"
     case = load_problem("stones", ROOT).case("sample-1")
-    judge_command = JUDGE + ["run", "stones", str(solution), "--case", case.name, "--no-record"]
-    judged, plain = [], []
+    suite = ROOT / "cases" / "stones.yaml"  # by path: the copy without bytecode runs from elsewhere
+    judge_command = JUDGE + ["run", str(suite), str(solution), "--case", case.name, "--no-record"]
+    copy, no_cache = without_bytecode(work)
+    # Each judge its own cache: the probes' entries are keyed by the sandbox's code, which the
+    # copy has elsewhere.
+    own_cache, copy_cache = ({"JUDGE_CACHE": str(_cache_folder(work / name))} for name in ("one-case", "copy"))
+    timed(judge_command, env=own_cache, cwd=ROOT)
+    timed(judge_command, env={**copy_cache, **no_cache}, cwd=copy)
+    judged, uncached, plain, system = [], [], [], []
     for _ in range(repeats):
-        judged.append(timed(judge_command, cwd=ROOT))
+        judged.append(timed(judge_command, env=own_cache, cwd=ROOT))
+        uncached.append(timed(judge_command, env={**copy_cache, **no_cache}, cwd=copy))
         plain.append(timed([sys.executable, str(solution)], input=case.input.encode()))
-    judge, baseline = statistics.median(judged), statistics.median(plain)
-    return [f"9. one-case `judge run` vs plain python3 run (median of {repeats})", f"{judge * 1000:.0f} ms",
-            f"{baseline * 1000:.0f} ms (python3 sol.py < in)", judge / baseline, "<= 8", judge / baseline <= 8]
+        system.append(timed([SUBMISSION_PYTHON, str(solution)], input=case.input.encode()))
+    judge, cold, baseline, bare = (statistics.median(times) for times in (judged, uncached, plain, system))
+    label = f"9. one-case `judge run` vs plain python3 run (median of {repeats})"
+    return [[label, f"{judge * 1000:.0f} ms", f"{baseline * 1000:.0f} ms (python3 sol.py < in)", judge / baseline,
+             "<= 8", judge / baseline <= 8],
+            [f"{label}, no bytecode cache of the judge", f"{cold * 1000:.0f} ms",
+             f"{baseline * 1000:.0f} ms (python3 sol.py < in)", f"{cold / baseline:.2f}", "(shown)", "info"],
+            [f"{label}, vs {SUBMISSION_PYTHON}", f"{judge * 1000:.0f} ms", f"{bare * 1000:.0f} ms ({SUBMISSION_PYTHON} sol.py < in)",
+             f"{judge / bare:.2f}", "(shown)", "info"]]
+
+
+def _cache_folder(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    folder.chmod(0o755)  # the sandbox's uid must reach it
+    return folder
 
 
 # Item 11: (file name, source, input), each about a third of a second of CPU time. The allocation-heavy
@@ -430,12 +474,12 @@ def main() -> None:
         1: lambda: per_case_overhead(work, 200 if args.quick else 1000),
         2: lambda: parallel_cases(work, 8 if args.quick else 20),
         3: lambda: stress_speed(200 if args.quick else 1000, 1 if args.quick else 5),
-        4: lambda: start_up(5 if args.quick else 15),
+        4: lambda: start_up(work, 5 if args.quick else 15),
         5: lambda: grading(work, args.students),
         6: lambda: cluster_throughput(work, 10, 1 if args.quick else 3),
         7: lambda: per_case_cost(work, 3 if args.quick else 10),
         8: lambda: marginal_case_cost(work, 3 if args.quick else 5, args.languages),
-        9: lambda: one_case_run(5 if args.quick else 15),
+        9: lambda: one_case_run(work, 5 if args.quick else 15),
         10: lambda: peer_rows(args.peers, args.examples, work, JUDGE, JUDGE_ENV, 1 if args.quick else 3),
         11: lambda: warm_cold_cpu_time(work, 3 if args.quick else 15),
     }

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from judge.errors import StressError, SuiteError
-from judge.icpc.package_search import search
 from judge.output_diff import comparable_lines
 from judge.planned_examples import example_key
 from judge.problem import Problem
@@ -181,6 +180,8 @@ def _why_not_search(problem: Problem, result: SubmissionResult, failures: list) 
 def _explain_package(problem: Problem, source: Path, budget: float, language_name: str | None,
                      failures: list) -> Explanation:
     """A package's search, with its seeded generators (see judge/icpc/package_search.py)."""
+    from judge.icpc.package_search import search  # package machinery: for packages only (see stress.py)
+
     started = time.monotonic()
     explanation = Explanation(hidden_failed=True, case_field="input")
     prepared = prepare(problem, source, language_name)

@@ -23,7 +23,6 @@ from judge.catalog import BUILTIN_FOLDER
 from judge.errors import StressError
 from judge.formats.suite import append_case
 from judge.hypothesis_search import search as hypothesis_search
-from judge.icpc.package_search import search as package_search
 from judge.planned_examples import PlannedExamples, example_key, generation_failed, strategy_inputs
 from judge.problem import Problem
 from judge.reference import reference_answer, rejection
@@ -131,6 +130,10 @@ def _prepared(problem: Problem, source: Path, language_name: str | None, time_li
 def _stress_package(problem, source, examples, seed, time_limit, language_name, on_example, deadline) -> StressResult:
     """A problem package's stress test: fresh cases from its own seeded generators (see
     judge/icpc/package_search.py; no shrinking), judged against its solution's answers."""
+    # here: the package machinery (a third of a one-case `judge run`'s start, which imports this
+    # module for its counterexample search) is for packages only
+    from judge.icpc.package_search import search as package_search
+
     prepared = _prepared(problem, source, language_name, time_limit)
     if isinstance(prepared, StressResult):
         return prepared

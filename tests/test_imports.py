@@ -2,6 +2,8 @@
 order in which the commands happen to import them (tools/import_cycles.py checks the graph;
 this checks what Python does, package __init__ files included)."""
 
+import json
+import os
 import subprocess
 import sys
 
@@ -32,3 +34,64 @@ def test_every_module_imports_first_of_all():
     count, *failures = done.stdout.strip().split("\n")
     assert int(count) > 100
     assert not [line for line in failures if line], failures
+
+
+# What `judge run` imports to judge one case of a YAML suite: the command, the suite format, the
+# runner, the sandbox, the languages (every built-in one: each sandbox's view shows their
+# runtimes) and the report. Nothing of the package format's machinery (judge.icpc's loader,
+# generators, validators), of grading, of the counterexample search's package part, of other
+# packages' plugins or of the limits-only tier (psutil). A module new to this list is a decision:
+# it costs every student's quickest check its import time.
+RUN_IMPORTS = {
+    "judge", "judge.case_stream", "judge.case_view", "judge.catalog", "judge.checkers", "judge.cli",
+    "judge.commands", "judge.commands.common", "judge.commands.run_command", "judge.content_hash",
+    "judge.docs_links", "judge.errors", "judge.explain", "judge.feedback", "judge.formats", "judge.formats.base",
+    "judge.formats.package", "judge.formats.suite", "judge.formats.suite_checks", "judge.harness",
+    "judge.harness.case_control", "judge.harness.ipc_objects", "judge.harness.proc_usage",
+    "judge.harness.process_watch", "judge.host", "judge.hypothesis_search", "judge.icpc", "judge.languages",
+    "judge.languages.base", "judge.languages.build_cache", "judge.languages.cache_limits",
+    "judge.languages.cache_locks", "judge.languages.cache_sweep", "judge.languages.cache_users",
+    "judge.languages.compiled", "judge.languages.folder", "judge.languages.functions",
+    "judge.languages.functions.c", "judge.languages.functions.cpp", "judge.languages.functions.java",
+    "judge.languages.functions.javascript", "judge.languages.functions.python", "judge.languages.java",
+    "judge.languages.javascript", "judge.languages.kotlin", "judge.languages.python", "judge.output_diff",
+    "judge.planned_examples", "judge.problem", "judge.program", "judge.python_files", "judge.reference",
+    "judge.renderers", "judge.renderers.run", "judge.renderers.run.table", "judge.report", "judge.results",
+    "judge.returned_value", "judge.runner", "judge.sandbox", "judge.sandbox.command",
+    "judge.sandbox.ipc_namespace", "judge.sandbox.limits", "judge.sandbox.namespace_refusal",
+    "judge.sandbox.new_root", "judge.sandbox.probe_cache", "judge.sandbox.root_init", "judge.sandbox.run",
+    "judge.sandbox.runtime", "judge.sandbox.scratch", "judge.sandbox.server", "judge.sandbox.slots",
+    "judge.sandbox.spawn", "judge.sandbox.tiers", "judge.sandbox.view", "judge.scoring", "judge.signature",
+    "judge.store", "judge.stress", "judge.suggestions", "judge.tasks", "judge.tasks.base", "judge.tasks.batch",
+    "judge.tasks.function_call", "judge.terminal", "judge.verdict", "judge.visible_text", "judge.vocabulary",
+    "judge.warm", "judge.yaml_files",
+}
+# Not the judge's, but as costly: reading installed packages' metadata (with the email parser).
+RUN_AVOIDS = {"importlib.metadata", "email.message", "psutil"}
+
+IMPORTED_BY_RUN = """
+import json, sys
+before = set(sys.modules)  # what the interpreter's own start imported (a site .pth may import anything)
+from judge.cli import main
+status = main(sys.argv[2:])
+loaded = sorted(name for name in set(sys.modules) - before if name == "judge" or name.startswith("judge.")
+                or name in {avoided})
+with open(sys.argv[1], "w") as out:
+    json.dump({{"status": status, "modules": loaded}}, out)
+"""
+
+
+def test_judging_one_case_of_a_suite_imports_only_what_it_needs(tmp_path):
+    listing = tmp_path / "modules.json"
+    solution = ROOT / "solutions" / "stones" / "accepted" / "game_dp.py"
+    code = IMPORTED_BY_RUN.format(avoided=sorted(RUN_AVOIDS))
+    done = subprocess.run([sys.executable, "-c", code, str(listing), "run", "stones", str(solution), "--case",
+                           "sample-1", "--no-record"], capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(listing.read_text())
+    assert found["status"] == 0, done.stdout
+    loaded = set(found["modules"])
+    assert not loaded & RUN_AVOIDS, f"judge run imports {sorted(loaded & RUN_AVOIDS)}"
+    assert loaded - RUN_IMPORTS == set(), "judge run imports modules it did not: add them to RUN_IMPORTS if need be"
+    assert RUN_IMPORTS - loaded == set(), "judge run no longer imports these: take them out of RUN_IMPORTS"

@@ -82,3 +82,16 @@ def test_stress_save_leaves_an_installed_built_in_suite_alone(installed, tmp_pat
     done = judge(installed, "stress", "stones", str(wrong), "--save", "--examples", "20", cwd=tmp_path)
     assert done.returncode == 2 and "built-in problem of the installed judge" in done.stderr, done.stderr
     assert suite.read_bytes() == before
+
+
+def test_a_regular_install_holds_the_bytecode_of_every_module(installed):
+    """pip compiles the package when it installs it, so that a start reads bytecode even where
+    none may be written (a read-only install, PYTHONDONTWRITEBYTECODE as some CI images set):
+    compiling the modules a one-case run imports costs it about half its time again."""
+    import importlib.util
+
+    # (the built-in problems' files are data: one of their solutions is a syntax error on purpose)
+    modules = [path for path in (installed / "judge").rglob("*.py") if not {"templates", "_builtin"} & set(path.parts)]
+    missing = [str(path.relative_to(installed)) for path in modules
+               if not Path(importlib.util.cache_from_source(str(path))).is_file()]
+    assert len(modules) > 100 and not missing, missing[:10]

@@ -316,7 +316,7 @@ def test_kotlin_in_a_package_with_arguments_to_main_and_an_uncaught_exception(wr
     source = ("package solutions.stones\n\nfun main(args: Array<String>) {\n"
               "    val n = readLine()!!.trim().toInt()\n    check(n != 1) { \"one stone\" }\n"
               "    println(if (n % 2 == 1) \"SK\" else \"CY\")\n}\n")
-    result = quick(write_program("Stones Game.kt", source), names=("sample-1", "n-1"))
+    result = quick(write_program("Stones Game.kt", source), names=("sample-1", "smallest"))
     assert result.language == "kotlin"
     assert [case.verdict for case in result.cases] == ["AC", "RE"]
     assert "IllegalStateException" in result.cases[1].message
@@ -325,4 +325,51 @@ def test_kotlin_in_a_package_with_arguments_to_main_and_an_uncaught_exception(wr
 def test_kotlin_memory_is_capped_as_javas(write_program):
     hog = write_program("hog.kt", "fun main() {\n    val kept = ArrayList<LongArray>()\n"
                                   "    while (true) kept.add(LongArray(1 shl 20))\n}\n")
-    assert quick(hog, names=("n-1",)).verdict == "MLE"
+    assert quick(hog, names=("smallest",)).verdict == "MLE"
+
+
+def test_the_built_in_table_names_each_languages_own_extensions():
+    """The registry finds a language by extension without importing the others' modules: its
+    table must say what each class says."""
+    from judge.languages import BUILTIN, BUILTIN_EXTENSIONS
+
+    for name in BUILTIN:
+        assert LANGUAGES[name].name == name
+        assert {ext for ext, owner in BUILTIN_EXTENSIONS.items() if owner == name} == set(LANGUAGES[name].extensions)
+
+
+LANGUAGE_OF_A_FILE = """
+import json, sys
+from pathlib import Path
+before = set(sys.modules)
+from judge.languages import language_for
+language = language_for(Path(sys.argv[1]))
+print(json.dumps([language.name, sorted(set(sys.modules) - before)]))
+"""
+
+
+@pytest.mark.parametrize("file_name, language, module", [("a.py", "python", "judge.languages.python"),
+                                                          ("Main.java", "java", "judge.languages.java"),
+                                                          ("a.CPP", "cpp", "judge.languages.compiled")])
+def test_a_language_is_imported_when_a_file_in_it_is_asked_about(file_name, language, module):
+    import json
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    done = subprocess.run([sys.executable, "-c", LANGUAGE_OF_A_FILE, file_name], capture_output=True, text=True,
+                          cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, timeout=120, check=True)
+    from judge.languages import BUILTIN
+
+    name, imported = json.loads(done.stdout)
+    assert name == language
+    assert set(imported) & {module for module, _ in BUILTIN.values()} == {module}
+    assert "importlib.metadata" not in imported  # other packages' languages are not looked for
+
+
+def test_an_unknown_extension_names_every_language_and_the_fix():
+    from judge.languages import UnknownLanguage
+
+    with pytest.raises(UnknownLanguage, match=r"\.py, \.py3, \.c, .*\.kt.*pass --lang"):
+        language_for(Path("notes.txt"))

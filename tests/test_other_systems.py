@@ -66,7 +66,7 @@ def test_judge_run_works_with_limits_only_and_names_the_fix(system, tmp_path):
 def test_the_limits_hold_without_a_sandbox(system, source, verdict, tmp_path):
     program = tmp_path / "limits.py"
     program.write_text(source)
-    done = simulated(system, "run", "stones", str(program), "--no-record", "--fail-fast", "--case", "n-1",
+    done = simulated(system, "run", "stones", str(program), "--no-record", "--fail-fast", "--case", "smallest",
                      cwd=tmp_path)
     assert f"{verdict}  0/1 cases passed" in done.stdout, done.stdout + done.stderr
     assert "Traceback" not in done.stderr

@@ -52,3 +52,19 @@ def _pid_of_a_finished_process() -> int:
     child = subprocess.Popen(["true"])
     child.wait()
     return child.pid
+
+
+def test_python_package_folders_are_found_where_python_keeps_them(tmp_path):
+    """The views cover site-packages and dist-packages in a bound folder, its python*/, lib/python*/
+    and local/lib/python*/ (not a linked one, not deeper, not a file of that name)."""
+    from judge.sandbox.view import _package_dirs
+
+    root = tmp_path / "usr"
+    wanted = [root / "site-packages", root / "python3/dist-packages", root / "lib/python3.11/site-packages",
+              root / "lib/python3/dist-packages", root / "local/lib/python3.12/dist-packages"]
+    for folder in [*wanted, root / "lib/other/site-packages", root / "share/python3/site-packages"]:
+        folder.mkdir(parents=True)
+    (root / "lib/python3.9").mkdir()
+    (root / "lib/python3.9/site-packages").symlink_to(root / "lib/python3.11/site-packages")
+    (root / "lib/python-file").write_text("")
+    assert _package_dirs((str(root), str(tmp_path / "absent"))) == tuple(sorted(map(str, wanted)))

@@ -430,9 +430,9 @@ def test_what_the_interpreter_does_at_exit_counts_against_the_cpu_limit_warm_as_
     path = write_program("slow_exit.py", "import time\nclass Slow:\n    def __del__(self):\n"
                                          "        while time.process_time() < 5:\n            pass\n"
                                          "kept = Slow()\nprint('SK')\n")
-    case = [stones.case("n-1")]  # a CPU limit of 1 s
+    case = [stones.case("smallest")]  # a CPU limit of 1 s
     assert verdicts(stones, path, cold=False, cases=case) == verdicts(stones, path, cold=True, cases=case) \
-        == [("n-1", "TLE")]
+        == [("smallest", "TLE")]
 
 
 def test_a_case_has_the_garbage_collector_of_a_fresh_interpreter(write_program):

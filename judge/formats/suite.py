@@ -28,7 +28,6 @@ from judge.errors import SuiteError
 from judge.feedback import FeedbackPolicy, parse_policy
 from judge.formats.base import ProblemFormat, ProblemSource
 from judge.formats.suite_checks import verify_suite_problem
-from judge.formats.suite_generated import GeneratedEntry, generated_cases, planned_inputs
 from judge.languages import LANGUAGES, declarations
 from judge.problem import MIB, SCORING_MODES, VISIBILITIES, Case, Problem, ProblemFiles
 from judge.reference import expected_output
@@ -209,8 +208,9 @@ class _SuiteReader:
     def generated_entry(self, raw: Any, index: int, io: str):
         """One entry of `generated:`: a generator beside the suite, its command, and its seeds
         or count (a judge.formats.suite_generated.GeneratedEntry)."""
-        # here: the generators' module loads the languages and the sandbox, which only a suite
-        # with generated cases needs (a third of the start-up time of `judge list`)
+        # here: the generators' module loads the package machinery that makes data (a third of
+        # a one-case `judge run`'s start), which only a suite with generated cases needs
+        from judge.formats.suite_generated import GeneratedEntry, planned_inputs
 
         where = f"generated #{index}"
         if not isinstance(raw, dict):
@@ -248,6 +248,8 @@ class _SuiteReader:
     def with_generated(self, problem: Problem, entries: list) -> Problem:
         """The problem with its generated cases after its own (left out when they are not in the
         cache and programs are not to run), and its generators among its files."""
+        from judge.formats.suite_generated import generated_cases  # package machinery: see generated_entry
+
         made = generated_cases(problem, entries, self.run_programs) or ()
         files = dataclasses.replace(problem.files, generators=tuple(sorted({entry.generator for entry in entries})))
         return dataclasses.replace(problem, cases=problem.cases + made, files=files)

@@ -1,26 +1,24 @@
 """The languages submissions may be written in, chosen by file extension or by name.
 
 Each language is one module describing itself (see ``Language``). The built-in ones are listed
-here; another package adds one through the ``judge.languages`` entry-point group, naming a
-``Language`` subclass (or instance).
+here by name and extension, and a language's module is imported when it is first asked for;
+another package adds one through the ``judge.languages`` entry-point group, naming a
+``Language`` subclass (or instance), looked for only when a name or extension is not a built-in
+language's, or when every language is asked for.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
-from importlib.metadata import entry_points
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from judge.errors import CompileError, LanguageUnavailable, UnknownLanguage
 from judge.languages.base import Language
-from judge.languages.compiled import C, Cpp
-from judge.languages.java import Java
-from judge.languages.javascript import JavaScript
-from judge.languages.kotlin import Kotlin
-from judge.languages.python import Python
 from judge.program import Program
-from judge.sandbox.runtime import expose_language_paths
+from judge.sandbox.runtime import expose_language_paths, language_paths
 from judge.signature import Signature
 
 ENTRY_POINT_GROUP = "judge.languages"
@@ -30,18 +28,76 @@ __all__ = ["LANGUAGES", "CompileError", "Language", "LanguageUnavailable", "Prog
            "UnknownLanguage", "declarations", "language_for"]
 
 
-def _discover() -> dict[str, Language]:
-    """The built-in languages, then those other packages register (a name already taken keeps
-    its first owner)."""
-    found: dict[str, Language] = {lang.name: lang for lang in (Python(), C(), Cpp(), Java(), JavaScript(), Kotlin())}
-    for entry in entry_points(group=ENTRY_POINT_GROUP):
-        loaded = entry.load()
-        language = loaded() if isinstance(loaded, type) else loaded
-        found.setdefault(language.name, language)
-    return found
+# The built-in languages, in the order they are listed and asked about: name -> (module, class).
+BUILTIN = {"python": ("judge.languages.python", "Python"), "c": ("judge.languages.compiled", "C"),
+           "cpp": ("judge.languages.compiled", "Cpp"), "java": ("judge.languages.java", "Java"),
+           "javascript": ("judge.languages.javascript", "JavaScript"),
+           "kotlin": ("judge.languages.kotlin", "Kotlin")}
+# Their extensions, each class's own ``extensions`` (tests/test_languages.py checks that they agree).
+BUILTIN_EXTENSIONS = {".py": "python", ".py3": "python", ".c": "c", ".cpp": "cpp", ".cc": "cpp", ".cxx": "cpp",
+                      ".c++": "cpp", ".C": "cpp", ".java": "java", ".js": "javascript", ".mjs": "javascript",
+                      ".cjs": "javascript", ".kt": "kotlin"}
 
 
-LANGUAGES: dict[str, Language] = _discover()
+class LanguageRegistry(Mapping[str, Language]):
+    """Every language by name: the built-in ones first, imported when first asked for, then
+    those other packages register (a name already taken keeps its first owner), found when a
+    name is not built in or when all of them are asked for (reading every installed package's
+    metadata, a tenth of a one-case run's start otherwise)."""
+
+    def __init__(self) -> None:
+        self._builtin: dict[str, Language] = {}
+        self._others: dict[str, Language] | None = None
+
+    def __getitem__(self, name: str) -> Language:
+        if name in BUILTIN:
+            if name not in self._builtin:
+                module, class_name = BUILTIN[name]
+                self._builtin[name] = getattr(importlib.import_module(module), class_name)()
+            return self._builtin[name]
+        return self.others()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from BUILTIN
+        yield from self.others()
+
+    def __len__(self) -> int:
+        return len(BUILTIN) + len(self.others())
+
+    def by_extension(self, suffixes: tuple[str, ...]) -> Language | None:
+        """The language whose extensions hold the first of ``suffixes`` that one does (the
+        built-in ones asked first, the others only if none of those does)."""
+        for suffix in suffixes:
+            if suffix in BUILTIN_EXTENSIONS:
+                return self[BUILTIN_EXTENSIONS[suffix]]
+        return next((language for suffix in suffixes for language in self.others().values()
+                     if suffix in language.extensions), None)
+
+    def shown_in_views(self) -> list[Language]:
+        """The languages whose runtime every sandbox's view shows: the built-in ones, and the
+        others once they are looked for (a program in one of them runs only after that)."""
+        return [*(self[name] for name in BUILTIN), *(self._others or {}).values()]
+
+    def others(self) -> dict[str, Language]:
+        """The languages other packages register, by name."""
+        if self._others is None:
+            # deferred: importlib.metadata loads the email parser too, and reads every installed
+            # package's metadata
+            from importlib.metadata import entry_points
+
+            found: dict[str, Language] = {}
+            for entry in entry_points(group=ENTRY_POINT_GROUP):
+                loaded = entry.load()
+                language = loaded() if isinstance(loaded, type) else loaded
+                if language.name not in BUILTIN:
+                    found.setdefault(language.name, language)
+            self._others = found
+            if found:
+                language_paths.cache_clear()  # the views show their runtime from now on
+        return self._others
+
+
+LANGUAGES = LanguageRegistry()
 
 
 def language_for(source: Path, name: str | None = None) -> Language:
@@ -52,10 +108,9 @@ def language_for(source: Path, name: str | None = None) -> Language:
             raise UnknownLanguage(f"unknown language {name!r}; use one of {', '.join(LANGUAGES)}")
         return LANGUAGES[key]
     # The extension as written first (gcc's .C is C++, .c is C), then in lower case (.CPP, .Py).
-    for suffix in (source.suffix, source.suffix.lower()):
-        for language in LANGUAGES.values():
-            if suffix in language.extensions:
-                return language
+    language = LANGUAGES.by_extension((source.suffix, source.suffix.lower()))
+    if language is not None:
+        return language
     known = ", ".join(ext for lang in LANGUAGES.values() for ext in lang.extensions)
     raise UnknownLanguage(f"cannot tell the language of {source.name} from its extension "
                           f"{source.suffix or '(none)'}; use one of {known}, or pass --lang")
@@ -65,7 +120,7 @@ def runtime_paths() -> tuple[str, ...]:
     """Every host path some language's programs or compiler need in the sandbox: what each
     declares, and its toolchain's executables where they are found (an interpreter or compiler
     installed outside /usr/bin, as the path names it and as the file it links to)."""
-    return tuple(dict.fromkeys(path for language in LANGUAGES.values()
+    return tuple(dict.fromkeys(path for language in LANGUAGES.shown_in_views()
                                for path in (*language.runtime_paths, *language.build_paths,
                                             *_executables(language.toolchain))))
 

@@ -22,7 +22,6 @@ from judge.host import has_namespaces
 from judge.sandbox.command import running_as_root
 from judge.sandbox.ipc_namespace import run_shared_memory_kb
 from judge.sandbox.limits import Limits, Outcome
-from judge.sandbox.limits_only import run_limits_only
 from judge.sandbox.runtime import PIPE_IN, PIPE_OUT
 from judge.sandbox.scratch import hand_over
 from judge.sandbox.slots import Claim, kill_group, spawned_pids
@@ -58,6 +57,10 @@ def run_sandboxed(command: list[str], *, stdin: bytes, limits: Limits,
     ``limits_only``.
     """
     if not has_namespaces():
+        # here: the limits-only tier loads psutil (a tenth of a one-case run's start), which a
+        # system with namespaces never needs
+        from judge.sandbox.limits_only import run_limits_only
+
         return run_limits_only(command, stdin=stdin, limits=limits, program_dir=program_dir, work_dir=work_dir,
                                env=env, stdio=stdio)
     tier = tier or sandbox_tier()

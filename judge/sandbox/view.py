@@ -101,19 +101,24 @@ def _package_dirs(bound: tuple[str, ...]) -> tuple[str, ...]:
     """``site-packages`` and ``dist-packages`` directories where Python keeps them below a bound
     path: in it, or in its ``python*/``, ``lib/python*/`` or ``local/lib/python*/`` (an
     interpreter's lib/python3.X/site-packages, Debian's /usr/lib/python3/dist-packages, pip's
-    /usr/local/lib/python3.X/dist-packages). Only those places are looked at: listing every
-    folder two levels down (/usr/lib/x86_64-linux-gnu and its thousands) cost a third of a
-    one-case run."""
-    found = []
-    for path in bound:
-        for depth in PYTHON_PACKAGE_PLACES:
-            for name in PYTHON_PACKAGE_DIRS:
-                found += [match for match in glob.glob(f"{glob.escape(path)}/{depth}{name}")
-                          if os.path.isdir(match) and not os.path.islink(match)]
+    /usr/local/lib/python3.X/dist-packages). Only those places are looked at, each listed once:
+    listing every folder two levels down (/usr/lib/x86_64-linux-gnu and its thousands), or a
+    glob per place and name, cost a third of a one-case run."""
+    places = [place for path in bound for place in (path, *_python_folders(path),
+                                                     *_python_folders(os.path.join(path, "lib")),
+                                                     *_python_folders(os.path.join(path, "local", "lib")))]
+    found = [candidate for place in places for name in PYTHON_PACKAGE_DIRS
+             if os.path.isdir(candidate := os.path.join(place, name)) and not os.path.islink(candidate)]
     return tuple(sorted(found))
 
 
-PYTHON_PACKAGE_PLACES = ("", "python*/", "lib/python*/", "local/lib/python*/")
+def _python_folders(folder: str) -> list[str]:
+    """The entries of ``folder`` named python* (none if it is not a readable folder)."""
+    try:
+        with os.scandir(folder) as entries:
+            return [entry.path for entry in entries if entry.name.startswith("python")]
+    except OSError:
+        return []
 
 
 def _judge_itself() -> set[str]:
