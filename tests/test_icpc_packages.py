@@ -304,6 +304,18 @@ def test_a_javascript_folder_runs_the_entry_its_package_json_names(tmp_path):
     assert result["verdict"] == "CE" and "package.json: its main './lib/missing' is not one of" in result["compile_message"]
 
 
+def test_a_bash_folder_runs_its_main_script_which_sources_the_others(tmp_path):
+    """A folder submission of shell scripts (BAPCtools' and DOMjudge's hello set have them): main.sh
+    runs, the other scripts lie next to it for it to source."""
+    folder = tmp_path / "answer.sh"
+    folder.mkdir()
+    (folder / "main.sh").write_text('source "$(dirname "$0")/sum.sh"\nread -r a b\nsum "$a" "$b"\n')
+    (folder / "sum.sh").write_text("sum() { awk -v a=\"$1\" -v b=\"$2\" 'BEGIN { print a + b }'; }\n")
+    done = run_judge("run", str(PACKAGES / "addition"), str(folder), "--format", "json", "--no-record")
+    result = json.loads(done.stdout)
+    assert result["verdict"] == "AC" and result["language"] == "bash", result
+
+
 def test_a_javascript_folder_without_a_main_runs_its_first_file_as_domjudge_does(tmp_path):
     """DOMjudge's hello set (submissions/*/multifile-js): ES modules that import each other, no
     entry named. The first file runs; an import under a name node does not resolve is a run-time

@@ -19,6 +19,7 @@ PARITY = {
     "java": ('import java.util.*;\npublic class Main { public static void main(String[] a) {\n'
              ' int n = new Scanner(System.in).nextInt(); System.out.println(n % 2 == 1 ? "SK" : "CY"); } }\n'),
     "kt": 'fun main() {\n    val n = readLine()!!.trim().toInt()\n    println(if (n % 2 == 1) "SK" else "CY")\n}\n',
+    "sh": 'read -r n\nif (( n % 2 )); then echo SK; else echo CY; fi\n',
 }
 
 
@@ -326,3 +327,11 @@ def test_kotlin_memory_is_capped_as_javas(write_program):
     hog = write_program("hog.kt", "fun main() {\n    val kept = ArrayList<LongArray>()\n"
                                   "    while (true) kept.add(LongArray(1 shl 20))\n}\n")
     assert quick(hog, names=("n-1",)).verdict == "MLE"
+
+
+# ---------------------------------------------------------------------------------------------
+# Bash: .sh and .bash, as DOMjudge and BAPCtools judge them
+
+def test_a_bash_script_with_a_syntax_error_is_a_compile_error(write_program):
+    result = quick(write_program("parity.bash", "read -r n\nif (( n % 2 )); then echo SK\n"))
+    assert result.verdict == "CE" and "syntax error" in result.compile_message

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from judge.errors import CompileError, LanguageUnavailable, UnknownLanguage
 from judge.languages.base import Language
+from judge.languages.bash import Bash
 from judge.languages.compiled import C, Cpp
 from judge.languages.java import Java
 from judge.languages.javascript import JavaScript
@@ -24,7 +25,7 @@ from judge.sandbox.runtime import expose_language_paths
 from judge.signature import Signature
 
 ENTRY_POINT_GROUP = "judge.languages"
-ALIASES = {"py": "python", "python3": "python", "c++": "cpp", "js": "javascript", "node": "javascript", "kt": "kotlin"}
+ALIASES = {"py": "python", "python3": "python", "c++": "cpp", "js": "javascript", "node": "javascript", "kt": "kotlin", "sh": "bash"}
 
 __all__ = ["LANGUAGES", "CompileError", "Language", "LanguageUnavailable", "Program",
            "UnknownLanguage", "declarations", "language_for"]
@@ -33,7 +34,7 @@ __all__ = ["LANGUAGES", "CompileError", "Language", "LanguageUnavailable", "Prog
 def _discover() -> dict[str, Language]:
     """The built-in languages, then those other packages register (a name already taken keeps
     its first owner)."""
-    found: dict[str, Language] = {lang.name: lang for lang in (Python(), C(), Cpp(), Java(), JavaScript(), Kotlin())}
+    found: dict[str, Language] = {lang.name: lang for lang in (Python(), C(), Cpp(), Java(), JavaScript(), Kotlin(), Bash())}
     for entry in entry_points(group=ENTRY_POINT_GROUP):
         loaded = entry.load()
         language = loaded() if isinstance(loaded, type) else loaded
