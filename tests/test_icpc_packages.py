@@ -477,6 +477,8 @@ def test_expected_results_lines_decide_in_folders_that_name_no_verdict(package_c
     (package / "include/default").mkdir(parents=True)
     (package / "include/default/driver.txt").write_text("unused\n")
     (package / "submissions/submissions.yaml").write_text("accepted/*:\n  authors: Ada\n")
+    # An input validator in a language this judge does not run (Ruby) is not checked.
+    (package / "input_validators/validate.sh").rename(package / "input_validators/validate.rb")
     done = run_judge("test", str(package))
     assert done.returncode == 0, done.stdout + done.stderr
     for expected in ("submission mixed/sometimes_wrong.py ", "submission mixed/crash.py ", "got RE",
@@ -488,9 +490,9 @@ def test_expected_results_lines_decide_in_folders_that_name_no_verdict(package_c
                      "not judged  folder 'mixed' names no verdict and the source has no @EXPECTED_RESULTS@"):
         assert expected in done.stdout, expected
     rows = {line.split()[1]: line for line in done.stdout.splitlines() if line.startswith("echo ")}
-    assert "not checked  no supported language" in rows["input"] and "validate.sh" in rows["input"]
+    assert "not checked  no supported language" in rows["input"] and "validate.rb" in rows["input"]
     # What was not made is counted apart, never as passed; --strict fails on it.
-    assert done.stdout.rstrip().endswith(", 1 not checked: no supported language has the extension .sh, "
+    assert done.stdout.rstrip().endswith(", 1 not checked: no supported language has the extension .rb, "
                                          "2 not judged: its @EXPECTED_RESULTS@ (by_hand.py) asks for a check by hand; "
                                          "folder 'mixed' names no verdict and the source has no @EXPECTED_RESULTS@ line")
     strict = run_judge("test", "--strict", str(package))
