@@ -590,6 +590,18 @@ def test_submissions_yaml_rules_hold_case_by_case_with_entry_points(package_copy
     assert "meets submissions.yaml: 4 AC" in rows["accepted/echo.py"]  # the default folder's rule
 
 
+def test_a_failed_rule_names_the_limit_behind_an_rte_and_every_rule_failed(package_copy):
+    """A time_limit_exceeded submission that floods its output is stopped at the output limit:
+    the format's RTE says which limit, and both rules of the folder it fails are named."""
+    package = _package_with_rules(package_copy("echo"), "mixed/entry:\n  entrypoint: solve.py\n")
+    (package / "submissions/time_limit_exceeded").mkdir()
+    (package / "submissions/time_limit_exceeded/floods.py").write_text("while True:\n    print('x' * 1000)\n")
+    done = run_judge("test", str(package))
+    row = next(line for line in done.stdout.splitlines() if "floods.py" in line)
+    assert "got RTE (OLE: output over the limit of" in row, row
+    assert "no case got one of the required TLE (time_limit_exceeded)" in row, row
+
+
 def test_a_broken_submissions_yaml_rule_fails_and_a_bad_key_is_named(package_copy):
     package = _package_with_rules(package_copy("echo"), RULES.replace("required: [WA]", "permitted: [AC]"))
     done = run_judge("test", str(package))
