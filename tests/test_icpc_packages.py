@@ -602,6 +602,13 @@ def test_a_failed_rule_names_the_limit_behind_an_rte_and_every_rule_failed(packa
     assert "no case got one of the required TLE (time_limit_exceeded)" in row, row
 
 
+def test_a_rule_that_comes_of_use_for_time_limit_alone_says_so(package_copy):
+    package = _package_with_rules(package_copy("echo"), "small/only_small.py:\n  use_for_time_limit: upper\n")
+    done = run_judge("test", str(package))
+    assert "no case got one of the required TLE (small/only_small.py: use_for_time_limit: upper)" in done.stdout, \
+        done.stdout
+
+
 def test_a_broken_submissions_yaml_rule_fails_and_a_bad_key_is_named(package_copy):
     package = _package_with_rules(package_copy("echo"), RULES.replace("required: [WA]", "permitted: [AC]"))
     done = run_judge("test", str(package))

@@ -123,14 +123,17 @@ def _rules_of(settings: dict, origin: str, path: Path, scope: str | None = None)
     own = {key: value for key, value in settings.items() if key in RULE_KEYS}
     # An opt-in to bound the time limit is a rule too: "lower" never times out, "upper" does.
     bound = own.get("use_for_time_limit")
+    said = origin  # a rule that comes of the bound alone says so: its time, not its answer, failed
     if bound == "lower":
+        said = origin if "permitted" in own else f"{origin}: use_for_time_limit: lower"
         own.setdefault("permitted", ["AC", "WA", "RTE"])
     elif bound == "upper":
+        said = origin if "required" in own else f"{origin}: use_for_time_limit: upper"
         own.setdefault("required", ["TLE"])
     elif bound not in (None, True, False):
         raise PackageError(f"{path}: {origin}: use_for_time_limit must be true, false, lower or upper, got {bound!r:.40}")
     if set(own) - {"use_for_time_limit"}:
-        rules.append(Rule(origin, scope, _verdicts(own, "permitted", origin, path),
+        rules.append(Rule(said, scope, _verdicts(own, "permitted", origin, path),
                           _verdicts(own, "required", origin, path), _score(own, origin, path, scope),
                           _message(own, origin, path)))
     for key, value in settings.items():
