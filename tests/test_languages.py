@@ -335,3 +335,12 @@ def test_kotlin_memory_is_capped_as_javas(write_program):
 def test_a_bash_script_with_a_syntax_error_is_a_compile_error(write_program):
     result = quick(write_program("parity.bash", "read -r n\nif (( n % 2 )); then echo SK\n"))
     assert result.verdict == "CE" and "syntax error" in result.compile_message
+
+
+def test_cpp_is_built_as_cpp20_as_contest_judges_build_it(write_program):
+    # Ranges and views (C++20), as contest submissions use them.
+    source = ("#include <iostream>\n#include <ranges>\nint main() { int n; std::cin >> n;\n"
+              "    int odd = 0; for (int i : std::views::iota(0, n)) odd ^= 1;\n"
+              "    std::cout << (odd ? \"SK\" : \"CY\") << \"\\n\"; }\n")
+    result = quick(write_program("views.cpp", source), names=("sample-1",))
+    assert result.verdict == "AC", result.compile_message
