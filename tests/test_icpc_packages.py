@@ -306,6 +306,18 @@ def test_a_javascript_folder_runs_the_entry_its_package_json_names(tmp_path):
     assert result["verdict"] == "CE" and "package.json: its main './lib/missing' is not one of" in result["compile_message"]
 
 
+def test_a_bash_folder_runs_its_main_script_which_sources_the_others(tmp_path):
+    """A folder submission of shell scripts (BAPCtools' and DOMjudge's hello set have them): main.sh
+    runs, the other scripts lie next to it for it to source."""
+    folder = tmp_path / "answer.sh"
+    folder.mkdir()
+    (folder / "main.sh").write_text('source "$(dirname "$0")/sum.sh"\nread -r a b\nsum "$a" "$b"\n')
+    (folder / "sum.sh").write_text("sum() { awk -v a=\"$1\" -v b=\"$2\" 'BEGIN { print a + b }'; }\n")
+    done = run_judge("run", str(PACKAGES / "addition"), str(folder), "--format", "json", "--no-record")
+    result = json.loads(done.stdout)
+    assert result["verdict"] == "AC" and result["language"] == "bash", result
+
+
 def test_a_javascript_folder_without_a_main_runs_its_first_file_as_domjudge_does(tmp_path):
     """DOMjudge's hello set (submissions/*/multifile-js): ES modules that import each other, no
     entry named. The first file runs; an import under a name node does not resolve is a run-time
@@ -468,6 +480,8 @@ def test_expected_results_lines_decide_in_folders_that_name_no_verdict(package_c
     (package / "include/default").mkdir(parents=True)
     (package / "include/default/driver.txt").write_text("unused\n")
     (package / "submissions/submissions.yaml").write_text("accepted/*:\n  authors: Ada\n")
+    # An input validator in a language this judge does not run (Ruby) is not checked.
+    (package / "input_validators/validate.sh").rename(package / "input_validators/validate.rb")
     done = run_judge("test", str(package))
     assert done.returncode == 0, done.stdout + done.stderr
     for expected in ("submission mixed/sometimes_wrong.py ", "submission mixed/crash.py ", "got RE",
@@ -479,9 +493,9 @@ def test_expected_results_lines_decide_in_folders_that_name_no_verdict(package_c
                      "not judged  folder 'mixed' names no verdict and the source has no @EXPECTED_RESULTS@"):
         assert expected in done.stdout, expected
     rows = {line.split()[1]: line for line in done.stdout.splitlines() if line.startswith("echo ")}
-    assert "not checked  no supported language" in rows["input"] and "validate.sh" in rows["input"]
+    assert "not checked  no supported language" in rows["input"] and "validate.rb" in rows["input"]
     # What was not made is counted apart, never as passed; --strict fails on it.
-    assert done.stdout.rstrip().endswith(", 1 not checked: no supported language has the extension .sh, "
+    assert done.stdout.rstrip().endswith(", 1 not checked: no supported language has the extension .rb, "
                                          "2 not judged: its @EXPECTED_RESULTS@ (by_hand.py) asks for a check by hand; "
                                          "folder 'mixed' names no verdict and the source has no @EXPECTED_RESULTS@ line")
     strict = run_judge("test", "--strict", str(package))
@@ -577,6 +591,25 @@ def test_submissions_yaml_rules_hold_case_by_case_with_entry_points(package_copy
     assert "meets submissions.yaml: 4 AC" in rows["mixed/entry"]
     assert "meets submissions.yaml: 4 AC" in rows["mixed/java"]  # its main class, in its Java package
     assert "meets submissions.yaml: 4 AC" in rows["accepted/echo.py"]  # the default folder's rule
+
+
+def test_a_failed_rule_names_the_limit_behind_an_rte_and_every_rule_failed(package_copy):
+    """A time_limit_exceeded submission that floods its output is stopped at the output limit:
+    the format's RTE says which limit, and both rules of the folder it fails are named."""
+    package = _package_with_rules(package_copy("echo"), "mixed/entry:\n  entrypoint: solve.py\n")
+    (package / "submissions/time_limit_exceeded").mkdir()
+    (package / "submissions/time_limit_exceeded/floods.py").write_text("while True:\n    print('x' * 1000)\n")
+    done = run_judge("test", str(package))
+    row = next(line for line in done.stdout.splitlines() if "floods.py" in line)
+    assert "got RTE (OLE: output over the limit of" in row, row
+    assert "no case got one of the required TLE (time_limit_exceeded)" in row, row
+
+
+def test_a_rule_that_comes_of_use_for_time_limit_alone_says_so(package_copy):
+    package = _package_with_rules(package_copy("echo"), "small/only_small.py:\n  use_for_time_limit: upper\n")
+    done = run_judge("test", str(package))
+    assert "no case got one of the required TLE (small/only_small.py: use_for_time_limit: upper)" in done.stdout, \
+        done.stdout
 
 
 def test_a_broken_submissions_yaml_rule_fails_and_a_bad_key_is_named(package_copy):

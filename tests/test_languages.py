@@ -19,6 +19,7 @@ PARITY = {
     "java": ('import java.util.*;\npublic class Main { public static void main(String[] a) {\n'
              ' int n = new Scanner(System.in).nextInt(); System.out.println(n % 2 == 1 ? "SK" : "CY"); } }\n'),
     "kt": 'fun main() {\n    val n = readLine()!!.trim().toInt()\n    println(if (n % 2 == 1) "SK" else "CY")\n}\n',
+    "sh": 'read -r n\nif (( n % 2 )); then echo SK; else echo CY; fi\n',
 }
 
 
@@ -373,3 +374,22 @@ def test_an_unknown_extension_names_every_language_and_the_fix():
 
     with pytest.raises(UnknownLanguage, match=r"\.py, \.py3, \.c, .*\.kt.*pass --lang"):
         language_for(Path("notes.txt"))
+
+
+
+
+# ---------------------------------------------------------------------------------------------
+# Bash: .sh and .bash, as DOMjudge and BAPCtools judge them
+
+def test_a_bash_script_with_a_syntax_error_is_a_compile_error(write_program):
+    result = quick(write_program("parity.bash", "read -r n\nif (( n % 2 )); then echo SK\n"))
+    assert result.verdict == "CE" and "syntax error" in result.compile_message
+
+
+def test_cpp_is_built_as_cpp20_as_contest_judges_build_it(write_program):
+    # Ranges and views (C++20), as contest submissions use them.
+    source = ("#include <iostream>\n#include <ranges>\nint main() { int n; std::cin >> n;\n"
+              "    int odd = 0; for (int i : std::views::iota(0, n)) odd ^= 1;\n"
+              "    std::cout << (odd ? \"SK\" : \"CY\") << \"\\n\"; }\n")
+    result = quick(write_program("views.cpp", source), names=("sample-1",))
+    assert result.verdict == "AC", result.compile_message

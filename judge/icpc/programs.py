@@ -109,7 +109,7 @@ def prepare_program(path: Path, entry: str | None = None, follow_file_links: boo
     if package_root is not None and language.name in ("c", "cpp"):
         files = with_standard_headers(_without_outside_headers(files, path, package_root), SOURCE_SUFFIXES)
     builder = {"c": _compiled, "cpp": _compiled, "java": _java, "python": _python,
-               "javascript": _javascript, "kotlin": _kotlin}[language.name]
+               "javascript": _javascript, "kotlin": _kotlin, "bash": _bash}[language.name]
     return language, builder(language, _with_exec_server(language, files), path, entry)
 
 
@@ -346,7 +346,8 @@ exec(compile(open(__file__, "rb").read(), __file__, "exec"))
 
 
 # The entry file a folder of these languages names, in order (when not the only source).
-ENTRY_NAMES = {"python": ("__main__.py", "main.py"), "javascript": ("main.js", "main.mjs")}
+ENTRY_NAMES = {"python": ("__main__.py", "main.py"), "javascript": ("main.js", "main.mjs"),
+               "bash": ("main.sh", "main.bash")}
 
 
 def _python(language: Language, files: dict[str, bytes], path: Path, chosen: str | None) -> Program:
@@ -355,6 +356,11 @@ def _python(language: Language, files: dict[str, bytes], path: Path, chosen: str
         raise CompileError(f"{path.name}: rename solution.py (the judge runs its launcher under that name)")
     launcher = PYTHON_LAUNCHER.format(entry=entry).encode()
     return language.prepare_sources(files, launcher, "solution.py", TaskStyle.STDIO)  # type: ignore[attr-defined]
+
+
+def _bash(language: Language, files: dict[str, bytes], path: Path, chosen: str | None) -> Program:
+    entry = _entry(files, language.extensions, ENTRY_NAMES["bash"], path, chosen)
+    return language.prepare_files(files, entry)  # type: ignore[attr-defined]
 
 
 def _javascript(language: Language, files: dict[str, bytes], path: Path, chosen: str | None) -> Program:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.icpc.package import Package, PackageError, read_yaml
-from judge.verdict import AS_PACKAGE_VERDICT, PACKAGE_FOLDER_RULES, PACKAGE_VERDICTS
+from judge.verdict import AS_PACKAGE_VERDICT, PACKAGE_FOLDER_RULES, PACKAGE_VERDICTS, Verdict
 
 RULES_FILE = "submissions/submissions.yaml"
 RULE_KEYS = {"permitted", "required", "score", "message", "use_for_time_limit"}
@@ -95,6 +95,9 @@ def check_rules(rules: list[Rule], result) -> list[str]:
     ``rules``: one sentence each, empty when it meets them all."""
     verdicts = {case.name: AS_PACKAGE_VERDICT.get(case.verdict, case.verdict) for case in result.cases}
     messages = {case.name: case.message for case in result.cases}
+    # What the format counts as RTE (a memory or output limit) says which, and why.
+    own = {case.name: f" ({case.verdict}: {case.message})" if case.verdict in (Verdict.MLE, Verdict.OLE) else ""
+           for case in result.cases}
     failures = []
     for rule in rules:
         names = [name for name in verdicts if rule.scope is None or covers(rule.scope, name)]
@@ -102,7 +105,7 @@ def check_rules(rules: list[Rule], result) -> list[str]:
         if rule.permitted is not None:
             bad = next((name for name in names if verdicts[name] not in rule.permitted), None)
             if bad is not None:
-                failures.append(f"{bad} got {verdicts[bad]}, not one of the permitted "
+                failures.append(f"{bad} got {verdicts[bad]}{own[bad]}, not one of the permitted "
                                 f"{', '.join(sorted(rule.permitted))}{where}")
         if rule.required is not None and not any(verdicts[name] in rule.required for name in names):
             failures.append(f"no case got one of the required {', '.join(sorted(rule.required))}{where}")
@@ -120,14 +123,17 @@ def _rules_of(settings: dict, origin: str, path: Path, scope: str | None = None)
     own = {key: value for key, value in settings.items() if key in RULE_KEYS}
     # An opt-in to bound the time limit is a rule too: "lower" never times out, "upper" does.
     bound = own.get("use_for_time_limit")
+    said = origin  # a rule that comes of the bound alone says so: its time, not its answer, failed
     if bound == "lower":
+        said = origin if "permitted" in own else f"{origin}: use_for_time_limit: lower"
         own.setdefault("permitted", ["AC", "WA", "RTE"])
     elif bound == "upper":
+        said = origin if "required" in own else f"{origin}: use_for_time_limit: upper"
         own.setdefault("required", ["TLE"])
     elif bound not in (None, True, False):
         raise PackageError(f"{path}: {origin}: use_for_time_limit must be true, false, lower or upper, got {bound!r:.40}")
     if set(own) - {"use_for_time_limit"}:
-        rules.append(Rule(origin, scope, _verdicts(own, "permitted", origin, path),
+        rules.append(Rule(said, scope, _verdicts(own, "permitted", origin, path),
                           _verdicts(own, "required", origin, path), _score(own, origin, path, scope),
                           _message(own, origin, path)))
     for key, value in settings.items():

@@ -332,9 +332,8 @@ def _check_rules(problem: Problem, what: str, rules: list[Rule], result) -> Chec
     summary = ", ".join(f"{count} {verdict}" for verdict, count in sorted(counts.items()))
     summary += f", score {result.score:g}/{result.max_score:g}" if package.scoring else ""
     summary += " (its score is not checked: no data/secret)" if package.scoring and package.samples_only else ""
-    if failures:
-        more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
-        return Check(problem.id, what, False, f"{failures[0]}{more}; got {summary}")
+    if failures:  # every rule failed, each a sentence: one alone may not say what went wrong
+        return Check(problem.id, what, False, f"{'; '.join(failures)}; got {summary}")
     return Check(problem.id, what, True, f"meets submissions.yaml: {summary}")
 
 

@@ -22,7 +22,7 @@ from judge.sandbox.runtime import expose_language_paths, language_paths
 from judge.signature import Signature
 
 ENTRY_POINT_GROUP = "judge.languages"
-ALIASES = {"py": "python", "python3": "python", "c++": "cpp", "js": "javascript", "node": "javascript", "kt": "kotlin"}
+ALIASES = {"py": "python", "python3": "python", "c++": "cpp", "js": "javascript", "node": "javascript", "kt": "kotlin", "sh": "bash"}
 
 __all__ = ["LANGUAGES", "CompileError", "Language", "LanguageUnavailable", "Program",
            "UnknownLanguage", "declarations", "language_for"]
@@ -32,11 +32,11 @@ __all__ = ["LANGUAGES", "CompileError", "Language", "LanguageUnavailable", "Prog
 BUILTIN = {"python": ("judge.languages.python", "Python"), "c": ("judge.languages.compiled", "C"),
            "cpp": ("judge.languages.compiled", "Cpp"), "java": ("judge.languages.java", "Java"),
            "javascript": ("judge.languages.javascript", "JavaScript"),
-           "kotlin": ("judge.languages.kotlin", "Kotlin")}
+           "kotlin": ("judge.languages.kotlin", "Kotlin"), "bash": ("judge.languages.bash", "Bash")}
 # Their extensions, each class's own ``extensions`` (tests/test_languages.py checks that they agree).
 BUILTIN_EXTENSIONS = {".py": "python", ".py3": "python", ".c": "c", ".cpp": "cpp", ".cc": "cpp", ".cxx": "cpp",
                       ".c++": "cpp", ".C": "cpp", ".java": "java", ".js": "javascript", ".mjs": "javascript",
-                      ".cjs": "javascript", ".kt": "kotlin"}
+                      ".cjs": "javascript", ".kt": "kotlin", ".sh": "bash", ".bash": "bash"}
 
 
 class LanguageRegistry(Mapping[str, Language]):

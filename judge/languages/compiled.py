@@ -97,7 +97,9 @@ class Cpp(CompiledLanguage):
     extensions = (".cpp", ".cc", ".cxx", ".c++", ".C")  # .C, in capitals, is C++ to gcc
     compiler = "g++"
     source_name = "main.cpp"
-    flags = ("-O2", "-std=c++17", "-pipe", ONLINE_JUDGE)
+    # C++20 with GNU extensions, as DOMjudge builds it (BAPCtools takes gnu++23): contest
+    # submissions use ranges and views.
+    flags = ("-O2", "-std=gnu++20", "-pipe", ONLINE_JUDGE)
     apt_packages = ("g++",)
     self_test_file = "sum.cpp"
     self_test_source = "#include <iostream>\nint main() { long a, b; std::cin >> a >> b; std::cout << a + b << '\\n'; }\n"

@@ -1,0 +1,36 @@
+"""Bash scripts (.sh, .bash), as DOMjudge and BAPCtools judge them: ``bash -n`` checks the syntax
+up front (an error is CE, as in the compiled languages), then ``bash`` runs the script."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+from judge.languages.base import Language, Program, cache_key, cached_build, read_source
+from judge.signature import Signature
+
+BASH_COMMAND = ("bash", "--norc", "--noprofile")
+
+
+class Bash(Language):
+    name = "bash"
+    title = "Bash"
+    extensions = (".sh", ".bash")
+    toolchain = ("bash",)
+    apt_packages = ("bash",)
+    self_test_file = "sum.sh"
+    self_test_source = "read -r a b\necho $((a + b))\n"
+
+    def prepare(self, source: Path, style: str, signature: Signature | None = None) -> Program:
+        return self.prepare_files({"solution" + source.suffix.lower(): read_source(source)}, None)
+
+    def prepare_files(self, files: dict[str, bytes], entry: str | None) -> Program:
+        """A script, or a folder of them run from ``entry`` (the only script when None), each
+        checked for syntax; the others lie next to it for it to source."""
+        scripts = sorted(name for name in files if name.endswith(self.extensions))
+        entry = entry or scripts[0]
+        # bash -n checks one file (the next words are its arguments): each in turn, to the first error.
+        check = ["/bin/sh", "-c", " && ".join(f"bash -n {shlex.quote('{work}/' + name)}" for name in scripts)]
+        key = cache_key(self.name, self.version(), entry, *files, *files.values())
+        directory = cached_build(key, files, check)
+        return Program(self.name, directory, (*BASH_COMMAND, "{prog}/" + entry))
