@@ -397,3 +397,18 @@ def test_answer_validators_are_run_on_every_answer(package_copy):
     assert done.returncode == 1, done.stdout + done.stderr
     assert "answer validator is_sum.py  FAIL  rejects secret/2 (exit 43)" in done.stdout
     assert "answer validator range.ctd  ok" in done.stdout
+
+
+def test_translating_a_checktestdata_grammar_keeps_the_judges_limit_on_an_ints_digits():
+    """The checktestdata package lifts the interpreter's limit on an int's digits when imported;
+    the judge's own process keeps it, since it bounds what reading a returned value costs."""
+    import sys
+
+    from judge.icpc.checktestdata import translate
+    from judge.returned_value import UnreadableValue, decode_returned_value
+
+    before = sys.get_int_max_str_digits()
+    assert "def " in translate("sum.ctd", b"INT(1, 10) NEWLINE EOF")
+    assert sys.get_int_max_str_digits() == before
+    with pytest.raises(UnreadableValue, match="not JSON"):
+        decode_returned_value("1" * 5000)

@@ -8,16 +8,28 @@ does not build (CompileError).
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
-
-from checktestdata.parser import ParserException, parse
-from checktestdata.tokenizer import tokenize
 
 from judge.errors import CompileError
 from judge.languages import LANGUAGES, Program
 from judge.vocabulary import TaskStyle
 
 SUFFIX = ".ctd"
+
+
+def _checktestdata():
+    """The package's parser, imported when a grammar is first translated (a package without one
+    never pays for it). Its import lifts the interpreter's limit on digits in an int's text for
+    the whole process; the judge keeps that limit (it bounds what reading a returned value
+    costs), so it is put back."""
+    digits = sys.get_int_max_str_digits()
+    try:
+        from checktestdata.parser import ParserException, parse
+        from checktestdata.tokenizer import tokenize
+    finally:
+        sys.set_int_max_str_digits(digits)
+    return ParserException, parse, tokenize
 
 
 def is_checktestdata(path: Path) -> bool:
@@ -53,6 +65,7 @@ def checktestdata_program(path: Path, grammar: bytes) -> Program:
 
 def translate(name: str, grammar: bytes) -> str:
     """The standalone Python program that checks input against ``grammar``."""
+    ParserException, parse, tokenize = _checktestdata()
     try:
         return parse(tokenize(grammar)).python_code(standalone=True)
     except ParserException as error:
