@@ -240,6 +240,8 @@ def test_a_checker_that_raises_is_reported_with_its_file_and_line(tmp_path):
     assertion = "    assert not input.startswith('4 6')\n"
     checker.write_text(checker.read_text().replace("    tokens = input.split()\n", assertion + "    tokens = input.split()\n"))
     line = checker.read_text().splitlines().index("    assert not input.startswith('4 6')") + 1
+    suite = copy / "cases" / "pairsum.yaml"  # a sample, whose message a student's report shows
+    suite.write_text(suite.read_text().replace("  - name: two-answers\n", "  - name: two-answers\n    visibility: sample\n"))
     done = run_judge("run", "pairsum", str(copy / "solutions/pairsum/accepted/last_pair.py"), "--problems", str(copy),
                      "--no-record", "--format", "json")
     case = next(case for case in json.loads(done.stdout)["cases"] if case["name"] == "two-answers")

@@ -133,9 +133,12 @@ def test_run_shows_output_and_errors_visibly(tmp_path):
 def test_a_validator_message_quoting_the_output_is_shown_visibly(tmp_path):
     source = tmp_path / "loud.py"  # the doubler package's validator says "sent N, got <the line>"
     source.write_text('print("\\x1b[2J\\x1b]0;title\\x07\\u202e", flush=True)\n')
+    package = tmp_path / "doubler"  # its first secret case made a sample, whose message a student's report shows
+    shutil.copytree(ROOT / "tests" / "packages" / "doubler", package, symlinks=True)
+    for ending in (".in", ".ans"):
+        (package / "data" / "secret" / f"01{ending}").rename(package / "data" / "sample" / f"01{ending}")
     # Wide enough that the table does not cut the message short.
-    done = run_judge("run", str(ROOT / "tests" / "packages" / "doubler"), str(source), "--db", str(tmp_path / "r.db"),
-                     env={"COLUMNS": "200"})
+    done = run_judge("run", str(package), str(source), "--db", str(tmp_path / "r.db"), env={"COLUMNS": "200"})
     assert_shown_visibly(done.stdout + done.stderr, "sent 3, got \\x1b[2J\\x1b]0;title\\x07\\u202e")
 
 
