@@ -204,3 +204,14 @@ def test_root_prefers_the_root_tier_where_user_namespaces_work_too(monkeypatch):
         assert sandbox_tier() == "root"
     finally:
         sandbox_tier.cache_clear()
+
+
+def test_a_probe_made_in_a_chroot_is_not_the_machines():
+    """A chroot that binds the machine's /tmp shares the judge's probe cache with it: what a
+    probe found there (user namespaces refused) must not be what a judge outside remembers."""
+    key = [sys.executable, "-c", "from judge.sandbox.probe_cache import probe_key; print(probe_key([]))"]
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    inside = in_a_chroot(WHOLE_MACHINE, key, environment)
+    outside = subprocess.run(key, capture_output=True, text=True, env=environment, cwd=ROOT, timeout=60, check=True)
+    assert inside.returncode == 0, inside.stderr
+    assert inside.stdout.strip() != outside.stdout.strip()

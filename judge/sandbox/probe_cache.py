@@ -60,9 +60,22 @@ def probe_afresh() -> None:
 
 def probe_key(binaries: list[str]) -> str:
     """A digest of everything a probe's outcome depends on (see the module's docstring)."""
-    parts = [user_tag(), _privileges(), *map(_identity, binaries), *map(_contents, KERNEL_SWITCHES),
+    parts = [user_tag(), _privileges(), _standing(), *map(_identity, binaries), *map(_contents, KERNEL_SWITCHES),
              *(_identity(str(path)) for path in sorted(SANDBOX_CODE.glob("*.py")))]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def _standing() -> str:
+    """The judge's root directory and its user and mount namespaces: a probe made in a chroot or
+    a container says nothing of the machine around it, though both may share one /tmp."""
+    root = os.stat("/")
+    namespaces = []
+    for name in ("user", "mnt"):
+        try:
+            namespaces.append(os.readlink(f"/proc/self/ns/{name}"))
+        except OSError:
+            namespaces.append(f"{name}: absent")
+    return " ".join([f"root {root.st_dev}:{root.st_ino}", *namespaces])
 
 
 def _privileges() -> str:

@@ -17,9 +17,23 @@ from judge.harness.proc_usage import parent_of
 INFO_BYTES = 4096  # bwrap's JSON about the sandbox: a few short fields
 
 
+# The lowest number the write end may have: above every descriptor a spawn's file actions
+# write to (stdin, stdout, stderr, an interactive run's pipes, the info descriptor itself), so
+# that no earlier action overwrites it, and its own dup2 never maps a number onto itself (which
+# would leave it close-on-exec, and bwrap with no info descriptor).
+INFO_WRITE_FLOOR = 16
+
+
 def open_info() -> tuple[int, int]:
     """(read end, write end) of a pipe for bwrap's ``--info-fd``, both close-on-exec."""
-    return os.pipe2(os.O_CLOEXEC)
+    import fcntl  # Linux's, as the root tier is; imported here so other systems can import this module
+
+    read, write = os.pipe2(os.O_CLOEXEC)
+    try:
+        high = fcntl.fcntl(write, fcntl.F_DUPFD_CLOEXEC, INFO_WRITE_FLOOR)
+    finally:
+        os.close(write)
+    return read, high
 
 
 def reap_init(info: int) -> tuple[float, int]:
