@@ -180,8 +180,8 @@ class WarmPool:
         unwatched. Its sandbox is killed with everything in it; the case is over its wall limit."""
         self.answered.add(server)  # it did start: no sign that servers cannot start
         server.stop()
-        note = (f"the judge stopped the case at its wall-time limit: the server watching it fell silent "
-                f"(stopped by the case?) and was killed\n")
+        note = ("the judge stopped the case at its wall-time limit: the server watching it fell silent "
+                "(stopped by the case?) and was killed\n")
         return Outcome(wall_time=time.monotonic() - started, stderr=note.encode(), wall_timed_out=True)
 
     def _retire(self, server: SandboxedServer) -> None:

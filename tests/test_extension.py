@@ -15,10 +15,10 @@ from judge.languages.base import Language, Program, cache_key, cached_build, rea
 
 class Shell(Language):
     name = "sh"
-    extensions = (".sh",)
+    extensions = (".posix",)  # .sh is the built-in Bash's
     toolchain = ("sh",)
     apt_packages = ("dash",)
-    self_test_file = "sum.sh"
+    self_test_file = "sum.posix"
     self_test_source = "read a b\\necho $((a + b))\\n"
 
     def prepare(self, source, style):
@@ -69,7 +69,7 @@ def test_a_language_from_another_package(tmp_path):
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-shell\nVersion: 1.0\n")
     (info / "entry_points.txt").write_text("[judge.languages]\nsh = toy_shell:Shell\n")
-    solution = tmp_path / "stones.sh"
+    solution = tmp_path / "stones.posix"
     solution.write_text(textwrap.dedent("""\
         read n
         if [ $((n % 2)) -eq 1 ]; then echo SK; else echo CY; fi
@@ -78,7 +78,7 @@ def test_a_language_from_another_package(tmp_path):
     run = run_judge("run", "stones", str(solution), "--no-record", env=env)
     assert run.returncode == 0 and "22/22 cases passed" in run.stdout and "(stones, sh)" in run.stdout, run.stderr
     doctor = run_judge("doctor", env=env)
-    assert any(line.split()[:3] == ["sh", ".sh", "ok"] for line in doctor.stdout.splitlines()), doctor.stdout
+    assert any(line.split()[:3] == ["sh", ".posix", "ok"] for line in doctor.stdout.splitlines()), doctor.stdout
 
 
 def test_ci_installs_what_the_languages_name(tmp_path):

@@ -108,9 +108,9 @@ def default_limit_warning(package) -> str:
     if package.timing.source != "inferred" or cached_time_limit(package) is None \
             or cached_slowest_accepted(package) is not None:
         return ""
-    return (f"warning: no accepted submission passed to infer the limit from: it is the format's default, one "
-            f"time_resolution, as BAPCtools takes it; give it (problem.yaml's limits.time_limit), or pass "
-            f"--time-limit SECONDS")
+    return ("warning: no accepted submission passed to infer the limit from: it is the format's default, one "
+            "time_resolution, as BAPCtools takes it; give it (problem.yaml's limits.time_limit), or pass "
+            "--time-limit SECONDS")
 
 
 def cached_slowest_accepted(package) -> float | None:
