@@ -38,10 +38,13 @@ except OSError:
 NOBODY = 65534
 # A chroot whose root is a mount point: the whole machine bound on a directory.
 WHOLE_MACHINE = 'mount --rbind / "$0" && exec /usr/sbin/chroot "$0" "$@"'
-# A chroot whose root is a plain directory, holding what a judge needs (its checkout under /work,
-# the system's Python under /usr).
-PLAIN_DIRECTORY = ('for d in usr etc proc dev tmp work run sys; do mkdir "$0/$d" && mount --rbind "/$d" "$0/$d"; done; '
-                   'for l in bin lib lib64 sbin; do ln -s "usr/$l" "$0/$l"; done; exec /usr/sbin/chroot "$0" "$@"')
+# A chroot whose root is a plain directory, holding what a judge needs (the system's Python under
+# /usr, the checkout where the script before the chroot binds it).
+PLAIN_DIRECTORY = ('for d in usr etc proc dev tmp run sys; do mkdir "$0/$d" && mount --rbind "/$d" "$0/$d"; done; '
+                   'for l in bin lib lib64 sbin; do ln -s "usr/$l" "$0/$l"; done; ')
+CHROOT = 'exec /usr/sbin/chroot "$0" "$@"'
+# Where an ordinary user reaches the checkout in that chroot, wherever the clone lies outside it.
+CHECKOUT = "/opt/judge-checkout"
 
 
 def in_a_chroot(setup: str, command: list[str], env: dict[str, str], cwd: Path = ROOT) -> subprocess.CompletedProcess:
@@ -86,12 +89,18 @@ def class_with_hunters(tmp_path: Path) -> Path:
     return folder
 
 
+def reachable_by_others(path: Path) -> bool:
+    """Whether a user who owns nothing on the way can read ``path`` (a clone may lie in a folder
+    only its owner can enter)."""
+    return all(folder.stat().st_mode & 0o001 for folder in path.parents) and bool(path.stat().st_mode & 0o004)
+
+
 def totals(report: dict) -> dict[str, int]:
     return {student["student"]: student["total"] for student in report["students"]}
 
 
 def test_the_kernel_refuses_user_namespaces_in_these_chroots():
-    for setup in (WHOLE_MACHINE, PLAIN_DIRECTORY):
+    for setup in (WHOLE_MACHINE, PLAIN_DIRECTORY + CHROOT):
         done = in_a_chroot(setup, ["/usr/bin/unshare", "--user", "--map-root-user", "/bin/true"], dict(os.environ))
         assert done.returncode != 0 and "Operation not permitted" in done.stderr, done.stderr
 
@@ -107,31 +116,34 @@ def test_root_grades_in_the_root_tier_where_user_namespaces_are_refused(public_t
     report = json.loads(graded.stdout)
     assert report["sandbox"] == {"tier": "root", "isolation": "full"}
     assert totals(report) == {"ada": 100, "bob": 0, "carol": 0, "dave": 0}
-    # The same hunters, where nothing hides the machine's files, read every target.
+    # The same hunters, where nothing hides the machine's files, read every target their user
+    # can reach (the checkout's, when its folders let others in).
     control = judge_in_a_chroot(WHOLE_MACHINE, "grade", str(folder), "--db", str(tmp_path / "none.db"), "--format",
                                 "json", "--allow-weak-sandbox", env={"JUDGE_SANDBOX": "none"})
-    assert totals(json.loads(control.stdout)) == {"ada": 100, "bob": 100, "carol": 100, "dave": 100}, control.stderr
+    checkout = 100 if reachable_by_others(ROOT / "reference/stones.py") else 0
+    assert totals(json.loads(control.stdout)) == {"ada": 100, "bob": checkout, "carol": checkout, "dave": 100}, \
+        control.stderr
 
 
 def as_nobody_in_a_plain_chroot(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     """The judge run by an ordinary user in a chroot whose root is no mount point, with the
-    system's Python and the packages of the Python running the tests (bound where that user
-    reaches them: they may lie below /root)."""
+    system's Python, the checkout and the packages of the Python running the tests (bound where
+    that user reaches them: they may lie below /root, or in a folder only root enters)."""
     packages = [path for path in dict.fromkeys([*site.getsitepackages(), sysconfig.get_paths()["purelib"]])
                 if os.path.isdir(path)]
     places = [f"/opt/judge-site-{number}" for number in range(len(packages))]
     bind = "".join(f'mkdir -p "$0"{place} && mount --rbind {shlex.quote(path)} "$0"{place}; '
-                   for path, place in zip(packages, places))
+                   for path, place in [(str(ROOT), CHECKOUT), *zip(packages, places)])
     env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(tmp_path), "JUDGE_EXPLAIN_SECONDS": "0",
-           "PYTHONPATH": ":".join([str(ROOT), *places]), "JUDGE_CACHE": str(tmp_path / "cache")}
+           "PYTHONPATH": ":".join([CHECKOUT, *places]), "JUDGE_CACHE": str(tmp_path / "cache")}
     command = ["/usr/bin/setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--",
                "/usr/bin/python3", "-m", "judge", *args]
-    return in_a_chroot(bind + PLAIN_DIRECTORY, command, env, cwd=ROOT)
+    return in_a_chroot(PLAIN_DIRECTORY + bind + CHROOT, command, env, cwd=ROOT)
 
 
 def test_a_refusal_in_a_chroot_names_the_fixes_for_a_chroot(public_tmp_path):
-    if not os.access("/usr/bin/python3", os.X_OK) or not os.stat(ROOT).st_mode & 0o005:
-        pytest.skip("no system Python, or the checkout is not readable by another user")
+    if not os.access("/usr/bin/python3", os.X_OK) or not os.stat(ROOT / "judge/__init__.py").st_mode & 0o004:
+        pytest.skip("no system Python, or the checkout's files are not readable by another user")
     tmp_path = public_tmp_path
     folder = class_with_hunters(tmp_path)
     tmp_path.chmod(0o777)  # the judge's user keeps its cache and store there
