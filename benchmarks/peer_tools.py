@@ -45,8 +45,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.icpc.programs import unsupported_reason
-from judge.verdict import PACKAGE_FOLDER_VERDICTS
+from judge.formats.icpc.programs import unsupported_reason
+from judge.model.verdict import PACKAGE_FOLDER_VERDICTS
 
 ROOT = Path(__file__).resolve().parent.parent  # the judge runs from its checkout, as run.py's items do
 EXAMPLES = ("hello", "different", "oddecho", "guess")

@@ -48,7 +48,7 @@ from pathlib import Path
 from tabulate import tabulate
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from judge.catalog import known_problems, load_problem  # noqa: E402 - the judge of this checkout
+from judge.formats.catalog import known_problems, load_problem  # noqa: E402 - the judge of this checkout
 from judge.runner import executor, prepare  # noqa: E402
 from peer_tools import peer_rows  # noqa: E402 - benchmarks/peer_tools.py, beside this file
 

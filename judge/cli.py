@@ -14,10 +14,10 @@ from contextlib import nullcontext
 
 from judge import __version__
 from judge.commands import COMMANDS, EXIT_FAILED, EXIT_USAGE, command_module
-from judge.docs_links import command_page
 from judge.errors import JudgeError
-from judge.visible_text import visible
-from judge.vocabulary import COLD_ENV
+from judge.model.vocabulary import COLD_ENV
+from judge.text.docs_links import command_page
+from judge.text.visible_text import visible
 
 
 def run() -> int:

@@ -26,11 +26,11 @@ from pathlib import Path
 import pytest
 
 from judge.errors import JudgeError, SuiteError
-from judge.feedback import StudentView, level_for
-from judge.results import PrepareFailure
-from judge.suggestions import listing, nearest
-from judge.verdict import Verdict
-from judge.visible_text import visible
+from judge.model.feedback import StudentView, level_for
+from judge.model.results import PrepareFailure
+from judge.model.verdict import Verdict
+from judge.text.suggestions import listing, nearest
+from judge.text.visible_text import visible
 
 SUITE_SUFFIXES = (".yaml", ".yml")
 PACKAGE_FILE = "problem.yaml"  # a problem package is collected through this file of its folder
@@ -111,7 +111,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 def _where_suites_are(problem: str | None) -> str:
     # The judge proper, only once a test judges: see the module's docstring.
-    from judge.catalog import catalog
+    from judge.formats.catalog import catalog
 
     try:
         sources = catalog().sources()
@@ -136,13 +136,13 @@ class SuiteFile(pytest.File):
 
     def collect(self):
         # The judge proper, only once a test judges: see the module's docstring.
-        from judge.formats.suite import load_suite
+        from judge.formats.suite.format import load_suite
 
         try:
             if self.path.name == PACKAGE_FILE:  # the folder is the problem
                 # The judge proper, only once a test judges: see the module's docstring.
-                from judge.icpc.loading import load_package
-                from judge.icpc.timelimit import with_time_limit
+                from judge.formats.icpc.loading import load_package
+                from judge.formats.icpc.timelimit import with_time_limit
                 self.problem = with_time_limit(load_package(self.path.parent))
             else:
                 self.problem = load_suite(self.path)

@@ -12,20 +12,20 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from judge.checkers import CheckResult, get_checker
 from judge.errors import CompileError, JudgeFault, LanguageUnavailable, SuiteError, UnsupportedSubmission
 from judge.harness import FUNCTION_HARNESS_FILE, SERVER_FILE, START_FILE
-from judge.host import has_namespaces
 from judge.languages import LANGUAGES, Language, Program, language_for
 from judge.languages.base import server_support_files, trim_message
-from judge.problem import Case, Problem
-from judge.reference import expected_output
-from judge.results import CaseResult, Prepared, PrepareFailure, SubmissionResult
+from judge.model.problem import Case, Problem
+from judge.model.results import CaseResult, Prepared, PrepareFailure, SubmissionResult
+from judge.model.scoring import score
+from judge.model.verdict import CheckResult, Decision, Verdict, decide, overall_verdict, slowed_by_machine
+from judge.model.vocabulary import COLD_ENV, Visibility
+from judge.problem_code.checkers import get_checker
+from judge.problem_code.reference import expected_output
 from judge.sandbox import Limits, Outcome, run_sandboxed
-from judge.scoring import score
+from judge.sandbox.host import has_namespaces
 from judge.tasks.base import Execute
-from judge.verdict import Decision, Verdict, decide, overall_verdict, slowed_by_machine
-from judge.vocabulary import COLD_ENV, Visibility
 
 OUTPUT_EXCERPT_CHARS = 4096  # of a sample case's output, kept for showing the difference
 

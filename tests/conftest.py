@@ -69,13 +69,13 @@ def pytest_collection_modifyitems(config, items):
 def built_in_problems() -> list[str]:
     """The ids of the problems this repository ships: every test over "all problems" iterates
     these, so that a new problem is tested by adding its files."""
-    from judge.catalog import known_problems
+    from judge.formats.catalog import known_problems
     return known_problems(ROOT)
 
 
 def example_solutions(problem_id: str):
     """(path, promised verdict) of a shipped problem's example solutions."""
-    from judge.catalog import load_problem
+    from judge.formats.catalog import load_problem
     return load_problem(problem_id, ROOT).example_solutions()
 
 
@@ -170,9 +170,9 @@ def make_class(folder: Path, files: dict[str, Path | str]) -> Path:
 
 def named_cases(result: dict, problem, problems: Path | None = None) -> dict[str, dict]:
     """`judge run`'s JSON cases by each case's own name: a report students may read numbers the
-    hidden cases ("hidden 2", in the problem's order; judge/feedback.py)."""
-    from judge.catalog import find_problem
-    from judge.feedback import shown_names
+    hidden cases ("hidden 2", in the problem's order; judge/model/feedback.py)."""
+    from judge.formats.catalog import find_problem
+    from judge.model.feedback import shown_names
 
     real = {shown: name for name, shown in shown_names(find_problem(str(problem), problems).load()).items()}
     return {real.get(case["name"], case["name"]): case for case in result["cases"]}
@@ -181,9 +181,9 @@ def named_cases(result: dict, problem, problems: Path | None = None) -> dict[str
 def judged_whole(problem, solution, *case_names: str) -> dict:
     """``solution`` judged on ``problem`` (its cases ``case_names``, else all) in this process,
     the result whole in `judge run`'s JSON shape: the teacher's view, with every hidden case's
-    name, measures and message, which a report students read does not carry (judge/feedback.py)."""
-    from judge.catalog import find_problem
-    from judge.report import result_to_json
+    name, measures and message, which a report students read does not carry (judge/model/feedback.py)."""
+    from judge.formats.catalog import find_problem
+    from judge.renderers.report import result_to_json
     from judge.runner import judge_submission
 
     loaded = find_problem(str(problem)).load_to_judge()

@@ -15,7 +15,7 @@ import pytest
 import yaml
 from conftest import ROOT, make_class, run_judge
 
-from judge.assignment import AssignmentError, load_assignment
+from judge.classroom.assignment import AssignmentError, load_assignment
 from judge.languages import LANGUAGES
 
 SOLUTIONS = ROOT / "solutions"

@@ -1,5 +1,5 @@
 """A function called in a worker process under a CPU and memory budget per call
-(judge/budget_worker.py): its result; the reason when it went over or failed; and the next call
+(judge/classroom/budget_worker.py): its result; the reason when it went over or failed; and the next call
 is served by a worker of its own."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from judge.budget_worker import Budget, BudgetedWorker, CallFailed
+from judge.classroom.budget_worker import Budget, BudgetedWorker, CallFailed
 
 
 def test_a_call_over_its_cpu_budget_fails_and_the_next_call_is_served():

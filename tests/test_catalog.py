@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-import judge.catalog as catalog_module
-from judge.catalog import Catalog
+import judge.formats.catalog as catalog_module
 from judge.formats import ProblemSource
-from judge.formats.suite import SuiteFormat
+from judge.formats.catalog import Catalog
+from judge.formats.suite.format import SuiteFormat
 
 
 class ToyFormat(SuiteFormat):

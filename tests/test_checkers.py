@@ -5,8 +5,8 @@ import pytest
 from conftest import ROOT, run_judge
 
 from judge import checkers
-from judge.checkers import check_data, check_exact, check_float, check_tokens, get_checker
 from judge.errors import SuiteError
+from judge.problem_code.checkers import check_data, check_exact, check_float, check_tokens, get_checker
 
 
 def test_tokens_ignore_trailing_whitespace_and_blank_lines():
@@ -156,7 +156,7 @@ def test_huge_outputs_are_compared_without_splitting_them_all_at_once():
 
 
 def test_a_custom_checker_gets_the_input_or_the_arguments_when_it_asks_by_name(tmp_path):
-    from judge.problem import Case
+    from judge.model.problem import Case
     (tmp_path / "mine.py").write_text(
         "def by_input(got, expected, *, input):\n"
         "    return int(got) == sum(map(int, input.split())), 'not the sum of the input'\n"
@@ -197,8 +197,8 @@ def test_a_pair_other_than_the_references_is_accepted(tmp_path):
 def test_changing_a_suites_checker_changes_what_its_results_are_stored_under(tmp_path):
     import shutil
 
-    from judge.catalog import load_problem
-    from judge.store import suite_hash
+    from judge.classroom.store import suite_hash
+    from judge.formats.catalog import load_problem
     copy = tmp_path / "any-answer"
     shutil.copytree(EXAMPLE, copy)
     before = suite_hash(load_problem("pairsum", copy))

@@ -141,8 +141,8 @@ def test_the_run_table_fits_80_columns_and_shows_the_failed_sample(tmp_path):
 def test_the_difference_is_found_deep_in_a_long_output(tmp_path):
     solution = tmp_path / "sok.py"
     # Sokoban's first sample, printed right but for one letter of its last game's board.
-    from judge.catalog import load_problem
-    from judge.reference import expected_output
+    from judge.formats.catalog import load_problem
+    from judge.problem_code.reference import expected_output
     problem = load_problem("sokoban")
     sample = next(case for case in problem.cases if case.visibility == "sample")
     expected = str(expected_output(problem, sample))

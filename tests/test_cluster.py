@@ -140,7 +140,7 @@ def counts(db: Path) -> tuple[int, int]:
 
 
 def suite_size(problem: str) -> int:
-    from judge.catalog import load_problem
+    from judge.formats.catalog import load_problem
     return len(load_problem(str(ROOT / "cases" / f"{problem}.yaml")).cases)
 
 
@@ -390,9 +390,9 @@ except Exception as error:
 
 
 def test_a_local_cluster_talks_only_to_its_own_grader(tmp_path):
-    from judge.cluster import Cluster, ClusterOptions
-    from judge.grading import grade_folder
-    from judge.store import Store
+    from judge.classroom.cluster import Cluster, ClusterOptions
+    from judge.classroom.grading import grade_folder
+    from judge.classroom.store import Store
 
     cluster = Cluster(ClusterOptions("local:2", sandbox_tier()))
     try:
@@ -424,9 +424,9 @@ def test_a_local_cluster_talks_only_to_its_own_grader(tmp_path):
 
 
 def test_a_local_cluster_sends_each_worker_a_problem_once(tmp_path):
-    from judge.cluster import Cluster, ClusterOptions
-    from judge.grading import grade_folder
-    from judge.store import Store
+    from judge.classroom.cluster import Cluster, ClusterOptions
+    from judge.classroom.grading import grade_folder
+    from judge.classroom.store import Store
 
     tenth_late = SLOW_STONES.replace("0.25", "0.1")  # each submission a couple of seconds long
     folder = make_class(tmp_path / "subs", {f"s{index}/stones.py": f"# {index}\n{tenth_late}" for index in range(6)})
@@ -522,7 +522,7 @@ def test_a_local_cluster_has_credentials_of_its_own_each_grade():
     from cryptography import x509
     from cryptography.hazmat.primitives.asymmetric import ec
 
-    from judge.cluster import ephemeral_security
+    from judge.classroom.cluster import ephemeral_security
 
     first, second = ephemeral_security(distributed), ephemeral_security(distributed)
     assert first.require_encryption and first.tls_worker_key != second.tls_worker_key

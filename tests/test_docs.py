@@ -158,7 +158,7 @@ def test_a_console_block_is_read_as_commands_and_their_output():
 
 def test_every_commands_help_ends_with_its_docs_page():
     from judge.commands import COMMANDS
-    from judge.docs_links import command_page
+    from judge.text.docs_links import command_page
     for command in COMMANDS:
         done = subprocess.run([sys.executable, "-m", "judge", command, "--help"], cwd=ROOT, capture_output=True,
                               text=True, check=False)
@@ -211,8 +211,8 @@ def test_an_error_with_a_how_to_page_names_it(tmp_path):
 
 
 def test_the_suite_yaml_page_names_every_key_the_suite_reader_knows():
-    from judge.feedback import POLICY_KEYS
-    from judge.formats.suite import (CASE_KEYS, CHECKER_KEYS, GENERATED_KEYS, GROUP_KEYS, HEADER_KEYS, LIMIT_KEYS,
+    from judge.model.feedback import POLICY_KEYS
+    from judge.formats.suite.format import (CASE_KEYS, CHECKER_KEYS, GENERATED_KEYS, GROUP_KEYS, HEADER_KEYS, LIMIT_KEYS,
                                      TASK_CASE_KEYS)
 
     page = (ROOT / "docs" / "reference" / "suite-yaml.md").read_text(encoding="utf-8")

@@ -8,10 +8,10 @@ import time
 import pytest
 
 from conftest import ROOT, run_judge
-from judge.catalog import load_problem
-from judge.output_diff import comparable_lines
-from judge.reference import expected_output, reference_answer
-from judge.results import PrepareFailure
+from judge.formats.catalog import load_problem
+from judge.text.output_diff import comparable_lines
+from judge.problem_code.reference import expected_output, reference_answer
+from judge.model.results import PrepareFailure
 from judge.runner import prepare, run_case
 
 BUDGET = 20.0  # sokoban's push-into-box fault takes 7 s to find on an idle machine of this class

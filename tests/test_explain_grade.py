@@ -9,7 +9,7 @@ import sqlite3
 import time
 
 from conftest import ROOT, run_judge
-from judge.catalog import load_problem
+from judge.formats.catalog import load_problem
 from test_explain import hidden_texts, reproduce, same_input
 
 SEARCHING = "searching for failing inputs"

@@ -134,7 +134,7 @@ def test_a_hidden_case_its_author_marks_safe_to_show_keeps_its_name(tmp_path):
 
 
 def test_names_that_hold_their_inputs_are_told_apart():
-    from judge.feedback import name_holds_input
+    from judge.model.feedback import name_holds_input
 
     for name, text in [("n-100", "100\n"), ("n-1", "1\n"), ("case100", "100\n"), ("pair-3-4", "3 4\n"),
                        ("empty-abc", "abc\n")]:

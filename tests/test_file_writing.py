@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.catalog import load_problem
+from judge.formats.catalog import load_problem
 from judge.runner import judge_submission
 from judge.sandbox import hides_file_system, probe_tier, sandbox_tier
 from tests.conftest import ROOT

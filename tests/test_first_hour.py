@@ -123,7 +123,7 @@ DEV_STDIN = {
 @pytest.mark.parametrize("cold", [True, False], ids=["cold", "warm"])
 def test_reading_dev_stdin_as_online_judges_allow(name, cold, write_program):
     """Baekjoon's JavaScript idiom (and C's, Java's) opens /dev/stdin by name."""
-    from judge.catalog import load_problem
+    from judge.formats.catalog import load_problem
     from judge.runner import judge_submission
 
     stones = load_problem("stones")

@@ -14,14 +14,14 @@ from conftest import ROOT, run_judge
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from judge.catalog import load_problem
 from judge.errors import SuiteError, UnsupportedSubmission
-from judge.formats.suite import load_suite
+from judge.formats.catalog import load_problem
+from judge.formats.suite.format import load_suite
 from judge.languages import LANGUAGES
-from judge.problem import Case, Problem, ProblemFiles
-from judge.results import Prepared
+from judge.model.problem import Case, Problem, ProblemFiles
+from judge.model.results import Prepared
+from judge.model.signature import SignatureError, Type, check_arguments, parse_signature
 from judge.runner import judge_submission, prepare, run_case
-from judge.signature import SignatureError, Type, check_arguments, parse_signature
 from judge.tasks import FunctionCall
 
 FOOTHOLDS = load_problem("footholds")

@@ -74,8 +74,8 @@ def test_each_cases_pass_rate_across_the_class_most_failed_first(graded):
                                  "--format", "json", "--no-record").stdout)
     failed_alone = {case["name"] for case in alone["cases"] if case["verdict"] != "AC"}
     # The teacher's report names the hidden cases; judge run, a student's, numbers them.
-    from judge.catalog import load_problem
-    from judge.feedback import shown_names
+    from judge.formats.catalog import load_problem
+    from judge.model.feedback import shown_names
     shown = shown_names(load_problem("stones", ROOT))
     assert failed_alone and {shown[entry["case"]] for entry in stones if entry["rate"] == 0.5} == failed_alone
     assert all(entry["rate"] == 1.0 for entry in data["cases"]["footholds"])

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, make_class, run_judge
 
-from judge.scoreboard import icpc_standings, ioi_standings, scoreboard
-from judge.scoring import rank
+from judge.model.scoring import rank
+from judge.scoreboard.standings import icpc_standings, ioi_standings, scoreboard
 
 SOLUTIONS = ROOT / "solutions"
 

@@ -48,7 +48,7 @@ def test_grading_a_class_printing_megabytes_holds_no_outputs(tmp_path):
 
 
 def test_results_keep_an_excerpt_of_sample_outputs_only_unless_asked_for_everything(tmp_path):
-    from judge.catalog import load_problem
+    from judge.formats.catalog import load_problem
     from judge.runner import OUTPUT_EXCERPT_CHARS, judge_submission
     stones = load_problem("stones")
     source = tmp_path / "verbose.c"

@@ -5,9 +5,9 @@ from conftest import ROOT, built_in_problems
 from hypothesis import strategies as st
 
 from judge import hypothesis_search
-from judge.planned_examples import strategy_inputs
-from judge.catalog import load_problem
-from judge.stress import stress
+from judge.authoring.planned_examples import strategy_inputs
+from judge.formats.catalog import load_problem
+from judge.authoring.stress import stress
 
 PROBLEMS = built_in_problems()
 # When a Hypothesis release changes the internals the engine is driven by, stress falls back to

@@ -1,5 +1,5 @@
 """`judge test PKG` builds and judges a package's submissions side by side
-(judge/icpc/submission_runs.py), those expected to time out first; a compile that failed is
+(judge/formats/icpc/submission_runs.py), those expected to time out first; a compile that failed is
 not run again in the same process (judge/languages/base.py). Each compile error is still reported
 against its own submission, the others are still verified, and the checks come in the package's
 order."""
@@ -12,8 +12,8 @@ import pytest
 from conftest import ROOT, run_judge
 
 from judge.errors import CompileError
-from judge.icpc.expectations import submissions
-from judge.icpc.loading import load_package
+from judge.formats.icpc.expectations import submissions
+from judge.formats.icpc.loading import load_package
 from judge.languages.base import cache_key, cached_build
 
 PACKAGES = ROOT / "tests" / "packages"

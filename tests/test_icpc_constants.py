@@ -12,7 +12,7 @@ import shutil
 import pytest
 from conftest import ROOT, run_judge
 
-from judge.icpc.constants import mismatched_variants, parse_constants, substitute, substitute_latex
+from judge.formats.icpc.constants import mismatched_variants, parse_constants, substitute, substitute_latex
 
 PACKAGE = ROOT / "tests" / "packages" / "constants"
 

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from problemtools_files import default_validator_binary, run_default_validator
 
-from judge.icpc.default_validator import FlagError, parse_float, validate
+from judge.formats.icpc.default_validator import FlagError, parse_float, validate
 
 
 def ok(output: str, answer: str, *flags: str) -> bool:

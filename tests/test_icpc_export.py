@@ -8,8 +8,8 @@ import sys
 
 from conftest import ROOT, run_judge
 
-from judge.catalog import load_problem
-from judge.icpc.loading import load_package
+from judge.formats.catalog import load_problem
+from judge.formats.icpc.loading import load_package
 
 EXAMPLES = ROOT / "examples/any-answer"
 

@@ -13,9 +13,9 @@ import pytest
 from conftest import ROOT, run_judge
 
 from judge.errors import SuiteError
-from judge.icpc.generators import read_plan, seed_of
-from judge.icpc.loading import load_package
-from judge.icpc.package import PackageError
+from judge.formats.icpc.generators import read_plan, seed_of
+from judge.formats.icpc.loading import load_package
+from judge.formats.icpc.package import PackageError
 
 PACKAGE = ROOT / "tests" / "packages" / "generated_sum"
 NAMES = ["sample/1", "sample/2", "secret/handmade", "secret/nested/3-pair", "secret/nested/4-pair",
@@ -337,8 +337,8 @@ def test_a_hand_written_file_a_generated_case_replaces_is_a_warning(cache, packa
 def test_a_large_counterexample_is_shown_in_part_and_whole_in_json():
     """A package's generators may make inputs of megabytes: the table shows the first lines of
     the input and the lines around the first difference of the outputs, and says where the rest is."""
+    from judge.authoring.stress import Counterexample, StressResult
     from judge.commands.stress_command import render_stress
-    from judge.stress import Counterexample, StressResult
 
     problem = load_package(PACKAGE)
     big_input = "".join(f"{n} {n}\n" for n in range(5000))

@@ -12,12 +12,12 @@ import textwrap
 import pytest
 from conftest import ROOT, run_judge
 
-from judge.icpc.graders import CustomGrader
-from judge.icpc.loading import load_package
-from judge.icpc.package import PackageError, read_package
-from judge.icpc.scoring import aggregate
-from judge.results import CaseResult
-from judge.verdict import Verdict
+from judge.formats.icpc.graders import CustomGrader
+from judge.formats.icpc.loading import load_package
+from judge.formats.icpc.package import PackageError, read_package
+from judge.formats.icpc.scoring import aggregate
+from judge.model.results import CaseResult
+from judge.model.verdict import Verdict
 
 PACKAGES = ROOT / "tests" / "packages"
 GRADER = "graders/capped.py"

@@ -18,9 +18,9 @@ from contextlib import closing, contextmanager
 import pytest
 from conftest import ROOT
 
-from judge.icpc.exit_order import TIE, ExitReferee
-from judge.icpc.loading import load_package
+from judge.formats.icpc.loading import load_package
 from judge.runner import prepare, run_case
+from judge.sandbox.exit_order import TIE, ExitReferee
 
 PACKAGES = ROOT / "tests" / "packages"
 # Without the referee about a third of these runs went wrong; with it, about one run in a few

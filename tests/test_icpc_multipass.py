@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, judged_whole, run_judge
 
-from judge.icpc.loading import load_package
-from judge.icpc.package import PackageError
+from judge.formats.icpc.loading import load_package
+from judge.formats.icpc.package import PackageError
 
 PACKAGE = ROOT / "tests" / "packages" / "remember"
 SUBMISSIONS = PACKAGE / "submissions"

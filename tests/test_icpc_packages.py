@@ -14,14 +14,14 @@ import pytest
 import yaml  # noqa: F401 - loaded before pytester runs (see test_pytest_plugin.py)
 from conftest import ROOT, named_cases, run_judge
 
-from judge.icpc.expectations import submissions
-from judge.icpc.loading import load_package
-from judge.icpc.package import PackageError
-from judge.icpc.programs import submission_language
-from judge.icpc.timelimit import decided_alike
-from judge.results import CaseResult, SubmissionResult
+from judge.formats.icpc.expectations import submissions
+from judge.formats.icpc.loading import load_package
+from judge.formats.icpc.package import PackageError
+from judge.formats.icpc.programs import submission_language
+from judge.formats.icpc.timelimit import decided_alike
+from judge.model.results import CaseResult, SubmissionResult
+from judge.model.verdict import Verdict
 from judge.runner import base_limits, judge_submission
-from judge.verdict import Verdict
 
 PACKAGES = ROOT / "tests" / "packages"
 
@@ -728,8 +728,8 @@ def test_a_kotlin_submission_is_judged(package_copy):
 
 
 def test_a_submission_without_its_toolchain_is_not_judged(package_copy, monkeypatch):
+    from judge.authoring.verification import checks_of, checks_summary
     from judge.languages import LANGUAGES
-    from judge.verification import checks_of, checks_summary
 
     monkeypatch.setattr(type(LANGUAGES["kotlin"]), "toolchain", ("kotlinc-not-installed-here", "java"))
     package = package_copy("tool_sum")

@@ -37,7 +37,7 @@ def test_a_multiplier_scores_its_share_of_the_cases_maximum():
 ])
 def test_a_wrong_multiplier_is_a_judge_error(package, change, message):
     change(package)
-    # The whole result: a hidden case's message is the teacher's to read (judge/feedback.py).
+    # The whole result: a hidden case's message is the teacher's to read (judge/model/feedback.py).
     result = judged_whole(package, package / OFF_BY_ONE)
     said = [case["message"] for case in result["cases"] if case["verdict"] == "IE"]
     assert said and any(message in text for text in said), result

@@ -1,4 +1,4 @@
-"""How `judge test PKG` runs a package's example submissions (judge/icpc/submission_runs.py): a
+"""How `judge test PKG` runs a package's example submissions (judge/formats/icpc/submission_runs.py): a
 submission expected only to time out is judged once, under time_limit * time_limit_to_tle, and
 decided under the limit from that run; while the limit is inferred, the other submissions run
 beside the accepted ones under the least limit it can still give, and each such run is kept where
@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, run_judge
 
-from judge.icpc.expectations import expectation, submissions
-from judge.icpc.loading import load_package
-from judge.icpc.submission_runs import Planned, SubmissionRuns, decided_past_time_limit, judged_past_time_limit
-from judge.results import CaseResult, SubmissionResult
-from judge.verdict import Verdict
+from judge.formats.icpc.expectations import expectation, submissions
+from judge.formats.icpc.loading import load_package
+from judge.formats.icpc.submission_runs import Planned, SubmissionRuns, decided_past_time_limit, judged_past_time_limit
+from judge.model.results import CaseResult, SubmissionResult
+from judge.model.verdict import Verdict
 
 PACKAGES = ROOT / "tests" / "packages"
 
@@ -126,8 +126,8 @@ def test_an_inferred_limit_at_a_rounding_step_is_warned_of(addition, cache):
     """problemtools' rounding makes the limit jump a whole step where the slowest accepted run
     times ac_to_time_limit is near a whole number of seconds: a run measured a little slower
     elsewhere infers another limit. `judge test` says so, and how to fix it."""
-    from judge.icpc.package import TimeLimits
-    from judge.icpc.timelimit import _cache_path, unsteady_limit_warning
+    from judge.formats.icpc.package import TimeLimits
+    from judge.formats.icpc.timelimit import _cache_path, unsteady_limit_warning
 
     timing = TimeLimits(None, "inferred", 2.0, 2.0, legacy=True)
     assert "would infer 2 s or 3 s" in unsteady_limit_warning(0.98, timing)

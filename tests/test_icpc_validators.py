@@ -32,7 +32,7 @@ def run_json(package: Path, solution: Path, *extra: str) -> dict:
 # Output validators
 
 def test_score_txt_and_judgemessage_txt_become_score_and_message():
-    # The whole result: a hidden case's message is the teacher's to read (judge/feedback.py).
+    # The whole result: a hidden case's message is the teacher's to read (judge/model/feedback.py).
     result = judged_whole(PACKAGES / "closest", PACKAGES / "closest/submissions/partially_accepted/off_by_one.py")
     assert result["verdict"] == "AC" and (result["score"], result["max_score"]) == (18, 20)
     assert [case["message"] for case in result["cases"]] == ["off by 1"] * 3
@@ -404,8 +404,8 @@ def test_translating_a_checktestdata_grammar_keeps_the_judges_limit_on_an_ints_d
     the judge's own process keeps it, since it bounds what reading a returned value costs."""
     import sys
 
-    from judge.icpc.checktestdata import translate
-    from judge.returned_value import UnreadableValue, decode_returned_value
+    from judge.formats.icpc.checktestdata import translate
+    from judge.model.returned_value import UnreadableValue, decode_returned_value
 
     before = sys.get_int_max_str_digits()
     assert "def " in translate("sum.ctd", b"INT(1, 10) NEWLINE EOF")

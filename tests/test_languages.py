@@ -7,7 +7,7 @@ import pytest
 from judge.languages import LANGUAGES, language_for
 from judge.languages.base import LanguageUnavailable
 from judge.languages.java import find_classes
-from judge.catalog import load_problem
+from judge.formats.catalog import load_problem
 from judge.runner import judge_submission
 
 STONES = load_problem("stones")
@@ -155,7 +155,7 @@ def test_a_runtime_error_on_a_sample_names_the_line(write_program, name):
 def test_a_runtime_error_in_a_python_folders_module_names_the_file_and_line(tmp_path):
     """A folder's entry runs through a launcher: the place is the innermost frame of the folder's
     own files (not the launcher's line), with the file when it is not the entry."""
-    from judge.icpc.loading import load_package
+    from judge.formats.icpc.loading import load_package
 
     folder = tmp_path / "adder"
     folder.mkdir()

@@ -7,7 +7,7 @@ import shutil
 
 from conftest import ROOT, run_judge
 
-from judge.icpc.latex_text import latex_to_text
+from judge.text.latex_text import latex_to_text
 
 # In the style of problemtools' examples (`different`, `hello`).
 STATEMENT = r"""\problemname{A Different Problem}

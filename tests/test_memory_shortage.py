@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from judge.formats.suite import load_suite
+from judge.formats.suite.format import load_suite
+from judge.model.verdict import Verdict, decide, machine_short_of_memory
 from judge.runner import available_memory_kb, cold_execute, prepare, run_case
 from judge.sandbox import Limits, Outcome
-from judge.verdict import Verdict, decide, machine_short_of_memory
 
 # Allocates 1 GiB under a cap of 512 MiB it set itself: MemoryError at a peak of a few MiB.
 REFUSED_ALLOCATION = """

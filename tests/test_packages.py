@@ -2,7 +2,7 @@
 
 from conftest import built_in_problems, run_judge
 
-from judge.verification import verify_problems
+from judge.authoring.verification import verify_problems
 
 
 def test_every_problem_package_verifies():

@@ -58,7 +58,7 @@ def test_a_short_peak_over_the_limit_is_memory_limit_exceeded(tier, name, cold, 
 JUDGE_ONE_CASE = """
 import sys
 from pathlib import Path
-from judge.catalog import load_problem
+from judge.formats.catalog import load_problem
 from judge.runner import judge_submission
 stones = load_problem("stones")  # 128 MiB
 case = judge_submission(stones, Path(sys.argv[1]), cases=[stones.case("smallest")], cold=sys.argv[2] == "True").cases[0]

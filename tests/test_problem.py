@@ -4,9 +4,9 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, built_in_problems, project_with, run_judge
 
-from judge.catalog import known_problems, load_problem
 from judge.errors import SuiteError, UnsupportedSubmission
-from judge.formats.suite import load_suite
+from judge.formats.catalog import known_problems, load_problem
+from judge.formats.suite.format import load_suite
 from judge.runner import prepare
 
 GOOD = """
@@ -148,7 +148,7 @@ def test_accepted_solutions_that_disagree_do_not_blame_the_reference(tmp_path):
 
 def test_a_validator_that_never_returns_is_given_up_on(tmp_path, monkeypatch):
     from judge import reference
-    from judge.formats.suite import load_suite
+    from judge.formats.suite.format import load_suite
 
     monkeypatch.setattr(reference, "VALIDATOR_SECONDS", 0.5)
     project = project_with(tmp_path, "stones")

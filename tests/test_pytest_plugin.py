@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 
 # Imported here, before any in-process pytester run, so that pytester's clean-up of modules first
 # imported by an inner run never re-imports PyYAML apart from its already-loaded C extension
-# (judge.problem imports it only when it reads a suite).
+# (judge.model.problem imports it only when it reads a suite).
 import yaml  # noqa: F401
 from conftest import ROOT
 

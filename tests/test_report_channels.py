@@ -1,4 +1,4 @@
-"""What a report students read carries of a hidden case (judge/feedback.py): nothing the program
+"""What a report students read carries of a hidden case (judge/model/feedback.py): nothing the program
 can steer. Each program here encodes its input — N of 1, 2, 3 on the three hidden cases — in one
 measured column (peak memory, CPU time, wall time, its output, exit code, signal, exception), and
 gets the same verdict on every hidden case (over a limit, too: its message then names the limit,
@@ -158,8 +158,8 @@ def test_every_field_of_a_case_result_is_either_shown_or_steerable():
     """A field added to CaseResult must be placed: shown below full, or one a program steers."""
     import dataclasses
 
-    from judge.feedback import HIDDEN_CASE_FIELDS, STEERABLE
-    from judge.results import CaseResult
+    from judge.model.feedback import HIDDEN_CASE_FIELDS, STEERABLE
+    from judge.model.results import CaseResult
 
     fields = {field.name for field in dataclasses.fields(CaseResult)}
     assert HIDDEN_CASE_FIELDS["full"] == fields

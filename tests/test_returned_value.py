@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.returned_value import MAX_DEPTH, UnreadableValue, decode_returned_value, nesting_depth
+from judge.model.returned_value import MAX_DEPTH, UnreadableValue, decode_returned_value, nesting_depth
 
 
 def nested(depth: int) -> str:

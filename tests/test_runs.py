@@ -2,7 +2,7 @@
 
 import pytest
 
-from judge.catalog import load_problem
+from judge.formats.catalog import load_problem
 from judge.runner import judge_submission
 
 STONES = load_problem("stones")

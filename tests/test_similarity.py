@@ -287,9 +287,9 @@ def test_a_file_over_its_memory_budget_is_not_compared(made_up_class):
 
 
 def test_each_file_is_fingerprinted_once_and_the_judges_own_once_per_problem(made_up_class, monkeypatch):
-    from judge.budget_worker import BudgetedWorker
-    from judge.catalog import catalog
-    from judge.similarity import compare_class
+    from judge.classroom.budget_worker import BudgetedWorker
+    from judge.classroom.similarity import compare_class
+    from judge.formats.catalog import catalog
 
     made: list[str] = []
     call = BudgetedWorker.call

@@ -16,7 +16,7 @@ import pytest
 from conftest import ROOT, run_judge
 from test_grading import SOLUTIONS, _wait_for_rows, make_class
 
-from judge.store import SCHEMA_VERSION
+from judge.classroom.store import SCHEMA_VERSION
 
 
 def _grade(folder: Path, db: Path, *extra: str) -> subprocess.Popen:
@@ -26,7 +26,7 @@ def _grade(folder: Path, db: Path, *extra: str) -> subprocess.Popen:
 
 
 def test_the_store_uses_a_write_ahead_log_and_waits_for_a_busy_writer(tmp_path):
-    from judge.store import Store
+    from judge.classroom.store import Store
     store = Store(tmp_path / "r.db")
     assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert store.db.execute("PRAGMA busy_timeout").fetchone()[0] >= 10_000
@@ -68,8 +68,8 @@ def test_two_graders_writing_one_store_neither_lose_nor_duplicate_a_row(tmp_path
 
 def _claim_submissions(db: str, students: int, results) -> None:
     """Ask the store for the same submissions' rows as fast as it answers (run in two processes)."""
-    from judge.catalog import load_problem
-    from judge.store import Store
+    from judge.classroom.store import Store
+    from judge.formats.catalog import load_problem
     store = Store(Path(db))
     problem = load_problem("stones")
     source = SOLUTIONS / "stones/accepted/parity.c"
@@ -101,7 +101,7 @@ def test_two_processes_claiming_the_same_submissions_get_the_same_rows(tmp_path)
 
 
 def _suite_size(problem: str) -> int:
-    from judge.catalog import load_problem
+    from judge.formats.catalog import load_problem
     return len(load_problem(problem).cases)
 
 
@@ -214,7 +214,7 @@ VERSION_1_CASE_RESULTS = """CREATE TABLE case_results (
 
 
 def test_a_store_of_the_first_schema_is_brought_up_to_date_and_keeps_its_rows(tmp_path):
-    from judge.store import Store
+    from judge.classroom.store import Store
     db = tmp_path / "old.db"
     with sqlite3.connect(db) as connection:
         connection.execute(VERSION_1_CASE_RESULTS)

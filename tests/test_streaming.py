@@ -106,7 +106,7 @@ def test_fail_fast_stops_at_the_first_failing_case():
 
 def test_samples_runs_the_sample_cases_only():
     judged = judge_json("run", "sokoban", str(ROOT / "solutions/sokoban/accepted/grid.py"), "--samples", "--no-record")
-    from judge.catalog import load_problem
+    from judge.formats.catalog import load_problem
     samples = [case.name for case in load_problem("sokoban", ROOT).cases if case.visibility == "sample"]
     assert [case["name"] for case in judged["cases"]] == samples and judged["verdict"] == "AC"
 

@@ -9,9 +9,9 @@ from conftest import ROOT, built_in_problems, example_solutions, run_judge
 from hypothesis import given, settings
 
 from judge import stress as stress_module
-from judge.catalog import load_problem
-from judge.reference import reference_module, strategy_module, validator_module
-from judge.stress import input_size, stress
+from judge.authoring.stress import input_size, stress
+from judge.formats.catalog import load_problem
+from judge.problem_code.reference import reference_module, strategy_module, validator_module
 
 PROBLEMS = built_in_problems()
 WRONG = [(problem, path) for problem in PROBLEMS for path, verdict in example_solutions(problem)
@@ -131,8 +131,8 @@ def test_stress_and_the_counterexample_search_of_judge_run_have_one_budget():
 
     assert explain.PER_SUBMISSION == DEFAULT_EXPLAIN_SECONDS == stress_module.SEARCH_SECONDS
     assert explain.SEARCH_EXAMPLES is stress_module.SEARCH_EXAMPLES
+    from judge.authoring.stress import StressResult
     from judge.commands.stress_command import render_stress
-    from judge.stress import StressResult
 
     problem = load_problem("stones")
     nothing = StressResult("stones", "mine.py", 982, False)
@@ -227,8 +227,8 @@ def test_reference_agrees_with_an_independent_solution_on_generated_inputs(probl
 def test_a_time_limit_given_to_stress_is_scaled_for_the_language_as_judge_run_scales_it():
     # One rule for both commands: `--time-limit` is the problem's limit, which each language
     # then adjusts (Java's and node's slower starts), not a raw CPU limit for the program.
+    from judge.authoring.stress import _prepared
     from judge.runner import prepare
-    from judge.stress import _prepared
 
     problem = load_problem("stones")
     java = ROOT / "solutions/stones/accepted/Parity.java"

@@ -13,7 +13,7 @@ import pytest
 from conftest import ROOT, run_judge
 from test_grading import SOLUTIONS, make_class
 
-from judge.grading import NoSubmissions, Skipped, discover
+from judge.classroom.grading import NoSubmissions, Skipped, discover
 from judge.languages.base import COMPILER_MESSAGE_CHARS, COMPILER_MESSAGE_LINES, read_source, trim_message
 
 PROBLEMS = ["footholds", "omok", "sokoban", "stones", "yutnori"]

@@ -15,9 +15,9 @@ from conftest import ROOT, run_judge
 
 from judge.errors import SuiteError
 from judge.formats import suite_generated
-from judge.formats.suite import load_suite
-from judge.icpc.generators import seed_of
-from judge.reference import expected_output
+from judge.formats.icpc.generators import seed_of
+from judge.formats.suite.format import load_suite
+from judge.problem_code.reference import expected_output
 
 SUITE = ROOT / "tests" / "suites" / "sums"
 

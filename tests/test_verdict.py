@@ -1,8 +1,7 @@
 import signal
 
-from judge.checkers import CheckResult
+from judge.model.verdict import CheckResult, decide, overall_verdict, slowed_by_machine
 from judge.sandbox import Limits, Outcome
-from judge.verdict import decide, overall_verdict, slowed_by_machine
 
 LIMITS = Limits(cpu_time=1.0, wall_time=4.0, memory=64 << 20, output=1 << 20)
 OK = CheckResult(True)

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, run_judge
 
-from judge.output_diff import Difference, excerpt
-from judge.visible_text import visible
+from judge.text.output_diff import Difference, excerpt
+from judge.text.visible_text import visible
 
 ESC_NAME, CONTROL_NAME, REVERSED_NAME = "esc\x1b]0;pwned\x07", "one\x01", "rtl\u202etxt.exe"
 ACTING = ("\x1b", "\x01", "\x07", "\u202e")

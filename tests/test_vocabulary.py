@@ -1,4 +1,4 @@
-"""The judge's words (judge/vocabulary.py): what loads is a member of its enum, and what is
+"""The judge's words (judge/model/vocabulary.py): what loads is a member of its enum, and what is
 written (JSON, YAML, f-strings, the results store) is the word's text."""
 
 import json
@@ -6,9 +6,9 @@ import sqlite3
 
 import yaml
 
-from judge.catalog import load_problem
+from judge.formats.catalog import load_problem
 from judge.sandbox import TIERS, sandbox_tier
-from judge.vocabulary import SandboxTier, TaskStyle, Visibility
+from judge.model.vocabulary import SandboxTier, TaskStyle, Visibility
 
 from conftest import ROOT
 

@@ -15,9 +15,9 @@ import pytest
 from conftest import ROOT, built_in_problems, example_solutions, forcing_tier
 
 from judge import warm
-from judge.catalog import load_problem
+from judge.formats.catalog import load_problem
 from judge.harness import HARNESS_DIR
-from judge.program import python_interpreter
+from judge.languages.program import python_interpreter
 from judge.runner import base_limits, executor, judge_submission, prepare
 from judge.sandbox import probe_tier, run_sandboxed
 

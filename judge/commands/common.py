@@ -8,12 +8,12 @@ import os
 import sys
 from pathlib import Path
 
+from judge.classroom.store import DEFAULT_DB, Store
 from judge.commands import EXIT_FAILED, EXIT_OK, EXIT_USAGE  # noqa: F401 (the commands import them from here)
 from judge.errors import RefusedSubmission, UsageError
 from judge.languages.base import own_file
 from judge.languages.folder import read_folder
 from judge.sandbox import WEAK_ENV, diagnose_refusal, isolation_fix, sandbox_tier, weakness
-from judge.store import DEFAULT_DB, Store
 
 
 def positive(kind: type, name: str):
@@ -33,7 +33,7 @@ positive_int = positive(int, "a whole number")
 positive_float = positive(float, "a number")
 
 
-# Wall time a submission's counterexample search may take (judge/explain.py): judge/stress.py's
+# Wall time a submission's counterexample search may take (judge/authoring/explain.py): judge/authoring/stress.py's
 # SEARCH_SECONDS, written out here so that starting `judge` does not load the search.
 DEFAULT_EXPLAIN_SECONDS = 10.0
 BUDGET_ENV = "JUDGE_EXPLAIN_SECONDS"  # another default for a machine or a CI job (0: no search)

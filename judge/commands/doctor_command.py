@@ -12,6 +12,7 @@ from judge.errors import LanguageUnavailable
 from judge.languages import LANGUAGES
 from judge.languages.build_cache import cache_summary
 from judge.languages.self_test import self_test
+from judge.model.vocabulary import SandboxTier
 from judge.sandbox import (
     TIERS,
     diagnose_refusal,
@@ -21,7 +22,6 @@ from judge.sandbox import (
     probe_tier,
     sandbox_tier,
 )
-from judge.vocabulary import SandboxTier
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -6,9 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from judge.catalog import load_problem
+from judge.authoring.export import export_problem
 from judge.commands.common import EXIT_OK, add_problems_option
-from judge.icpc.export import export_problem
+from judge.formats.catalog import load_problem
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

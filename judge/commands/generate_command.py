@@ -7,9 +7,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from judge.catalog import find_problem
 from judge.commands.common import EXIT_OK, add_problems_option
-from judge.icpc.generated_data import generate_for, write_tree
+from judge.formats.catalog import find_problem
+from judge.formats.icpc.generated_data import generate_for, write_tree
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -11,9 +11,13 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
-from judge.assignment import check_problems, load_assignment, scale_to_points
-from judge.catalog import catalog
-from judge.cluster import Cluster, StartingCluster, add_cluster_arguments, is_local, options_from
+from judge.authoring.explain import explain_class
+from judge.classroom.assignment import check_problems, load_assignment, scale_to_points
+from judge.classroom.cluster import Cluster, StartingCluster, add_cluster_arguments, is_local, options_from
+from judge.classroom.deadlines import Policy, apply_lateness, parse_penalty, parse_time, snapshot_class
+from judge.classroom.grading import grade_folder
+from judge.classroom.rejudge import preview
+from judge.classroom.similarity import compare_class
 from judge.commands.common import (
     BUDGET_ENV,
     DEFAULT_EXPLAIN_SECONDS,
@@ -30,19 +34,15 @@ from judge.commands.common import (
     require_isolation,
 )
 from judge.commands.similarity_command import add_budget_options, budget_of
-from judge.deadlines import Policy, apply_lateness, parse_penalty, parse_time, snapshot_class
 from judge.errors import UsageError
-from judge.explain import explain_class
-from judge.feedback import LEVELS as FEEDBACK_LEVELS
-from judge.feedback import FeedbackPolicy, StudentView, at_least, level_for
-from judge.grading import grade_folder
-from judge.rejudge import preview
+from judge.formats.catalog import catalog
+from judge.model.feedback import LEVELS as FEEDBACK_LEVELS
+from judge.model.feedback import FeedbackPolicy, StudentView, at_least, level_for
+from judge.model.verdict import Verdict
 from judge.renderers import format_names, load_format
 from judge.sandbox import sandbox_tier, weakness
-from judge.similarity import compare_class
-from judge.terminal import fitted_table
-from judge.verdict import Verdict
-from judge.visible_text import visible
+from judge.text.terminal import fitted_table
+from judge.text.visible_text import visible
 
 DEFAULT_CLASS_BUDGET = 60.0  # seconds of wall time for all the counterexample searches of one `judge grade`
 
@@ -196,7 +196,7 @@ def _explain_failures(args: argparse.Namespace, report, store, for_students: boo
 
 def _withhold_feedback(report, asked: str | None, for_students: bool, hints: bool = True) -> None:
     """Take out of the report what the feedback level does not show of hidden cases (see
-    judge/feedback.py): the level asked for (the teacher's, over any problem's policy), else for a
+    judge/model/feedback.py): the level asked for (the teacher's, over any problem's policy), else for a
     format students read each problem's own policy; reports for the teacher alone keep everything.
     ``hints`` False (an assignment's ``hints: false``): the author's hints are never shown."""
     if asked is None and not for_students:

@@ -7,9 +7,9 @@ import argparse
 
 from tabulate import tabulate
 
-from judge.catalog import catalog
 from judge.commands.common import EXIT_FAILED, EXIT_OK, add_problems_option
 from judge.errors import SuiteError
+from judge.formats.catalog import catalog
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -8,9 +8,8 @@ import os
 import sys
 from pathlib import Path
 
-from judge.case_stream import CaseStream, status_stream
-from judge.case_view import sample_view
-from judge.catalog import find_problem
+from judge.authoring.explain import explain, hidden_failures
+from judge.classroom.store import record_run
 from judge.commands.common import (
     BUDGET_ENV,
     DEFAULT_EXPLAIN_SECONDS,
@@ -29,16 +28,17 @@ from judge.commands.common import (
     warn_if_weak,
 )
 from judge.errors import UsageError
-from judge.explain import explain, hidden_failures
-from judge.feedback import DEFAULT_LEVEL, LEVELS, StudentView, at_least, level_for, shown_names
 from judge.formats import format_of
+from judge.formats.catalog import find_problem
+from judge.model.feedback import DEFAULT_LEVEL, LEVELS, StudentView, at_least, level_for, shown_names
+from judge.model.results import CaseResult
+from judge.model.verdict import Verdict
+from judge.model.vocabulary import Visibility
 from judge.renderers import format_names, load_format
-from judge.report import SHOW_COUNTEREXAMPLE, cases_to_json, render_case_in_full
-from judge.results import CaseResult
+from judge.renderers.case_stream import CaseStream, status_stream
+from judge.renderers.case_view import sample_view
+from judge.renderers.report import SHOW_COUNTEREXAMPLE, cases_to_json, render_case_in_full
 from judge.runner import judge_submission
-from judge.store import record_run
-from judge.verdict import Verdict
-from judge.vocabulary import Visibility
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -143,7 +143,7 @@ def _streams_rows(renderer) -> bool:
 
 def _judge_streaming(args: argparse.Namespace, problem, source: Path, cases: list | None, renderer,
                      view: StudentView):
-    """judge_submission, with each case's row printed as it is decided (judge/case_stream.py),
+    """judge_submission, with each case's row printed as it is decided (judge/renderers/case_stream.py),
     as ``view`` shows it; stopped by a signal, what was decided is shown before the judge ends."""
     planned = cases if cases is not None else problem.cases
     names = [view.shown_name(case.name) for case in planned]
@@ -191,7 +191,7 @@ def _show_stopped(stream, rows_shown: bool, problem, source: Path, stop: Keyboar
 
 
 def _explain(args: argparse.Namespace, problem, source: Path, result):
-    """The counterexample search's outcome for the hidden failures (see judge/explain.py)."""
+    """The counterexample search's outcome for the hidden failures (see judge/authoring/explain.py)."""
     if hidden_failures(result) and sys.stderr.isatty():
         print(f"searching for an input that shows the hidden failure (up to {args.explain:g} s)...",
               file=sys.stderr, flush=True)

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from judge.assignment import assignment_history, load_assignment
+from judge.classroom.assignment import assignment_history, load_assignment
+from judge.classroom.store import DEFAULT_DB, read_history
 from judge.commands.common import EXIT_OK
 from judge.errors import UsageError
-from judge.grade_report import render_scoreboard
-from judge.scoreboard import scoreboard
-from judge.scoreboard_server import serve
-from judge.store import DEFAULT_DB, read_history
+from judge.renderers.grade_report import render_scoreboard
+from judge.scoreboard.server import serve
+from judge.scoreboard.standings import scoreboard
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

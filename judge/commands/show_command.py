@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from judge.catalog import find_problem
 from judge.commands.common import EXIT_OK, add_problems_option
 from judge.formats import format_of
+from judge.formats.catalog import find_problem
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

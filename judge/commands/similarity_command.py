@@ -13,12 +13,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from judge.budget_worker import Budget
-from judge.catalog import catalog
+from judge.classroom.budget_worker import Budget
+from judge.classroom.similarity import DEFAULT_BUDGET, DEFAULT_THRESHOLD, compare_class
 from judge.commands.common import EXIT_OK, add_problems_option, positive_float
 from judge.errors import SuiteError, UsageError
+from judge.formats.catalog import catalog
 from judge.renderers import format_names, load_format
-from judge.similarity import DEFAULT_BUDGET, DEFAULT_THRESHOLD, compare_class
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

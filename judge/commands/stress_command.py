@@ -7,7 +7,8 @@ import json
 import sys
 import time
 
-from judge.catalog import find_problem
+from judge.authoring.planned_examples import PlannedExamples
+from judge.authoring.stress import SEARCH_EXAMPLES, SEARCH_SECONDS, save_counterexample, stress
 from judge.commands.common import (
     EXIT_FAILED,
     EXIT_OK,
@@ -20,11 +21,10 @@ from judge.commands.common import (
     readable_source,
 )
 from judge.errors import UsageError
-from judge.output_diff import excerpt, expected_label, first_difference
-from judge.planned_examples import PlannedExamples
-from judge.stress import SEARCH_EXAMPLES, SEARCH_SECONDS, save_counterexample, stress
-from judge.terminal import terminal_width
-from judge.visible_text import visible
+from judge.formats.catalog import find_problem
+from judge.text.output_diff import excerpt, expected_label, first_difference
+from judge.text.terminal import terminal_width
+from judge.text.visible_text import visible
 
 # A counterexample larger than this (a package's generators may make one of megabytes) is shown
 # in part, around where the output first differs; --format json has all of it.

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import argparse
 
+from judge.authoring.verification import check_line, checks_of, checks_summary, not_made
 from judge.commands.common import EXIT_FAILED, EXIT_OK, add_problems_option, positive_float
-from judge.verification import check_line, checks_of, checks_summary, not_made
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

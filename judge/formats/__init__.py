@@ -8,9 +8,9 @@ from __future__ import annotations
 import functools
 
 from judge.formats.base import ProblemFormat, ProblemSource
-from judge.formats.package import PackageFormat
-from judge.formats.suite import SuiteFormat
-from judge.problem import Problem
+from judge.formats.icpc.format import PackageFormat
+from judge.formats.suite.format import SuiteFormat
+from judge.model.problem import Problem
 
 __all__ = ["ProblemFormat", "ProblemSource", "builtin_formats", "format_of", "formats", "plugin_formats"]
 

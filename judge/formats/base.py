@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from judge.results import Check
+from judge.model.results import Check
 
 if TYPE_CHECKING:
-    from judge.problem import Problem
+    from judge.model.problem import Problem
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ class ProblemFormat:
 
     def content_hash(self, problem: Problem) -> str:
         """A key of everything the expected results depend on: results recorded under another
-        key are judged again (see judge/store.py)."""
+        key are judged again (see judge/classroom/store.py)."""
         raise NotImplementedError
 
     # A submission may be a folder of files (as a package's submissions may), not only one file.

@@ -19,7 +19,7 @@ fails with EPERM:
 
 Tracing them (ptrace, /proc/PID/mem) is closed already: the servers are not dumpable. Where the
 machine is not x86_64 or aarch64 (the system call numbers differ), or seccomp is not available,
-nothing is installed: the judge's own wall clock (judge/warm.py) is the backstop either way.
+nothing is installed: the judge's own wall clock (judge/languages/warm.py) is the backstop either way.
 """
 
 import platform

@@ -17,9 +17,9 @@ from pathlib import Path
 
 from judge.errors import CompileError, LanguageUnavailable, UnknownLanguage
 from judge.languages.base import Language
-from judge.program import Program
+from judge.languages.program import Program
+from judge.model.signature import Signature
 from judge.sandbox.runtime import expose_language_paths, language_paths
-from judge.signature import Signature
 
 ENTRY_POINT_GROUP = "judge.languages"
 ALIASES = {"py": "python", "python3": "python", "c++": "cpp", "js": "javascript", "node": "javascript", "kt": "kotlin", "sh": "bash"}

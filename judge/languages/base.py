@@ -13,17 +13,17 @@ from typing import TYPE_CHECKING
 
 from judge.errors import CompileError, LanguageUnavailable
 from judge.harness import EXEC_SERVER_FILE, HARNESS_DIR
-from judge.host import CLOSE_ON_EXEC, NON_BLOCKING, NO_FOLLOW
+from judge.sandbox.host import CLOSE_ON_EXEC, NON_BLOCKING, NO_FOLLOW
 from judge.languages.build_cache import CacheUnusable, cache_key, cache_root, cached_entry  # noqa: F401 (the languages import these from here)
-from judge.program import Program
+from judge.languages.program import Program
 from judge.sandbox import WORK_DIR_INSIDE, Limits, run_sandboxed
 from judge.sandbox.probe_cache import remembered
-from judge.vocabulary import TaskStyle
-from judge.warm import ExecPool
+from judge.model.vocabulary import TaskStyle
+from judge.languages.warm import ExecPool
 
 if TYPE_CHECKING:
     from judge.languages.functions import FunctionStyle
-    from judge.signature import Signature
+    from judge.model.signature import Signature
 
 # The output limit is also the compiler's file-size limit: a program with a precomputed table
 # legitimately builds files of many megabytes.
@@ -104,7 +104,7 @@ class Language:
 
     def warm_pool(self, program: Program, style: str, limits: Limits):
         """A pool that runs this program's cases faster than a fresh start each (see
-        judge/warm.py), or None: every case starts afresh."""
+        judge/languages/warm.py), or None: every case starts afresh."""
         if not self.exec_server:
             return None
         return ExecPool(program, style, limits)

@@ -7,7 +7,7 @@ import shlex
 from pathlib import Path
 
 from judge.languages.base import Language, Program, cache_key, cached_build, read_source
-from judge.signature import Signature
+from judge.model.signature import Signature
 
 BASH_COMMAND = ("bash", "--norc", "--noprofile")
 

@@ -26,12 +26,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from judge.errors import JudgeError
-from judge.host import NO_FOLLOW, OTHERS_MAY_WRITE, file_owner_id, user_tag
 from judge.languages.cache_limits import cache_limits, size_text
 from judge.languages.cache_locks import build_lock
 from judge.languages.cache_sweep import TRASH_PREFIX, cache_usage, note_new_entry, uncached_name
 from judge.languages.cache_users import EntryPath, hold, registration
 from judge.sandbox.command import running_as_root
+from judge.sandbox.host import NO_FOLLOW, OTHERS_MAY_WRITE, file_owner_id, user_tag
 
 MANIFEST = ".manifest"  # in every entry: the hash of everything else in it
 BUILD_OUTPUT_LIMIT = 512 << 20  # bytes of files a build may leave at all (what is kept: cache_limits.py)

@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from judge.host import CLOSE_ON_EXEC, NO_FOLLOW, file_locking
+from judge.sandbox.host import CLOSE_ON_EXEC, NO_FOLLOW, file_locking
 
-fcntl = file_locking()  # (Windows has none: locks there lock nothing, see judge.host)
+fcntl = file_locking()  # (Windows has none: locks there lock nothing, see judge.sandbox.host)
 
 
 def build_lock(root: Path, key: str, wait: bool = True) -> int | None:

@@ -26,12 +26,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.host import CLOSE_ON_EXEC, NO_FOLLOW, file_locking
 from judge.languages.cache_limits import CacheLimits
 from judge.languages.cache_locks import build_lock, remove_build_lock
 from judge.languages.cache_users import cache_wide, in_use, registration
+from judge.sandbox.host import CLOSE_ON_EXEC, NO_FOLLOW, file_locking
 
-fcntl = file_locking()  # (Windows has none: locks there lock nothing, see judge.host)
+fcntl = file_locking()  # (Windows has none: locks there lock nothing, see judge.sandbox.host)
 
 USAGE = ".usage"  # "<bytes of entries> <bytes after the last sweep> <time of the last sweep>"
 SWEEP_LOCK = ".sweep.lock"

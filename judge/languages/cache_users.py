@@ -25,9 +25,9 @@ import weakref
 from contextlib import contextmanager
 from pathlib import Path
 
-from judge.host import CLOSE_ON_EXEC, NO_FOLLOW, file_locking
+from judge.sandbox.host import CLOSE_ON_EXEC, NO_FOLLOW, file_locking
 
-fcntl = file_locking()  # (Windows has none: locks there lock nothing, see judge.host)
+fcntl = file_locking()  # (Windows has none: locks there lock nothing, see judge.sandbox.host)
 
 USERS = ".users"
 USERS_LOCK = ".users.lock"

@@ -12,9 +12,9 @@ from pathlib import Path
 from judge.languages.base import Language, Program, cache_key, cached_build, exec_server_files, read_source
 from judge.languages.functions.c import CFunction
 from judge.languages.functions.cpp import CppFunction
-from judge.program import NATIVE_PROGRAM
-from judge.signature import Signature
-from judge.vocabulary import TaskStyle
+from judge.languages.program import NATIVE_PROGRAM
+from judge.model.signature import Signature
+from judge.model.vocabulary import TaskStyle
 
 # Defined as Codeforces and Baekjoon define it: contest templates read `input.txt` and write
 # `output.txt` unless it is set (`#ifndef ONLINE_JUDGE freopen(...)`), and would print nothing here.

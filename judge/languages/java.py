@@ -30,8 +30,8 @@ from pathlib import Path
 from judge.errors import CompileError
 from judge.languages.base import Language, Program, cache_key, cached_build, exec_server_files, read_source
 from judge.languages.functions.java import CLASS_NAME, HARNESS_CLASS, JavaFunction
-from judge.signature import Signature
-from judge.vocabulary import TaskStyle
+from judge.model.signature import Signature
+from judge.model.vocabulary import TaskStyle
 
 JVM_ALLOWANCE = 160 << 20
 PACKAGE_LINE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)

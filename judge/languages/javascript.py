@@ -19,8 +19,8 @@ from judge.languages.base import (
     read_source,
 )
 from judge.languages.functions.javascript import JavaScriptFunction
-from judge.signature import Signature
-from judge.vocabulary import TaskStyle
+from judge.model.signature import Signature
+from judge.model.vocabulary import TaskStyle
 
 NODE_ALLOWANCE = 96 << 20
 NODE_COMMAND = ("node", "--max-old-space-size={memory_mb}", "--stack-size=32000")

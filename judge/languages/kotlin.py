@@ -17,8 +17,8 @@ from pathlib import Path
 from judge.errors import CompileError
 from judge.languages.base import Program, cache_key, cached_build, exec_server_files, read_source
 from judge.languages.java import JAVAC_JVM_OPTIONS, Java
-from judge.signature import Signature
-from judge.vocabulary import TaskStyle
+from judge.model.signature import Signature
+from judge.model.vocabulary import TaskStyle
 
 TOP_LEVEL_MAIN = re.compile(r"^(?:suspend\s+)?fun\s+main\s*\(", re.MULTILINE)
 PACKAGE_LINE = re.compile(r"^\s*package\s+([\w.]+)", re.MULTILINE)

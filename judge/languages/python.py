@@ -20,11 +20,11 @@ from judge.languages.base import (
     server_support_files,
 )
 from judge.languages.functions.python import PythonFunction
-from judge.program import python_interpreter
+from judge.languages.program import python_interpreter
+from judge.languages.warm import WarmPool
+from judge.model.signature import Signature
+from judge.model.vocabulary import TaskStyle
 from judge.sandbox import Limits
-from judge.signature import Signature
-from judge.vocabulary import TaskStyle
-from judge.warm import WarmPool
 
 
 @functools.cache
@@ -81,7 +81,7 @@ class Python(Language):
         interpreter = python_interpreter()
         if not os.path.exists(interpreter):
             raise LanguageUnavailable(f"python: interpreter {interpreter} not found; set JUDGE_PYTHON")
-        # The warm-start server travels with every Python program (see judge/warm.py): its files
+        # The warm-start server travels with every Python program (see judge/languages/warm.py): its files
         # must not replace the program's own modules, nor the entry a module named solution.py.
         server_files = _server_files(interpreter)
         taken = sorted(set(modules) & {*server_files, FUNCTION_HARNESS_FILE})

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from judge.errors import CompileError, LanguageUnavailable
 from judge.languages.base import Language
+from judge.model.vocabulary import TaskStyle
 from judge.sandbox import Limits, run_sandboxed
-from judge.vocabulary import TaskStyle
 
 SELF_TEST_INPUT, SELF_TEST_OUTPUT = b"20 22\n", "42"
 SELF_TEST_LIMITS = Limits(cpu_time=5.0, wall_time=20.0, memory=256 << 20, output=1 << 20)

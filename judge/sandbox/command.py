@@ -14,11 +14,11 @@ import os
 from pathlib import Path
 
 from judge.harness.process_watch import cpu_rlimit
+from judge.model.vocabulary import SandboxTier
 from judge.sandbox.limits import Limits
 from judge.sandbox.new_root import NO_PRIVILEGES, new_root_script
 from judge.sandbox.runtime import INIT_INFO_FD, PIPE_IN, PIPE_OUT
 from judge.sandbox.view import EMPTY_BYTES, Mount, ordered, runtime_mounts, scratch_mounts
-from judge.vocabulary import SandboxTier
 
 PROGRAM_DIR_INSIDE = "/prog"
 WORK_DIR_INSIDE = "/sandbox"

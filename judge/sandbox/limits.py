@@ -41,7 +41,7 @@ class Limits:
     @staticmethod
     def loaded_wall(cpu_time: float) -> float:
         """The wall-clock limit of a case run again because a loaded machine, not the program,
-        stopped it (judge.verdict.slowed_by_machine): room for a program short of its CPU time."""
+        stopped it (judge.model.verdict.slowed_by_machine): room for a program short of its CPU time."""
         return cpu_time * 3 + 1
 
     @classmethod

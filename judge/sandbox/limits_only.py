@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from judge.harness.process_watch import CPU_GRACE, POLL, StderrKept, cpu_rlimit
-from judge.host import max_rss_bytes_per_unit
+from judge.sandbox.host import max_rss_bytes_per_unit
 from judge.sandbox.limits import Limits, Outcome
 from judge.sandbox.scratch import scratch_dir
 

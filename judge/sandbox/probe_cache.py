@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from judge.host import OTHERS_MAY_WRITE, file_owner_id, user_tag
+from judge.sandbox.host import OTHERS_MAY_WRITE, file_owner_id, user_tag
 
 CACHE_ENV = "JUDGE_CACHE"  # the folder judge/languages/build_cache.py keeps compiled programs in
 FILE_NAME = ".sandbox-probes.json"  # a dot name: the compile cache's sweep leaves it alone

@@ -18,8 +18,8 @@ from judge.harness.proc_usage import (
     usage,
 )
 from judge.harness.process_watch import STDERR_KEEP, Watch, watch
-from judge.host import has_namespaces
 from judge.sandbox.command import running_as_root
+from judge.sandbox.host import has_namespaces
 from judge.sandbox.ipc_namespace import run_shared_memory_kb
 from judge.sandbox.limits import Limits, Outcome
 from judge.sandbox.runtime import PIPE_IN, PIPE_OUT

@@ -24,8 +24,8 @@ from pathlib import Path
 from judge.harness.case_control import SHARED_DIRECTORIES, remove_owned_by
 from judge.harness.ipc_objects import KEYCTL_CLEAR, KEYCTL_SYSCALL, SHARED_KEYRINGS, remove_created_by
 from judge.harness.proc_usage import is_zombie, processes_of_uid
-from judge.host import file_locking
 from judge.sandbox.command import running_as_root, slot_prefix
+from judge.sandbox.host import file_locking
 from judge.sandbox.limits import RunsStopped, SandboxError
 from judge.sandbox.scratch import scratch_dir
 

@@ -22,7 +22,7 @@ from judge.sandbox.root_init import open_info, reap_init
 from judge.sandbox.runtime import INIT_INFO_FD
 from judge.sandbox.slots import spawned_pids
 from judge.sandbox.tiers import bwrap_path, builds_view_with_bwrap, unshare_hides
-from judge.vocabulary import SandboxTier
+from judge.model.vocabulary import SandboxTier
 
 DEFAULT_SIGNALS = tuple(signal.valid_signals() - {getattr(signal, "SIGKILL", -1), getattr(signal, "SIGSTOP", -1)})
 # Processes started in the root tier: the read end of what their bwrap says of its init.

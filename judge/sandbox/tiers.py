@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.host import has_namespaces, linux_elsewhere_fix, system_name
+from judge.model.vocabulary import SandboxTier
 from judge.sandbox.command import (
     MQUEUE_INSIDE,
     SCRATCH_DIRECTORIES,
@@ -38,12 +38,12 @@ from judge.sandbox.command import (
     outer_prefix,
     running_as_root,
 )
+from judge.sandbox.host import has_namespaces, linux_elsewhere_fix, system_name
 from judge.sandbox.limits import SandboxError
 from judge.sandbox.namespace_refusal import Refusal, diagnose
 from judge.sandbox.probe_cache import remembered
 from judge.sandbox.root_init import open_info, reap_init
 from judge.sandbox.slots import acquire_slot, kill_slot, release_slot
-from judge.vocabulary import SandboxTier
 
 TIERS = tuple(SandboxTier)  # strongest first
 SANDBOX_ENV = "JUDGE_SANDBOX"

@@ -7,12 +7,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from judge.vocabulary import Visibility
+from judge.model.vocabulary import Visibility
 
 if TYPE_CHECKING:
     from judge.languages import Language
-    from judge.problem import Case, Problem
-    from judge.results import CaseResult, Prepared
+    from judge.model.problem import Case, Problem
+    from judge.model.results import CaseResult, Prepared
     from judge.sandbox import Limits, Outcome
 
 # How a prepared program is run once: (command, stdin, limits, program directory) -> Outcome.

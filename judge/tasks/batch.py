@@ -5,9 +5,9 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from judge.problem import Case
+from judge.model.problem import Case
+from judge.model.vocabulary import TaskStyle, Visibility
 from judge.tasks.base import TaskType
-from judge.vocabulary import TaskStyle, Visibility
 
 
 class Batch(TaskType):

@@ -1,6 +1,6 @@
 """Function call: the submission defines ``solution(...)``; a harness in the sandbox calls it
 with the case's arguments (sent as JSON on stdin) and prints the return value as JSON. Typed
-languages build their harness from the problem's signature (``judge/signature.py``)."""
+languages build their harness from the problem's signature (``judge/model/signature.py``)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from types import ModuleType
 from typing import Any
 
 from judge.languages import LANGUAGES
-from judge.problem import Case
-from judge.returned_value import decode_returned_value
+from judge.model.problem import Case
+from judge.model.returned_value import decode_returned_value
+from judge.model.vocabulary import TaskStyle, Visibility
 from judge.tasks.base import TaskType
-from judge.vocabulary import TaskStyle, Visibility
 
 
 class FunctionCall(TaskType):

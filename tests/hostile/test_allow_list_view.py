@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import judge
-from judge.catalog import load_problem
+from judge.formats.catalog import load_problem
 from judge.runner import judge_submission
 from judge.sandbox import hides_file_system, sandbox_tier
 from tests.hostile.test_hostile import HERE, ROOT, TIERS

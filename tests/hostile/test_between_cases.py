@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from judge.catalog import load_problem
+from judge.formats.catalog import load_problem
+from judge.model.vocabulary import Visibility
 from judge.runner import judge_submission
 from judge.sandbox.slots import FIRST_SLOT_UID, SLOT_COUNT
-from judge.vocabulary import Visibility
 
 HERE = Path(__file__).resolve().parent
 QUEUE_IN_HOST = ("the none tier has no IPC namespace: a POSIX message queue is the host's and outlives "

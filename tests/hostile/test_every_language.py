@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 from conftest import machine_tiers
 
-from judge.catalog import load_problem
-from judge.problem import Case
-from judge.results import CaseResult, Prepared
+from judge.formats.catalog import load_problem
+from judge.model.problem import Case
+from judge.model.results import CaseResult, Prepared
 from judge.runner import prepare, run_case
 from judge.sandbox import probe_tier, run_sandboxed
 from judge.sandbox.slots import FIRST_SLOT_UID, SLOT_COUNT

@@ -8,8 +8,8 @@ import signal
 
 import pytest
 
+from judge.model.verdict import decide
 from judge.runner import base_limits
-from judge.verdict import decide
 from tests.conftest import run_judge
 from tests.hostile.test_hostile import STONES, TIERS, run_raw
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from judge.languages import language_for
-from judge.catalog import load_problem
+from judge.formats.catalog import load_problem
 from judge.runner import base_limits, judge_submission
 from judge.sandbox import hides_file_system, probe_tier, run_sandboxed
 

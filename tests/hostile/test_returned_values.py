@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.catalog import load_problem
+from judge.formats.catalog import load_problem
 from judge.runner import judge_submission
 
 HERE = Path(__file__).resolve().parent

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from judge import warm
-from judge.catalog import load_problem
+from judge.formats.catalog import load_problem
 from judge.harness.proc_usage import descendants
-from judge.results import Prepared
+from judge.model.results import Prepared
 from judge.runner import judge_submission, prepare
 
 HERE = Path(__file__).resolve().parent

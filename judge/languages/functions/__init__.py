@@ -1,5 +1,5 @@
 """Function-style problems per language: the declaration each language shows for a typed
-signature (``judge/signature.py``), and for compiled languages the generated harness that reads
+signature (``judge/model/signature.py``), and for compiled languages the generated harness that reads
 the call's arguments, calls the submission once and prints the result as JSON.
 
 A language gains function style by one module here (a ``FunctionStyle`` subclass) and the
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from judge.harness import HARNESS_DIR
-from judge.signature import Signature
+from judge.model.signature import Signature
 
 HEADLINES = {
     "main": "error: remove `main` from the file: the judge calls the function itself; declare {declaration}",

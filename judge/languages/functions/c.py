@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from judge.languages.functions import LINK_MAIN_TWICE, FunctionStyle, harness_text, quoted
-from judge.signature import Param, Signature, Type, length_names
+from judge.model.signature import Param, Signature, Type, length_names
 
 SCALARS = {"int": "int", "long": "long long", "double": "double", "bool": "bool", "string": "const char*"}
 RETURNED_SCALARS = {**SCALARS, "string": "char*"}

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from judge.languages.functions import LINK_MAIN_TWICE, FunctionStyle, harness_text, quoted
-from judge.signature import Signature, Type
+from judge.model.signature import Signature, Type
 
 SCALARS = {"int": "int", "long": "long long", "double": "double", "bool": "bool", "string": "string"}
 BRIDGE_FILE = "judge_bridge.cpp"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from judge.languages.functions import FunctionStyle, harness_text
-from judge.signature import Signature, Type
+from judge.model.signature import Signature, Type
 
 SCALARS = {"int": "int", "long": "long", "double": "double", "bool": "boolean", "string": "String"}
 READERS = {"int": ("readInt", "ints"), "long": ("readLong", "longs"), "double": ("readDouble", "doubles"),

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from judge.languages.functions import FunctionStyle
-from judge.signature import Signature
+from judge.model.signature import Signature
 
 
 class JavaScriptFunction(FunctionStyle):

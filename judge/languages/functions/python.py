@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from judge.languages.functions import FunctionStyle
-from judge.signature import Signature, Type
+from judge.model.signature import Signature, Type
 
 SCALARS = {"int": "int", "long": "int", "double": "float", "bool": "bool", "string": "str"}
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import csv
 import io
 
-from judge.grading import MISSING, ClassReport, StudentReport
+from judge.classroom.grading import MISSING, ClassReport, StudentReport
 
 # A cell starting with one of these is a formula to a spreadsheet: a student's folder named
 # "=HYPERLINK(...)" must stay text, so it gets a leading apostrophe (what spreadsheets show as text).

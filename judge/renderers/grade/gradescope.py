@@ -7,16 +7,16 @@ import difflib
 import json
 from pathlib import Path
 
-from judge.case_view import sample_views
-from judge.grade_report import weak_sandbox_note
-from judge.grading import ClassReport, Skipped, StudentReport
-from judge.report import explanation_text, failed_case_text
-from judge.verdict import Verdict
+from judge.classroom.grading import ClassReport, Skipped, StudentReport
+from judge.model.verdict import Verdict
+from judge.renderers.case_view import sample_views
+from judge.renderers.grade_report import weak_sandbox_note
+from judge.renderers.report import explanation_text, failed_case_text
 
 DEFAULT_OUT = Path("gradescope")
 EXPLANATION_WIDTH = 160  # characters a line of a counterexample's input or output is cut to
-FOR_STUDENTS = True  # students read it: each problem's feedback policy applies (judge/feedback.py)
-SHOWS_COUNTEREXAMPLES = True  # judge grade searches for them (judge/explain.py) only for formats that show them
+FOR_STUDENTS = True  # students read it: each problem's feedback policy applies (judge/model/feedback.py)
+SHOWS_COUNTEREXAMPLES = True  # judge grade searches for them (judge/authoring/explain.py) only for formats that show them
 
 
 def write(report: ClassReport, out: Path) -> list[Path]:

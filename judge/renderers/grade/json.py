@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-from judge.grade_report import CaseRate, case_rates, group_rates
-from judge.grading import GRADED, ClassReport, StudentReport
+from judge.classroom.grading import GRADED, ClassReport, StudentReport
+from judge.renderers.grade_report import CaseRate, case_rates, group_rates
 
-SHOWS_COUNTEREXAMPLES = True  # judge grade searches for them (judge/explain.py) only for formats that show them
+SHOWS_COUNTEREXAMPLES = True  # judge grade searches for them (judge/authoring/explain.py) only for formats that show them
 
 
 def to_json(report: ClassReport) -> dict:

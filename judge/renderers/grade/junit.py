@@ -2,17 +2,17 @@
 (a <failure> for every case that is not AC, an <error> for IE), and a "not graded" testsuite with
 a <skipped> testcase per file that was not graded, so that CI lists those files and why.
 XML 1.0 forbids most control characters even as references: names and messages show them as
-escapes (judge/visible_text.py), so the report stays well-formed whatever a student names a file."""
+escapes (judge/text/visible_text.py), so the report stays well-formed whatever a student names a file."""
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from judge.grade_report import weak_sandbox_note
-from judge.grading import ClassReport, Skipped
-from judge.results import SubmissionResult
-from judge.verdict import Verdict
-from judge.visible_text import visible
+from judge.classroom.grading import ClassReport, Skipped
+from judge.model.results import SubmissionResult
+from judge.model.verdict import Verdict
+from judge.renderers.grade_report import weak_sandbox_note
+from judge.text.visible_text import visible
 
 COUNTS = ("tests", "failures", "errors", "skipped")
 
@@ -45,7 +45,7 @@ def _result_suite(name: str, result: SubmissionResult) -> ET.Element:
     elapsed = 0.0
     compile_message_at = None  # the case carrying the compiler's message: it is given once
     for case in result.cases:
-        seconds = case.wall_time or 0.0  # None: not shown (judge/feedback.py)
+        seconds = case.wall_time or 0.0  # None: not shown (judge/model/feedback.py)
         element = ET.SubElement(suite, "testcase", classname=name, name=case.name, time=f"{seconds:.3f}")
         counts["tests"] += 1
         elapsed += seconds

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from tabulate import tabulate
 
-from judge.grade_report import class_rows, problem_headers, total_header, weak_sandbox_note
-from judge.grading import ClassReport
-from judge.visible_text import visible
+from judge.classroom.grading import ClassReport
+from judge.renderers.grade_report import class_rows, problem_headers, total_header, weak_sandbox_note
+from judge.text.visible_text import visible
 
 
 def render(report: ClassReport) -> str:

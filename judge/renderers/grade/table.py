@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import textwrap
 
-from judge.grade_report import case_rates, class_rows, problem_headers, total_header, weak_sandbox_note
-from judge.grading import ClassReport
-from judge.terminal import fitted_table, terminal_width
-from judge.visible_text import visible
+from judge.classroom.grading import ClassReport
+from judge.renderers.grade_report import case_rates, class_rows, problem_headers, total_header, weak_sandbox_note
+from judge.text.terminal import fitted_table, terminal_width
+from judge.text.visible_text import visible
 
 
 def render(report: ClassReport, width: int | None = None, cases: bool = False) -> str:

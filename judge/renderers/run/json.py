@@ -1,10 +1,10 @@
-"""One JSON object: the documented shape of a submission's result (see judge/report.py)."""
+"""One JSON object: the documented shape of a submission's result (see judge/renderers/report.py)."""
 
 from __future__ import annotations
 
-from judge.problem import Problem
-from judge.report import render_json
-from judge.results import SubmissionResult
+from judge.model.problem import Problem
+from judge.model.results import SubmissionResult
+from judge.renderers.report import render_json
 
 
 def render(result: SubmissionResult, problem: Problem) -> str:

@@ -1,14 +1,14 @@
 """The per-case table for a terminal, with each failed sample case's input, expected and actual
-output around the first difference (see judge/report.py). Its rows are printed as the cases are
+output around the first difference (see judge/renderers/report.py). Its rows are printed as the cases are
 decided (``row_table``), then what follows them (``render_after_rows``)."""
 
 from __future__ import annotations
 
-from judge.case_view import sample_views
-from judge.problem import Problem
-from judge.report import CaseTable, render_after_table, render_table
-from judge.results import SubmissionResult
-from judge.terminal import terminal_width
+from judge.model.problem import Problem
+from judge.model.results import SubmissionResult
+from judge.renderers.case_view import sample_views
+from judge.renderers.report import CaseTable, render_after_table, render_table
+from judge.text.terminal import terminal_width
 
 
 def render(result: SubmissionResult, problem: Problem) -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from judge.html_page import environment
-from judge.similarity import SimilarityReport
+from judge.classroom.similarity import SimilarityReport
+from judge.renderers.html_page import environment
 
 
 def render(report: SimilarityReport) -> str:

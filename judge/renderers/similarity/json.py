@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from judge.similarity import Pair, SimilarityReport
+from judge.classroom.similarity import Pair, SimilarityReport
 
 
 def to_json(report: SimilarityReport) -> dict:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import textwrap
 
-from judge.similarity import SimilarityReport
-from judge.terminal import fitted_table, terminal_width
-from judge.visible_text import visible
+from judge.classroom.similarity import SimilarityReport
+from judge.text.terminal import fitted_table, terminal_width
+from judge.text.visible_text import visible
 
 
 def render(report: SimilarityReport, width: int | None = None) -> str:

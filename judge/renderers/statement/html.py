@@ -9,11 +9,11 @@ import json
 import re
 from dataclasses import dataclass
 
-from judge.html_page import environment
-from judge.icpc.show import sample_interactions
-from judge.problem import Problem
-from judge.reference import expected_output
-from judge.vocabulary import Visibility
+from judge.formats.icpc.show import sample_interactions
+from judge.model.problem import Problem
+from judge.model.vocabulary import Visibility
+from judge.problem_code.reference import expected_output
+from judge.renderers.html_page import environment
 
 HEADING = re.compile(r"(#{1,6})\s+(.*)")
 ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+(.*)")

@@ -1,0 +1,56 @@
+"""Fitting text to the terminal: its width, cutting a line with an ellipsis, and tables whose
+free-text columns shrink so that no line is wider than the terminal."""
+
+from __future__ import annotations
+
+import shutil
+
+from judge.text.visible_text import visible
+
+ELLIPSIS = "…"
+NARROWEST = 8  # a shrinkable column keeps at least this many characters
+
+
+LOG_WIDTH = 200  # when the output is no terminal (a CI log, a file): wide, but still bounded
+
+
+def terminal_width() -> int:
+    """The width to fit: $COLUMNS when set, else the terminal's when standard output is one,
+    else LOG_WIDTH."""
+    return shutil.get_terminal_size((LOG_WIDTH, 24)).columns
+
+
+def cut(text: str, width: int) -> str:
+    """``text`` on one line, at most ``width`` characters, ending with an ellipsis if cut; its
+    control characters shown as escapes (judge/text/visible_text.py), counted in the width."""
+    text = visible(" ".join(text.splitlines()), one_line=True)
+    if len(text) <= width:
+        return text
+    return text[:max(0, width - 1)] + ELLIPSIS if width > 0 else ""
+
+
+def fitted_table(rows: list[list[str]], headers: list[str], shrinkable: list[int], width: int | None = None) -> str:
+    """A tabulate "simple" table no wider than ``width`` (default: the terminal's), made so by
+    cutting the cells of the ``shrinkable`` columns (last first); the other columns are never cut,
+    so a table of them alone may stay wider. Control characters in cells are shown as escapes."""
+    width = terminal_width() if width is None else width
+    rows = [[visible(" ".join(str(cell).splitlines()), one_line=True) for cell in row] for row in rows]
+    headers = [visible(header, one_line=True) for header in headers]
+    text = _table(rows, headers)
+    for index in reversed(shrinkable):
+        excess = max(map(len, text.splitlines()), default=0) - width
+        if excess <= 0:
+            break
+        current = max([len(row[index]) for row in rows], default=0)
+        room = max(NARROWEST, len(headers[index]), current - excess)
+        rows = [[cut(cell, room) if position == index else cell for position, cell in enumerate(row)]
+                for row in rows]
+        text = _table(rows, headers)
+    return text
+
+
+def _table(rows: list[list[str]], headers: list[str]) -> str:
+    # deferred: tabulate loads importlib.metadata and wcwidth (30-50 ms), which the run table,
+    # cut() and a one-case `judge run` never need
+    from tabulate import tabulate
+    return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)
