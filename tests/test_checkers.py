@@ -4,8 +4,8 @@ import time
 import pytest
 from conftest import ROOT, run_judge
 
-from judge import checkers
 from judge.errors import SuiteError
+from judge.problem_code import checkers
 from judge.problem_code.checkers import check_data, check_exact, check_float, check_tokens, get_checker
 
 

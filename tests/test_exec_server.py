@@ -9,8 +9,8 @@ import pytest
 from conftest import ROOT, built_in_problems, example_solutions
 from test_warm import run_warm_and_cold
 
-from judge import warm
 from judge.formats.catalog import load_problem
+from judge.languages import warm
 from judge.runner import executor, judge_submission, prepare
 
 EXEC_SUFFIXES = {".c": "c", ".cpp": "cpp", ".java": "java", ".js": "javascript"}

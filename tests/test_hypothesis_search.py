@@ -4,10 +4,10 @@ import pytest
 from conftest import ROOT, built_in_problems
 from hypothesis import strategies as st
 
-from judge import hypothesis_search
 from judge.authoring.planned_examples import strategy_inputs
-from judge.formats.catalog import load_problem
 from judge.authoring.stress import stress
+from judge.formats.catalog import load_problem
+from judge.problem_code import hypothesis_search
 
 PROBLEMS = built_in_problems()
 # When a Hypothesis release changes the internals the engine is driven by, stress falls back to

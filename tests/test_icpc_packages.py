@@ -695,7 +695,7 @@ def test_a_failed_sample_of_a_package_with_its_own_validator_points_at_no_differ
 def test_a_folder_submissions_cases_run_warm_as_a_single_files_do(folder, monkeypatch, cache):
     """Its build ships the exec server, so no case falls back to a cold start (which costs a
     JVM or node start more per case)."""
-    from judge import warm
+    from judge.languages import warm
 
     cold_runs = []
     real = warm.run_sandboxed

@@ -147,8 +147,8 @@ def test_accepted_solutions_that_disagree_do_not_blame_the_reference(tmp_path):
 
 
 def test_a_validator_that_never_returns_is_given_up_on(tmp_path, monkeypatch):
-    from judge import reference
     from judge.formats.suite.format import load_suite
+    from judge.problem_code import reference
 
     monkeypatch.setattr(reference, "VALIDATOR_SECONDS", 0.5)
     project = project_with(tmp_path, "stones")

@@ -8,7 +8,7 @@ import pytest
 from conftest import ROOT, built_in_problems, example_solutions, run_judge
 from hypothesis import given, settings
 
-from judge import stress as stress_module
+from judge.authoring import stress as stress_module
 from judge.authoring.stress import input_size, stress
 from judge.formats.catalog import load_problem
 from judge.problem_code.reference import reference_module, strategy_module, validator_module
@@ -126,7 +126,7 @@ def test_shrinking_ends_at_its_bound_with_the_smallest_failing_input_so_far(monk
 
 
 def test_stress_and_the_counterexample_search_of_judge_run_have_one_budget():
-    from judge import explain
+    from judge.authoring import explain
     from judge.commands.common import DEFAULT_EXPLAIN_SECONDS
 
     assert explain.PER_SUBMISSION == DEFAULT_EXPLAIN_SECONDS == stress_module.SEARCH_SECONDS

@@ -14,8 +14,8 @@ import pytest
 from conftest import ROOT, run_judge
 
 from judge.errors import SuiteError
-from judge.formats import suite_generated
 from judge.formats.icpc.generators import seed_of
+from judge.formats.suite import generated as suite_generated
 from judge.formats.suite.format import load_suite
 from judge.problem_code.reference import expected_output
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, built_in_problems, example_solutions, forcing_tier
 
-from judge import warm
 from judge.formats.catalog import load_problem
 from judge.harness import HARNESS_DIR
+from judge.languages import warm
 from judge.languages.program import python_interpreter
 from judge.runner import base_limits, executor, judge_submission, prepare
 from judge.sandbox import probe_tier, run_sandboxed

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from judge import warm
 from judge.formats.catalog import load_problem
 from judge.harness.proc_usage import descendants
+from judge.languages import warm
 from judge.model.results import Prepared
 from judge.runner import judge_submission, prepare
 
