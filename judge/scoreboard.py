@@ -72,17 +72,22 @@ class Cell:
         if state == UNTRIED:
             return "not tried"
         if state == PENDING:
-            waiting = [_count(self.judging, "submission", "submissions") + " not judged yet"] if self.judging else []
-            waiting += [_count(self.frozen, "submission", "submissions") + " after the freeze"] if self.frozen else []
-            known = (f", after {_count(self.tries, 'rejected try', 'rejected tries')}" if self.tries else "") \
-                if self.icpc else f", {self.score or 0:g} points so far"
-            return f"pending: {' and '.join(waiting)}{known}"
+            return self._pending_label()
         solved = "solved first (the first to solve it)" if state == FIRST else "solved"
         if self.icpc:
             return f"{solved} at minute {self.minutes}, in {tries}" if self.solved_at is not None \
                 else f"not solved: {tries} rejected"
-        points = f"{self.score:g} of {self.max_score:g} points"
+        points = f"{self.score:g} of {self.max_score or 0:g} points"
         return f"{solved}: {points}, in {tries}" if self.solved_at is not None else f"not solved: {points} in {tries}"
+
+    def _pending_label(self) -> str:
+        waiting = [_count(self.judging, "submission", "submissions") + " not judged yet"] if self.judging else []
+        waiting += [_count(self.frozen, "submission", "submissions") + " after the freeze"] if self.frozen else []
+        if not self.icpc:
+            known = f", {self.score or 0:g} points so far"
+        else:
+            known = f", after {_count(self.tries, 'rejected try', 'rejected tries')}" if self.tries else ""
+        return f"pending: {' and '.join(waiting)}{known}"
 
 
 def legend(mode: str) -> list[tuple[str, str, str]]:
