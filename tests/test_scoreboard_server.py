@@ -246,7 +246,8 @@ def test_the_standings_are_pushed_as_server_sent_events_when_a_result_is_recorde
         folder = make_class(tmp_path / "subs", {"ana/stones.py": SOLUTIONS / "stones/accepted/game_dp.py"})
         assert run_judge("grade", str(folder), "--db", str(db)).returncode == 0
         update = read_event(events)
-        while not update["rows"]:  # the store was created before the result was written
+        # The store is created, then the submission recorded (pending), then its result.
+        while not update["rows"] or update["rows"][0]["cells"][0]["state"] == "pending":
             update = read_event(events)
         assert [(row["student"], row["total"]) for row in update["rows"]] == [("ana", "100")]
         connection.close()
