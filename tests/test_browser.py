@@ -208,6 +208,28 @@ def rows(driver) -> list[list[str]]:
         ".map((row) => Array.from(row.children).map((cell) => cell.textContent));")
 
 
+def cells(driver) -> dict[str, list[dict]]:
+    """Each student's problem cells: state (class and data-state), text, title and aria-label."""
+    return driver.execute_script(
+        "const found = {};"
+        "document.querySelectorAll('#scoreboard tbody tr').forEach((row) => {"
+        "  found[row.querySelector('th').textContent] = Array.from(row.querySelectorAll('td.cell')).map((cell) => ({"
+        "    classes: Array.from(cell.classList), state: cell.dataset.state, text: cell.textContent,"
+        "    title: cell.title, label: cell.getAttribute('aria-label'),"
+        "    background: getComputedStyle(cell).backgroundColor}));"
+        "});"
+        "return found;")
+
+
+def wait_for(driver, condition, what: str, seconds: float = 60):
+    """The page's cells once ``condition(cells)`` holds (a hang check: fails after ``seconds``)."""
+    deadline = time.monotonic() + seconds
+    while not condition(shown := cells(driver)):
+        assert time.monotonic() < deadline, f"the page never showed {what}: {shown}"
+        time.sleep(0.1)
+    return shown
+
+
 def test_the_live_scoreboard_follows_a_running_grade(browser, tmp_path):
     folder = make_class(tmp_path / "subs", {
         "ana/stones.py": SOLUTIONS / "stones/accepted/game_dp.py",
@@ -231,16 +253,18 @@ def test_the_live_scoreboard_follows_a_running_grade(browser, tmp_path):
             shown = rows(browser)
             if shown and grade.poll() is None:
                 seen_while_running = shown
-            if len(shown) == 3:
+            if len(shown) == 3 and grade.poll() is not None:
                 break
             time.sleep(0.2)
         _, grade_err = grade.communicate(timeout=240)
         assert grade.returncode == 0, grade_err
         assert seen_while_running, "the page showed nothing while the grade ran"
-        final = {row[1]: row for row in rows(browser)}
+        while (final := {row[1]: row for row in rows(browser)}).get("zed", [""] * 4)[3] != "100":
+            assert time.monotonic() < deadline, f"the page never showed zed's result: {final}"
+            time.sleep(0.2)
         assert set(final) == {"ana", "ben", "zed"}
-        assert final["ana"][0] == final["zed"][0] == "1" and final["ana"][2] == "100"
-        assert final["ben"][2] == "77.27"
+        assert final["ana"][0] == final["zed"][0] == "1" and final["ana"][3] == "100"
+        assert final["ben"][2] == final["ben"][3] == "77.27"
         assert browser.execute_script("return window.loadedOnce === true;"), "the page was reloaded"
         assert severe_console_entries(browser) == []
         SCREENSHOTS.mkdir(exist_ok=True)
@@ -273,8 +297,9 @@ def test_the_live_scoreboard_is_pushed_to_the_page_as_server_sent_events(browser
         browser.execute_script("window.loadedOnce = true;")
         make_class(folder, {"ben/stones.py": SOLUTIONS / "stones/wrong_answer/multiple_of_four.py"})
         assert run_judge("grade", str(folder), "--db", str(db)).returncode == 0
-        shown = {row[1]: row for row in wait_for_rows(browser, 2)}
-        assert shown["ana"][2] == "100" and shown["ben"][2] == "77.27"
+        wait_for(browser, lambda shown: shown.get("ben", [{}])[0].get("state") == "failed", "ben's result")
+        shown = {row[1]: row for row in rows(browser)}
+        assert shown["ana"][2:] == ["100 *", "100"] and shown["ben"][2:] == ["77.27", "77.27"]
         assert browser.execute_script("return window.loadedOnce === true;"), "the page was reloaded"
         asked = browser.execute_script(
             "return performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname);")
@@ -285,24 +310,76 @@ def test_the_live_scoreboard_is_pushed_to_the_page_as_server_sent_events(browser
     assert server.returncode == 0 and "scoreboard stopped" in stderr
 
 
-def test_a_frozen_scoreboard_shows_later_submissions_as_pending(browser, tmp_path):
+def test_a_frozen_scoreboard_colours_and_labels_each_state_and_says_since_when(browser, tmp_path):
     folder = make_class(tmp_path / "subs", {"ana/stones.py": SOLUTIONS / "stones/accepted/game_dp.py",
-                                            "ben/stones.py": SOLUTIONS / "stones/accepted/parity.c"})
-    now = time.time()
-    os.utime(folder / "ana/stones.py", (now - 7200, now - 7200))  # handed in two hours before ben
+                                            "cy/stones.py": SOLUTIONS / "stones/wrong_answer/even_wins.py",
+                                            "dee/stones.c": SOLUTIONS / "stones/accepted/parity.c",
+                                            "ben/stones.c": SOLUTIONS / "stones/accepted/parity.c"})
+    start = time.time() - 7200
+    for name, minutes in (("ana/stones.py", 0), ("cy/stones.py", 10), ("dee/stones.c", 20)):
+        os.utime(folder / name, (start + minutes * 60, start + minutes * 60))  # ben's is now: after the freeze
     db = tmp_path / "results.db"
     assert run_judge("grade", str(folder), "--db", str(db)).returncode == 0
     server, url = start_scoreboard(db, "--mode", "icpc", "--freeze-at", "60")
     try:
         browser.get(url)
-        deadline = time.monotonic() + 30
-        while len(rows(browser)) < 2 and time.monotonic() < deadline:
-            time.sleep(0.2)
-        shown = {row[1]: row for row in rows(browser)}
-        assert shown["ana"][:4] == ["1", "ana", "+ (0')", "1"]
-        assert shown["ben"][:4] == ["2", "ben", "(1 pending)", "0"]
-        assert "Frozen 60 minutes" in browser.find_element("id", "frozen").text
+        shown = {row[1]: row for row in wait_for_rows(browser, 4)}
+        assert shown == {"ana": ["1", "ana", "1 / 0 *", "1", "0"], "dee": ["2", "dee", "1 / 20", "1", "20"],
+                         "ben": ["3", "ben", "0 + 1 ?", "0", "0"], "cy": ["3", "cy", "1 / -", "0", "0"]}
+        by_student = {student: row[0] for student, row in cells(browser).items()}
+        expected = {"ana": ("first", "ana, stones: solved first (the first to solve it) at minute 0, in 1 try"),
+                    "dee": ("solved", "dee, stones: solved at minute 20, in 1 try"),
+                    "cy": ("failed", "cy, stones: not solved: 1 try rejected"),
+                    "ben": ("pending", "ben, stones: pending: 1 submission after the freeze")}
+        for student, (state, label) in expected.items():
+            cell = by_student[student]
+            assert f"state-{state}" in cell["classes"] and cell["state"] == state, cell
+            assert cell["label"] == cell["title"] == label  # the state in words, not only in colour
+        assert len({cell["background"] for cell in by_student.values()}) == 4  # each state its colour
+        banner = browser.find_element("id", "frozen").text
+        assert banner.startswith("The scoreboard is frozen since ") and "60 minutes after the first submission" in banner
+        legend = browser.find_elements("css selector", "#legend li")
+        assert [item.get_attribute("data-state") for item in legend] == ["first", "solved", "failed", "pending",
+                                                                         "untried"]
+        assert all(item.is_displayed() for item in legend)
+        assert severe_console_entries(browser) == []  # the CSP let the page's own style sheet and script in
+        SCREENSHOTS.mkdir(exist_ok=True)
+        browser.save_screenshot(str(SCREENSHOTS / "scoreboard-frozen.png"))
+        print(f"screenshot: {SCREENSHOTS / 'scoreboard-frozen.png'}")
     finally:
+        stop(server)
+
+
+def test_a_cell_turns_from_pending_to_solved_when_its_result_arrives(browser, tmp_path):
+    folder = make_class(tmp_path / "subs", {"ana/stones.py": SOLUTIONS / "stones/accepted/game_dp.py",
+                                            "zed/stones.py": SLOW_AC})  # 22 cases of 0.4 s: seconds pending
+    now = time.time()
+    os.utime(folder / "ana/stones.py", (now - 600, now - 600))
+    os.utime(folder / "zed/stones.py", (now - 540, now - 540))
+    db = tmp_path / "results.db"
+    server, url = start_scoreboard(db, "--mode", "icpc")
+    grade = None
+    try:
+        browser.get(url)
+        browser.execute_script("window.loadedOnce = true;")
+        grade = subprocess.Popen([sys.executable, "-m", "judge", "grade", str(folder), "--db", str(db), "-j", "1"],
+                                 cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        pending = wait_for(browser, lambda shown: shown.get("zed", [{}])[0].get("state") == "pending",
+                           "zed's cell pending", seconds=120)["zed"][0]
+        assert grade.poll() is None, "the grade ended before the page showed zed's cell pending"
+        assert "state-pending" in pending["classes"] and pending["text"] == "0 + 1 ?"
+        assert pending["label"] == "zed, stones: pending: 1 submission not judged yet"
+        solved = wait_for(browser, lambda shown: shown["zed"][0]["state"] != "pending", "zed's result",
+                          seconds=240)
+        assert grade.wait(timeout=60) == 0, grade.stderr.read()
+        assert solved["zed"][0]["state"] == "solved" and "state-solved" in solved["zed"][0]["classes"]
+        assert solved["zed"][0]["text"] == "1 / 1" and solved["ana"][0]["text"] == "1 / 0 *"
+        assert solved["zed"][0]["label"] == "zed, stones: solved at minute 1, in 1 try"
+        assert browser.execute_script("return window.loadedOnce === true;"), "the page was reloaded"
+        assert severe_console_entries(browser) == []
+    finally:
+        if grade is not None and grade.poll() is None:
+            grade.kill()
         stop(server)
 
 

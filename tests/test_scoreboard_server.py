@@ -246,7 +246,8 @@ def test_the_standings_are_pushed_as_server_sent_events_when_a_result_is_recorde
         folder = make_class(tmp_path / "subs", {"ana/stones.py": SOLUTIONS / "stones/accepted/game_dp.py"})
         assert run_judge("grade", str(folder), "--db", str(db)).returncode == 0
         update = read_event(events)
-        while not update["rows"]:  # the store was created before the result was written
+        # The store is created, then the submission recorded (pending), then its result.
+        while not update["rows"] or update["rows"][0]["cells"][0]["state"] == "pending":
             update = read_event(events)
         assert [(row["student"], row["total"]) for row in update["rows"]] == [("ana", "100")]
         connection.close()
@@ -269,3 +270,44 @@ def test_a_signal_stops_the_server_promptly_with_connections_open(scoreboard, si
             connection.close()
     assert len(held) == 1000
     assert "scoreboard stopped" in scoreboard.said()
+
+
+def test_an_assignments_live_board_shows_exactly_its_problems_at_its_points(tmp_path):
+    """`--serve --assignment FILE` serves what `judge scoreboard --assignment FILE` prints: the
+    assignment's problems (one nobody submitted too, none it leaves out), scores at its points."""
+    folder = make_class(tmp_path / "subs", {"ana/stones.py": SOLUTIONS / "stones/accepted/game_dp.py",
+                                            "ana/footholds.py": SOLUTIONS / "footholds/accepted/minimax.py",
+                                            "ben/stones.py": SOLUTIONS / "stones/wrong_answer/multiple_of_four.py"})
+    db = tmp_path / "results.db"
+    assert run_judge("grade", str(folder), "--db", str(db)).returncode == 0
+    assignment = tmp_path / "week3.yaml"
+    assignment.write_text("name: Week 3\nproblems: {stones: 60, omok: 40}\n")
+    server = Scoreboard(db, "--assignment", str(assignment))
+    try:
+        status, body = get(server.port)
+        assert status == 200
+        standings = json.loads(body)
+        assert standings["problems"] == ["stones", "omok"]
+        assert standings["headers"] == ["rank", "student", "stones /60", "omok /40", "total /100"]
+        rows = {row["student"]: row for row in standings["rows"]}
+        assert [(row["rank"], row["total"]) for row in rows.values()] == [(1, "60"), (2, "46.36")]
+        assert [cell["text"] for cell in rows["ana"]["cells"]] == ["60 *", ""]
+        assert rows["ben"]["cells"][0]["label"] == "ben, stones /60: not solved: 46.36 of 60 points in 1 try"
+        status, page = get(server.port, "/")
+        assert status == 200 and b"Scoreboard: Week 3" in page and b"(100 in all)" in page
+    finally:
+        assert server.stop() == 0
+    printed = run_judge("scoreboard", "--db", str(db), "--assignment", str(assignment))
+    assert [line.split()[:4] for line in printed.stdout.splitlines()[2:4]] == [
+        ["1", "ana", "60", "*"], ["2", "ben", "46.36", "46.36"]]
+
+
+def test_a_live_board_with_an_unusable_assignment_is_refused_before_serving(tmp_path):
+    assignment = tmp_path / "week3.yaml"
+    assignment.write_text("problems: {stones: sixty}\n")
+    done = subprocess.run([sys.executable, "-m", "judge", "scoreboard", "--serve", "--port", "0", "--db",
+                           str(tmp_path / "results.db"), "--assignment", str(assignment)],
+                          check=False, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "problems.stones" in done.stderr and "Traceback" not in done.stderr
+    assert "live scoreboard at" not in done.stderr

@@ -214,9 +214,19 @@ class Store:
             return _history(self.db)
 
 
-def _history(db: sqlite3.Connection) -> list[dict]:
-    rows = db.execute("SELECT student, problem, verdict, score, max_score, submitted_at FROM submissions "
-                      "WHERE complete=1 ORDER BY submitted_at, id").fetchall()
+# A submission recorded but not complete is being judged, unless the same file has a complete result
+# (judged again after the problem or the judge changed): then its unfinished row is a leftover.
+JUDGING = ("complete=0 AND NOT EXISTS (SELECT 1 FROM submissions AS done WHERE done.complete=1 AND "
+           "done.student=submissions.student AND done.problem=submissions.problem AND "
+           "done.source_hash=submissions.source_hash)")
+
+
+def _history(db: sqlite3.Connection, judging: bool = False) -> list[dict]:
+    """The complete submissions, oldest first; with ``judging``, also those being judged (their
+    verdict, score and max_score None), read in the same query so that none is counted twice."""
+    where = f"complete=1 OR ({JUDGING})" if judging else "complete=1"
+    rows = db.execute("SELECT student, problem, CASE WHEN complete=1 THEN verdict END, score, max_score, "
+                      f"submitted_at FROM submissions WHERE {where} ORDER BY submitted_at, id").fetchall()
     keys = ("student", "problem", "verdict", "score", "max_score", "submitted_at")
     return [dict(zip(keys, row)) for row in rows]
 
@@ -246,16 +256,18 @@ def _check_is_ours(db: sqlite3.Connection, path: Path) -> None:
                          f"{', '.join(sorted(tables))}); pass another --db")
 
 
-def read_history(path: Path) -> list[dict]:
+def read_history(path: Path, judging: bool = False) -> list[dict]:
     """``Store.history`` of the database at ``path``, opened read-only (it never writes, so it
-    can watch a store that a running `judge grade` fills); [] while it has no results yet."""
+    can watch a store that a running `judge grade` fills); [] while it has no results yet. With
+    ``judging``, the submissions being judged too, with verdict None (what a scoreboard shows as
+    pending)."""
     try:
         db = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=5)
     except sqlite3.Error as error:
         raise StoreError(f"cannot open {path} read-only ({error}); check the path and its permissions") from None
     try:
         _check_is_ours(db, path)
-        return _history(db)
+        return _history(db, judging)
     except sqlite3.OperationalError as error:
         if "no such table" in str(error):  # created, not yet set up by the judge writing it
             return []

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
-from judge.classroom.assignment import assignment_history, load_assignment
+from judge.classroom.assignment import Assignment, assignment_history, load_assignment
 from judge.classroom.store import DEFAULT_DB, read_history
 from judge.commands.common import EXIT_OK
 from judge.errors import UsageError
-from judge.renderers.grade_report import render_scoreboard
 from judge.scoreboard.server import serve
 from judge.scoreboard.standings import scoreboard
+from judge.scoreboard.table import render_scoreboard
+from judge.text.terminal import colour_wanted
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,31 +31,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     db = args.db or DEFAULT_DB
+    assignment = load_assignment(args.assignment) if args.assignment is not None else None
     if args.serve:
-        if args.assignment is not None:
-            raise UsageError("--assignment is for the printed scoreboard; the live page (--serve) shows every "
-                             "recorded problem")
-        return _serve(args, db)
+        return _serve(args, db, assignment)
 
     if not db.exists():
         print(f"no recorded results yet (no results database at {db})")
         return EXIT_OK
-    history = read_history(db)
-    assignment = load_assignment(args.assignment) if args.assignment is not None else None
+    history = read_history(db, judging=True)
     if assignment is not None:
         history = assignment_history(history, assignment)
-    board = scoreboard(history, args.mode, args.freeze_at)
-    if assignment is not None:
-        board.problems = assignment.problems  # a problem nobody has submitted yet is still a column
-    print(render_scoreboard(board))
+    # With an assignment, a problem nobody has submitted yet is still a column.
+    board = scoreboard(history, args.mode, args.freeze_at, assignment.points if assignment else None)
+    print(render_scoreboard(board, colour=colour_wanted(sys.stdout)))
     return EXIT_OK
 
 
-def _serve(args: argparse.Namespace, db: Path) -> int:
+def _serve(args: argparse.Namespace, db: Path, assignment: Assignment | None) -> int:
     if db.exists() and not db.is_file():
         raise UsageError(f"{db} is not a file; pass the results database with --db")
     try:
-        serve(db, args.mode, args.host, args.port, args.freeze_at)
+        serve(db, args.mode, args.host, args.port, args.freeze_at, assignment)
     except OSError as error:
         raise UsageError(f"cannot serve on {args.host}:{args.port}: {error.strerror or error}; "
                          f"choose another --port or --host") from None

@@ -1,20 +1,14 @@
 """What the class report's formats (``judge/renderers/grade/``) share: the table's rows, the weak
-sandbox's note, and the scoreboard's table. No judging logic here; the files that were not graded
+sandbox's note. No judging logic here; the files that were not graded
 are the report's own ``skipped`` list."""
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from judge.classroom.grading import MISSING, ClassReport
 from judge.model.results import SubmissionResult
 from judge.model.verdict import Verdict
-from judge.text.terminal import fitted_table
-
-if TYPE_CHECKING:
-    from judge.scoreboard.standings import Scoreboard, Standing
 
 
 def weak_sandbox_note(report: ClassReport) -> str:
@@ -95,25 +89,3 @@ def _judged_results(report: ClassReport, problem: str) -> list[SubmissionResult]
     """The class's results on ``problem`` that were judged case by case (not compile errors)."""
     results = [student.results[problem] for student in report.students if problem in student.results]
     return [result for result in results if result.verdict != Verdict.CE]
-
-
-def scoreboard_cell(standing: Standing, problem: str) -> str:
-    """A scoreboard cell: the standing result, then submissions pending behind a freeze."""
-    pending = standing.pending.get(problem, 0)
-    text = standing.cells.get(problem, "")
-    return f"{text} ({pending} pending)".strip() if pending else text
-
-
-def render_scoreboard(board: Scoreboard) -> str:
-    """The scoreboard as a terminal table."""
-    icpc = board.mode == "icpc"
-    headers = ["rank", "student", *board.problems, "solved" if icpc else "total"] + (["penalty"] if icpc else [])
-    rows = [[s.rank, s.student, *[scoreboard_cell(s, p) for p in board.problems], f"{s.total:g}"]
-            + ([s.penalty] if icpc else []) for s in board.standings]
-    if not rows:
-        return "no recorded results yet"
-    text = fitted_table(rows, headers, shrinkable=[1])
-    if board.frozen_at is not None:
-        text += f"\n\nfrozen at {time.strftime('%Y-%m-%d %H:%M', time.localtime(board.frozen_at))}: " \
-                "later submissions are pending"
-    return text

@@ -1,7 +1,7 @@
 """What the judge's HTML pages share: the Jinja2 environment over ``judge/renderers/templates`` (autoescape
 on, and control characters and bidirectional overrides shown as escapes: everything shown may
 come from a submission), their inline assets, and the
-Content-Security-Policy hash that lets exactly the page's own inline script run."""
+Content-Security-Policy hash that lets exactly the page's own inline script (or style sheet) in."""
 
 from __future__ import annotations
 
@@ -36,5 +36,5 @@ def asset(name: str) -> str:
 
 
 def csp_hash(script: str) -> str:
-    """The CSP source (``'sha256-...'`` without quotes) allowing exactly this inline script."""
+    """The CSP source (``'sha256-...'`` without quotes) allowing exactly this inline script or style sheet."""
     return "sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")

@@ -12,27 +12,37 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from judge.classroom.assignment import Assignment, assignment_history
 from judge.classroom.store import StoreError, read_history
-from judge.renderers.grade_report import scoreboard_cell
 from judge.scoreboard.standings import Scoreboard, scoreboard
+from judge.scoreboard.table import scoreboard_headers
 
 # How often the store's files are looked at (a stat each, no read unless they changed).
 WATCH_SECONDS = 0.5
 
 
-def standings_json(board: Scoreboard, freeze_at_minutes: float | None) -> dict:
-    """What the page draws: problems, rows with their cells, and whether the board is frozen."""
+def standings_json(board: Scoreboard) -> dict:
+    """What the page draws: the columns, rows with their cells (each its state, text and label), and
+    since when the board is frozen."""
     icpc = board.mode == "icpc"
+    headers = scoreboard_headers(board)
     return {
         "mode": board.mode,
         "problems": board.problems,
+        "headers": headers,
         "frozen": board.frozen_at is not None,
-        "freeze_at_minutes": freeze_at_minutes,
+        "freeze_at_minutes": board.freeze_at_minutes,
+        "frozen_since": board.freeze_banner(),
         "rows": [{"rank": s.rank, "student": s.student,
-                  "cells": [scoreboard_cell(s, problem) for problem in board.problems],
-                  "pending": sum(s.pending.values()), "total": f"{s.total:g}",
+                  "cells": [_cell_json(board.cell(s, problem), s.student, header)
+                            for problem, header in zip(board.problems, headers[2:])],
+                  "pending": sum(cell.unknown for cell in s.cells.values()), "total": f"{s.total:g}",
                   "penalty": s.penalty if icpc else None} for s in board.standings],
     }
+
+
+def _cell_json(cell, student: str, problem: str) -> dict:
+    return {"state": cell.state, "text": cell.text(), "label": f"{student}, {problem}: {cell.label()}"}
 
 
 def store_signature(db: Path) -> tuple:
@@ -50,8 +60,8 @@ def store_signature(db: Path) -> tuple:
 class StandingsFeed:
     """The latest standings (as the JSON the page reads) and a way to wait for the next ones."""
 
-    def __init__(self, db: Path, mode: str, freeze_at: float | None) -> None:
-        self.db, self.mode, self.freeze_at = db, mode, freeze_at
+    def __init__(self, db: Path, mode: str, freeze_at: float | None, assignment: Assignment | None = None) -> None:
+        self.db, self.mode, self.freeze_at, self.assignment = db, mode, freeze_at, assignment
         self.latest: dict = {}
         self.stopped = False
         self._signature: tuple | None = None
@@ -93,12 +103,16 @@ class StandingsFeed:
 
     def _read(self) -> dict:
         try:
-            history = read_history(self.db) if self.db.exists() else []
+            history = read_history(self.db, judging=True) if self.db.exists() else []
         except (StoreError, sqlite3.Error) as error:  # said on the page; the server keeps going
             return {"error": str(error)}
-        data = standings_json(scoreboard(history, self.mode, self.freeze_at), self.freeze_at)
+        if self.assignment is not None:
+            history = assignment_history(history, self.assignment)
+        points = self.assignment.points if self.assignment is not None else None
+        data = standings_json(scoreboard(history, self.mode, self.freeze_at, points))
         data["waiting"] = "" if self.db.exists() else f"no results database at {self.db} yet"
-        data["submissions"] = len(history)
+        data["submissions"] = sum(row["verdict"] is not None for row in history)
+        data["judging"] = sum(row["verdict"] is None for row in history)
         data["updated"] = time.strftime("%H:%M:%S")
         return data
 

@@ -19,11 +19,14 @@ from pathlib import Path
 
 import h11
 import uvicorn
+from markupsafe import Markup
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from judge.classroom.assignment import Assignment
 from judge.renderers.html_page import asset, csp_hash, environment
 from judge.scoreboard.app import ScoreboardApp, url_host
 from judge.scoreboard.feed import StandingsFeed
+from judge.scoreboard.standings import UNKNOWN_MARK, legend
 
 HEADER_SECONDS = 10
 KEEP_ALIVE_SECONDS = 5
@@ -69,12 +72,15 @@ class HeaderDeadlineProtocol(H11Protocol):
             self.transport.close()
 
 
-def serve(db: Path, mode: str, host: str, port: int, freeze_at: float | None) -> None:
+def serve(db: Path, mode: str, host: str, port: int, freeze_at: float | None,
+          assignment: Assignment | None = None) -> None:
     """Serve the live scoreboard until Ctrl-C (or SIGTERM); says where on stderr. An address that
-    cannot be listened on raises OSError before anything is served."""
+    cannot be listened on raises OSError before anything is served. With an ``assignment``, the
+    board is its problems at its points, as the printed one is."""
     listener = _listen(host, port)
     _allow_open_files(CONNECTION_LIMIT + 100)
-    app = ScoreboardApp(StandingsFeed(db, mode, freeze_at), _page(mode, freeze_at).encode("utf-8"), host,
+    page = _page(mode, freeze_at, assignment).encode("utf-8")
+    app = ScoreboardApp(StandingsFeed(db, mode, freeze_at, assignment), page, host,
                         should_stop=lambda: server.should_exit)
     server = uvicorn.Server(uvicorn.Config(
         app, interface="asgi3", http=HeaderDeadlineProtocol, ws="none", lifespan="on",
@@ -123,10 +129,12 @@ def _log_errors_only() -> None:
     logging.getLogger("uvicorn").addHandler(handler)
 
 
-def _page(mode: str, freeze_at: float | None) -> str:
-    script = asset("scoreboard.js")
+def _page(mode: str, freeze_at: float | None, assignment: Assignment | None) -> str:
+    """The page, whose one inline script and one style sheet the CSP allows by their hashes."""
+    script, style = asset("scoreboard.js"), asset("report.css") + asset("scoreboard.css")
     return environment().get_template("scoreboard.html.j2").render(
-        mode=mode, freeze_at=freeze_at, script=script, script_hash=csp_hash(script), style=asset("report.css"))
+        mode=mode, freeze_at=freeze_at, assignment=assignment, legend=legend(mode), unknown_mark=UNKNOWN_MARK,
+        script=Markup(script), script_hash=csp_hash(script), style=Markup(style), style_hash=csp_hash(style))
 
 
 def _interrupt(signum, frame) -> None:

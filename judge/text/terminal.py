@@ -1,9 +1,12 @@
-"""Fitting text to the terminal: its width, cutting a line with an ellipsis, and tables whose
-free-text columns shrink so that no line is wider than the terminal."""
+"""Fitting text to the terminal: its width, cutting a line with an ellipsis, tables whose
+free-text columns shrink so that no line is wider than the terminal, and colour where the
+terminal shows it."""
 
 from __future__ import annotations
 
+import os
 import shutil
+from typing import TextIO
 
 from judge.text.visible_text import visible
 
@@ -29,10 +32,28 @@ def cut(text: str, width: int) -> str:
     return text[:max(0, width - 1)] + ELLIPSIS if width > 0 else ""
 
 
-def fitted_table(rows: list[list[str]], headers: list[str], shrinkable: list[int], width: int | None = None) -> str:
+def colour_wanted(stream: TextIO) -> bool:
+    """Whether to colour what goes to ``stream``: only a terminal, and not when $NO_COLOR is set
+    (no-color.org) or the terminal is "dumb"."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def coloured(text: str, style: str) -> str:
+    """``text`` in an ANSI (SGR) ``style`` such as "30;42" (black on green), reset after it;
+    as it is when ``style`` or ``text`` is empty."""
+    return f"\x1b[{style}m{text}\x1b[0m" if style and text else text
+
+
+def fitted_table(rows: list[list[str]], headers: list[str], shrinkable: list[int], width: int | None = None,
+                 styles: list[list[str]] | None = None) -> str:
     """A tabulate "simple" table no wider than ``width`` (default: the terminal's), made so by
     cutting the cells of the ``shrinkable`` columns (last first); the other columns are never cut,
-    so a table of them alone may stay wider. Control characters in cells are shown as escapes."""
+    so a table of them alone may stay wider. Control characters in cells are shown as escapes.
+    ``styles``: an ANSI style per cell (judge.text.terminal.coloured; "" for none), laid over the
+    fitted cells, so colour never changes the layout."""
     width = terminal_width() if width is None else width
     rows = [[visible(" ".join(str(cell).splitlines()), one_line=True) for cell in row] for row in rows]
     headers = [visible(header, one_line=True) for header in headers]
@@ -46,6 +67,9 @@ def fitted_table(rows: list[list[str]], headers: list[str], shrinkable: list[int
         rows = [[cut(cell, room) if position == index else cell for position, cell in enumerate(row)]
                 for row in rows]
         text = _table(rows, headers)
+    if styles is not None:
+        text = _table([[coloured(cell, style) for cell, style in zip(row, row_styles)]
+                       for row, row_styles in zip(rows, styles)], headers)
     return text
 
 

@@ -1,11 +1,13 @@
 "use strict";
 // Follows the standings the server pushes (server-sent events on /events) and redraws the table;
-// text only (textContent), never markup. Without EventSource, or once the server refuses the
+// text only (textContent), never markup, and classes, never style attributes (the CSP allows none).
+// Each problem's cell carries its state as a class (its colour), as text and as a label. Without EventSource, or once the server refuses the
 // stream, the page reloads itself now and then instead.
 (function () {
   const RELOAD_SECONDS = 10;
   const table = document.getElementById("scoreboard");
   const status = document.getElementById("status");
+  const frozen = document.getElementById("frozen");
   const icpc = table.dataset.mode === "icpc";
   let previous = new Map();
 
@@ -27,30 +29,42 @@
     return element;
   };
 
-  const drawHead = (problems) => {
+  const capitalised = (name) => name.charAt(0).toUpperCase() + name.slice(1);
+
+  const drawHead = (headers, problemCount) => {
     const row = document.createElement("tr");
-    const names = ["Rank", "Student", ...problems, icpc ? "Solved" : "Total"].concat(icpc ? ["Penalty"] : []);
-    names.forEach((name) => row.appendChild(cell("th", name, { scope: "col" })));
+    headers.forEach((name, index) => {
+      const isProblem = index >= 2 && index < 2 + problemCount;
+      row.appendChild(cell("th", isProblem ? name : capitalised(name), { scope: "col" }));
+    });
     table.tHead.replaceChildren(row);
   };
 
+  const problemCell = (entry) => {
+    const label = visible(entry.label);
+    return cell("td", entry.text, { class: `cell state-${entry.state}`, "data-state": entry.state,
+      title: label, "aria-label": label });
+  };
+
   const draw = (data) => {
-    drawHead(data.problems);
+    drawHead(data.headers, data.problems.length);
+    if (frozen && data.frozen_since) frozen.textContent = visible(data.frozen_since);
     const rows = data.rows.map((entry) => {
       const row = document.createElement("tr");
       row.appendChild(cell("td", String(entry.rank)));
       row.appendChild(cell("th", entry.student, { scope: "row" }));
-      entry.cells.forEach((text) => row.appendChild(cell("td", text, text.includes("pending") ? { class: "pending" } : {})));
+      entry.cells.forEach((problem) => row.appendChild(problemCell(problem)));
       row.appendChild(cell("td", entry.total));
       if (icpc) row.appendChild(cell("td", String(entry.penalty)));
-      const key = row.textContent;
+      const key = JSON.stringify(entry);
       if (previous.size && previous.get(entry.student) !== key) row.classList.add("changed");
       return [entry.student, key, row];
     });
     table.tBodies[0].replaceChildren(...rows.map(([, , row]) => row));
     previous = new Map(rows.map(([student, key]) => [student, key]));
     const waiting = data.waiting ? data.waiting + "; " : "";
-    status.textContent = visible(`${waiting}${data.rows.length} students, ${data.submissions} submissions judged; updated ${data.updated}`);
+    const judging = data.judging ? `, ${data.judging} being judged` : "";
+    status.textContent = visible(`${waiting}${data.rows.length} students, ${data.submissions} submissions judged${judging}; updated ${data.updated}`);
   };
 
   const show = (data) => {
