@@ -1,0 +1,81 @@
+"""`judge serve --problems DIR --db DB`: a course's judge over HTTP. Students send their files
+(`judge submit`, or the page at the printed address) and read back what their assignment's
+feedback level shows; the hidden cases, references and checkers never leave this machine.
+Tokens come from `judge roster issue`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from judge.assignment import check_problems, load_assignment
+from judge.catalog import catalog
+from judge.commands import EXIT_OK
+from judge.commands.common import add_problems_option, add_weak_sandbox_option, positive_int, require_isolation
+from judge.course_server.course import Course, Limits
+from judge.course_server.serving import serve
+from judge.course_server.submissions import CourseStore
+from judge.course_server.tokens import STUDENT, issue, roster_names
+from judge.errors import UsageError
+from judge.store import DEFAULT_DB
+
+DEFAULTS = Limits()
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_problems_option(parser)
+    parser.add_argument("--db", type=Path, default=DEFAULT_DB,
+                        help=f"the course's store: uploads, results and tokens (default {DEFAULT_DB})")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1; behind a reverse proxy keep it so)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    parser.add_argument("--assignment", type=Path, action="append", default=[], metavar="FILE",
+                        help="an assignment file (repeatable): only its problems are open, with its feedback "
+                             "level, hints, languages and submissions per problem")
+    parser.add_argument("--roster", type=Path, metavar="CSV",
+                        help="issue a token to each student of this roster who has none yet, printed once")
+    parser.add_argument("--workers", type=positive_int, default=1,
+                        help="submissions judged at once (default 1)")
+    parser.add_argument("-j", "--jobs", type=positive_int, default=1,
+                        help="cases of one submission run in parallel (default 1)")
+    parser.add_argument("--max-upload", type=positive_int, default=DEFAULTS.upload_bytes, metavar="BYTES",
+                        help=f"largest file accepted (default {DEFAULTS.upload_bytes})")
+    parser.add_argument("--min-interval", type=float, default=DEFAULTS.seconds_between, metavar="SECONDS",
+                        help=f"a student's submissions at most this often (default {DEFAULTS.seconds_between:g}; 0: "
+                             "no rate limit)")
+    parser.add_argument("--max-queued", type=positive_int, default=DEFAULTS.queued_per_student, metavar="N",
+                        help=f"a student's submissions waiting at once (default {DEFAULTS.queued_per_student})")
+    parser.add_argument("--certfile", type=Path, help="TLS certificate (PEM), to serve HTTPS without a proxy")
+    parser.add_argument("--keyfile", type=Path, help="its private key (PEM)")
+    add_weak_sandbox_option(parser, "serve")
+
+
+def handle(args: argparse.Namespace) -> int:
+    if (args.certfile is None) != (args.keyfile is None):
+        raise UsageError("--certfile and --keyfile go together: pass both to serve HTTPS, or neither")
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port must be between 0 and 65535, got {args.port}")
+    if args.min_interval < 0:
+        raise UsageError(f"--min-interval must be 0 or more seconds, got {args.min_interval:g}")
+    require_isolation(args.allow_weak_sandbox, "serving a course's judge")
+    known = list(catalog(args.problems).require_some())
+    assignments = []
+    for path in args.assignment:
+        assignment = load_assignment(path)
+        check_problems(assignment, path, known)
+        assignments.append(assignment)
+    limits = Limits(args.max_upload, args.min_interval, args.max_queued)
+    course = Course(args.problems, args.db, assignments, limits, workers=args.workers, jobs=args.jobs)
+    if args.roster is not None:
+        _issue_missing(course.store, args.roster)
+    serve(course, args.host, args.port, args.certfile, args.keyfile)
+    return EXIT_OK
+
+
+def _issue_missing(store: CourseStore, roster: Path) -> None:
+    """A token for each student of ``roster`` without one in force, printed once on standard error."""
+    holders = {name for _hash, name, _role in store.tokens_in_force()}
+    for name in roster_names(roster):
+        if name not in holders:
+            print(f"{name},{issue(store, name, STUDENT)}", file=sys.stderr)
