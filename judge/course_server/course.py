@@ -70,6 +70,8 @@ class Course:
         self.assigned = {problem: assignment for assignment in reversed(self.assignments)
                          for problem in assignment.problems}
         self.open_problems = [problem for problem in known if not self.assignments or problem in self.assigned]
+        for problem in self.open_problems:  # a broken problem is told before anyone submits to it
+            self.problems.get(problem)
 
     def start(self) -> int:
         """Queue what was accepted but not judged before a restart, start judging; how many."""

@@ -6,6 +6,7 @@ the result recorded in the results store as `judge run` records it."""
 from __future__ import annotations
 
 import dataclasses
+import logging
 import shutil
 import tempfile
 import threading
@@ -27,6 +28,7 @@ from judge.runner import judge_submission
 from judge.store import Store, record_run
 from judge.verdict import Verdict
 
+log = logging.getLogger("judge.serve")
 ROW_WIDTH = 100  # the rows are drawn once, on the server, for every terminal that reads them
 
 
@@ -79,8 +81,9 @@ def judge_upload(upload: Upload, source: bytes, problems: Problems, course: Cour
         path.write_bytes(source)
         try:
             problem = problems.get(upload.problem)
-        except JudgeError as error:
-            print(f"judge: error: {error}", file=sink)
+        except JudgeError as error:  # the teacher's fault: its text (with the server's paths) is for them
+            log.error("problem %s cannot be loaded: %s", upload.problem, error)
+            print(f"judge: error: problem {upload.problem} cannot be judged now; tell your teacher", file=sink)
             course.finish(upload.id, str(Verdict.IE), 0.0, 0.0, EXIT_FAILED)
             return
         view = StudentView(problem, upload.feedback)
