@@ -212,6 +212,7 @@ def build_app(course: Course) -> Starlette:
         Route("/logout", logout, methods=["POST"]),
         Route("/course.js", static("course.js", "text/javascript")),
         Route("/course.css", static("course.css", "text/css")),
+        Route("/favicon.ico", lambda _request: Response(status_code=204)),  # none: browsers ask anyway
         Route("/api/problems", problems),
         Route("/api/submissions", submissions),
         Route("/api/submissions", submit, methods=["POST"]),
