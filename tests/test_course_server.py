@@ -343,3 +343,42 @@ def test_the_roster_csv_module_reads_a_spreadsheets_export(tmp_path):
     with roster.open("w", newline="", encoding="utf-8-sig") as file:
         csv.writer(file).writerows([["email", "student"], ["a@x", "ana"], ["b@x", ""], ["c@x", "ana"]])
     assert roster_names(roster) == ["ana"]
+
+
+def test_serving_in_a_weak_sandbox_is_refused_as_grading_is(course):
+    done = run_judge("serve", "--problems", str(course["problems"]), "--db", str(course["db"]), "--port", "0",
+                     env={"JUDGE_SANDBOX": "none", "JUDGE_ALLOW_WEAK_SANDBOX": ""})
+    assert done.returncode == 2
+    assert "refusing serving a course's judge" in done.stderr and "--allow-weak-sandbox" in done.stderr
+
+
+def test_ctrl_c_stops_watching_and_leaves_the_submission_judging(course, server, tmp_path):
+    watching = subprocess.Popen([sys.executable, "-m", "judge", "submit", "addup", str(write(tmp_path, "s.py", SLOW)),
+                                 "--server", server.url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=judge_env(JUDGE_TOKEN=course["tokens"]["ana"]))
+    wait_for_state(server, course["tokens"]["ana"], 1, "judging")
+    watching.send_signal(signal.SIGINT)
+    _out, err = watching.communicate(timeout=WAIT)
+    assert watching.returncode == 130
+    assert "submission 1 is still judged on the server" in err
+    wait_for_state(server, course["tokens"]["ana"], 1, "done")
+
+
+def test_an_assignment_sets_what_students_see(course, tmp_path):
+    assignment = write(tmp_path, "week1.yaml", "problems: {addup: 10}\nfeedback: hints\nhints: false\n")
+    server = Server(course, "--assignment", str(assignment), "--min-interval", "0")
+    try:
+        shown = submit(server, course["tokens"]["ana"], "addup", write(tmp_path, "a.py", BAD))
+    finally:
+        server.stop()
+    assert shown.returncode == 1 and ("hidden 2", "WA") in table_cells(shown.stdout)
+    assert "negative numbers" not in shown.stdout  # hints: false
+
+
+def test_the_client_commands_import_nothing_of_one_system():
+    probe = ("import sys, judge.commands.submit_command, judge.commands.status_command, judge.commands.login_command\n"
+             "print(sorted(m for m in sys.modules if m.startswith(('judge.sandbox', 'judge.runner', 'judge.host', "
+             "'starlette', 'uvicorn', 'resource', 'fcntl'))))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=judge_env(), timeout=WAIT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
