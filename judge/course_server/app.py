@@ -42,24 +42,28 @@ SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-
 
 
 class Changes:
-    """Wakes the HTTP side's waiting readers when any upload's rows or state change; called from
-    the judging threads."""
+    """Wakes the HTTP side's readers of an upload when its rows or state change; called from the
+    judging threads. Each upload has its own event, so a row wakes only its own readers."""
 
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.event = asyncio.Event()
+        self.events: dict[int, asyncio.Event] = {}
 
     def bind(self) -> None:
         self.loop = asyncio.get_running_loop()
-        self.event = asyncio.Event()
 
-    def changed(self) -> None:
+    def event(self, upload_id: int) -> asyncio.Event:
+        """The event set at the upload's next change (in the event loop's thread)."""
+        return self.events.setdefault(upload_id, asyncio.Event())
+
+    def changed(self, upload_id: int) -> None:
         if self.loop is not None and not self.loop.is_closed():
-            self.loop.call_soon_threadsafe(self._wake)
+            self.loop.call_soon_threadsafe(self._wake, upload_id)
 
-    def _wake(self) -> None:
-        event, self.event = self.event, asyncio.Event()
-        event.set()
+    def _wake(self, upload_id: int) -> None:
+        event = self.events.pop(upload_id, None)
+        if event is not None:
+            event.set()
 
 
 def refusal(status: int, sentence: str) -> JSONResponse:
@@ -120,7 +124,6 @@ def build_app(course: Course) -> Starlette:
                 raise Refusal(413, f"the file is over {course.limits.upload_bytes} bytes, the most this judge accepts")
         upload = await run_in_threadpool(course.accept, identity, request.query_params.get("problem", ""),
                                          request.query_params.get("file", ""), bytes(body))
-        changes.changed()
         return JSONResponse({"id": upload.id, "rows": f"/api/submissions/{upload.id}/rows",
                              "queued": course.queued()}, status_code=201, headers=SECURITY_HEADERS)
 
@@ -231,7 +234,7 @@ async def _rows(course: Course, changes: Changes, upload_id: int) -> AsyncIterat
     sent = 0
     said_queued = False
     while True:
-        wake = changes.event
+        wake = changes.event(upload_id)
         upload = course.store.upload(upload_id)  # its state before its lines: "done" means every line is there
         lines = course.store.lines(upload_id, sent)
         for line in lines:

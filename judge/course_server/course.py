@@ -58,7 +58,7 @@ class Course:
     limits: Limits = field(default_factory=Limits)
     workers: int = 1
     jobs: int = 1
-    changed: Callable[[], None] = lambda: None  # called from any thread when an upload's rows change
+    changed: Callable[[int], None] = lambda upload_id: None  # called from any thread when an upload's rows change
 
     def __post_init__(self) -> None:
         self.results = Store(self.db)  # first: the file is then a results store the judge knows
@@ -156,7 +156,7 @@ class Course:
             self.store.add_line(upload.id, f"judge: internal error while judging ({type(error).__name__}); "
                                            f"tell the teacher")
             self.store.finish(upload.id, str(Verdict.IE), 0.0, 0.0, 1)
-            self.changed()
+            self.changed(upload.id)
 
     def queued(self) -> int:
         """How many uploads wait to be judged (those being judged are not among them)."""

@@ -36,7 +36,7 @@ class LineSink:
     """A text file for CaseStream and print: each whole line goes to the store, then ``changed``
     is called (the HTTP side wakes the readers of the upload's rows)."""
 
-    def __init__(self, store: CourseStore, upload_id: int, changed: Callable[[], None]) -> None:
+    def __init__(self, store: CourseStore, upload_id: int, changed: Callable[[int], None]) -> None:
         self.store, self.upload_id, self.changed = store, upload_id, changed
         self.pending = ""
 
@@ -46,7 +46,7 @@ class LineSink:
         for line in lines:
             self.store.add_line(self.upload_id, line)
         if lines:
-            self.changed()
+            self.changed(self.upload_id)
         return len(text)
 
     def flush(self) -> None:
@@ -69,11 +69,11 @@ class Problems:
 
 
 def judge_upload(upload: Upload, source: bytes, problems: Problems, course: CourseStore, results: Store,
-                 hints: bool, jobs: int, changed: Callable[[], None]) -> None:
+                 hints: bool, jobs: int, changed: Callable[[int], None]) -> None:
     """Judge ``upload``: its rows to the store as they are decided, its verdict and `judge run`'s
     exit status at the end."""
     course.start_judging(upload.id)
-    changed()
+    changed(upload.id)
     sink = LineSink(course, upload.id, changed)
     folder = Path(tempfile.mkdtemp(prefix=f"judge-upload-{upload.id}-"))
     try:
@@ -97,7 +97,7 @@ def judge_upload(upload: Upload, source: bytes, problems: Problems, course: Cour
         course.finish(upload.id, str(result.verdict), result.score, result.max_score, status)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-        changed()
+        changed(upload.id)
 
 
 def _judge_streaming(problem: Problem, path: Path, view: StudentView, hints: bool, jobs: int, sink: LineSink,
