@@ -5,7 +5,6 @@ against `judge grade -j 2` on the same 50 files. Both judge with two workers."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import signal
 import statistics
@@ -17,7 +16,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from judge.course_server.client import Client  # noqa: E402 - the judge of this checkout
+from judge.course_server.client import Client
 
 PROBLEM = "stones"
 STUDENTS = 50
@@ -25,7 +24,7 @@ STUDENTS = 50
 
 def _sources(work: Path) -> list[Path]:
     """One distinct file per student (a comment apart), from the problem's accepted solution."""
-    accepted = sorted((ROOT / "solutions" / PROBLEM / "accepted").glob("*.py"))[0].read_text()
+    accepted = min((ROOT / "solutions" / PROBLEM / "accepted").glob("*.py")).read_text()
     folder = work / "sources"
     folder.mkdir()
     paths = []
@@ -115,7 +114,7 @@ def course_server_rows(work: Path, judge: list[str], env: dict, repeats: int) ->
     return [
         ["12. `judge serve`: upload to first row, warm server (median)", f"{first_row * 1000:.0f} ms",
          f"{run_first_row * 1000:.0f} ms (`judge run`)", first_row / run_first_row, "< 1", first_row < run_first_row],
-        [f"12. `judge serve`: {STUDENTS} students at once", f"{STUDENTS / class_seconds:.1f} submissions/s, "
-         f"p95 {p95:.1f} s", f"{STUDENTS / grade_seconds:.1f} submissions/s (`judge grade -j 2`)",
+        [f"12. `judge serve`: {STUDENTS} students at once", (f"{STUDENTS / class_seconds:.1f} submissions/s, "
+         f"p95 {p95:.1f} s"), f"{STUDENTS / grade_seconds:.1f} submissions/s (`judge grade -j 2`)",
          grade_seconds / class_seconds, "(report only)", True],
     ]

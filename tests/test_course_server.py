@@ -99,7 +99,7 @@ def server(course):
 
 def submit(server: Server, token: str, problem: str, file: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "judge", "submit", problem, str(file), "--server", server.url],
-                          capture_output=True, text=True, env=judge_env(JUDGE_TOKEN=token), timeout=WAIT)
+                          capture_output=True, text=True, env=judge_env(JUDGE_TOKEN=token), timeout=WAIT, check=False)
 
 
 def write(folder: Path, name: str, text: str) -> Path:
@@ -169,7 +169,7 @@ def test_a_students_token_is_refused_others_submissions_and_the_teachers_routes(
         assert status == 403, path
         assert json.loads(body)["error"]
     status, body = server.request(ben, "/api/submissions?all=1")
-    assert json.loads(body)["submissions"] == []  # only his own, of which there are none
+    assert status == 200 and json.loads(body)["submissions"] == []  # only his own, of which there are none
     status, _ = server.request("not-a-token", "/api/submissions")
     assert status == 401
 
@@ -199,7 +199,8 @@ def test_status_lists_the_students_own_submissions_with_their_verdicts(course, s
     submit(server, course["tokens"]["ana"], "addup", write(tmp_path, "b.py", BAD))
     submit(server, course["tokens"]["ben"], "addup", write(tmp_path, "c.py", GOOD))
     listed = subprocess.run([sys.executable, "-m", "judge", "status"], capture_output=True, text=True,
-                            env=judge_env(JUDGE_TOKEN=course["tokens"]["ana"], JUDGE_SERVER=server.url), timeout=WAIT)
+                            env=judge_env(JUDGE_TOKEN=course["tokens"]["ana"], JUDGE_SERVER=server.url),
+                                timeout=WAIT, check=False)
     assert listed.returncode == 0, listed.stderr
     rows = [line.split() for line in listed.stdout.splitlines()[1:]]
     assert [(row[5], row[6], row[7]) for row in rows] == [("a.py", "done", "AC"), ("b.py", "done", "WA")]
@@ -209,14 +210,15 @@ def test_login_keeps_the_server_and_token_for_submit(course, server, tmp_path):
     env = judge_env(JUDGE_CONFIG=str(tmp_path / "login.json"))
     env.pop("JUDGE_TOKEN", None)
     logged = subprocess.run([sys.executable, "-m", "judge", "login", "--server", server.url, "--token",
-                             course["tokens"]["ben"]], capture_output=True, text=True, env=env, timeout=WAIT)
+                             course["tokens"]["ben"]], capture_output=True, text=True, env=env,
+                                 timeout=WAIT, check=False)
     assert logged.returncode == 0, logged.stderr
     assert (tmp_path / "login.json").stat().st_mode & 0o077 == 0
     sent = subprocess.run([sys.executable, "-m", "judge", "submit", "addup", str(write(tmp_path, "b.py", GOOD))],
-                          capture_output=True, text=True, env=env, timeout=WAIT)
+                          capture_output=True, text=True, env=env, timeout=WAIT, check=False)
     assert sent.returncode == 0, sent.stderr
     wrong = subprocess.run([sys.executable, "-m", "judge", "login", "--server", server.url, "--token", "nope"],
-                           capture_output=True, text=True, env=env, timeout=WAIT)
+                           capture_output=True, text=True, env=env, timeout=WAIT, check=False)
     assert wrong.returncode == 2 and "no valid token" in wrong.stderr
 
 
@@ -236,7 +238,8 @@ def test_every_limit_is_a_sentence_and_a_failed_exit(course, tmp_path):
         ana = course["tokens"]["ana"]
         cases = [
             ("addup", write(tmp_path, "big.py", GOOD + "#" * 300), "accepts files of up to 200 bytes"),
-            ("nosuch", write(tmp_path, "a.py", GOOD), "there is no problem 'nosuch' on this judge; the problems are: addup"),
+            ("nosuch", write(tmp_path, "a.py", GOOD),
+             "there is no problem 'nosuch' on this judge; the problems are: addup"),
             ("addup", write(tmp_path, "a.c", "int main(){}\n"), "Week 1 accepts python for addup, not c"),
         ]
         for problem, file, sentence in cases:
@@ -245,7 +248,8 @@ def test_every_limit_is_a_sentence_and_a_failed_exit(course, tmp_path):
         for _ in range(2):
             assert submit(server, ana, "addup", write(tmp_path, "a.py", GOOD)).returncode == 0
         refused = submit(server, ana, "addup", write(tmp_path, "a.py", GOOD))
-        assert refused.returncode == 2 and "you have used all 2 submissions of addup that Week 1 allows" in refused.stderr
+        assert refused.returncode == 2
+        assert "you have used all 2 submissions of addup that Week 1 allows" in refused.stderr
     finally:
         server.stop()
     paced = Server(course, "--min-interval", "3600")
@@ -298,7 +302,7 @@ def test_kill_9_while_judging_then_a_restart_judges_everything_once(course, tmp_
     try:
         for upload_id in (1, 2, 3):
             wait_for_state(restarted, teacher, upload_id, "done")
-        status, body = restarted.request(teacher, "/api/submissions?all=1")
+        _status, body = restarted.request(teacher, "/api/submissions?all=1")
         uploads = json.loads(body)["submissions"]
         assert [(upload["id"], upload["verdict"]) for upload in uploads] == [(1, "AC"), (2, "AC"), (3, "WA")]
         for upload_id in (1, 2, 3):
@@ -379,6 +383,30 @@ def test_the_client_commands_import_nothing_of_one_system():
     probe = ("import sys, judge.commands.submit_command, judge.commands.status_command, judge.commands.login_command\n"
              "print(sorted(m for m in sys.modules if m.startswith(('judge.sandbox', 'judge.runner', 'judge.host', "
              "'starlette', 'uvicorn', 'resource', 'fcntl'))))")
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=judge_env(), timeout=WAIT)
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=judge_env(),
+        timeout=WAIT, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_a_hidden_failure_comes_with_a_counterexample_of_the_judges_own(course, tmp_path):
+    problems = course["problems"]
+    (problems / "reference").mkdir()
+    (problems / "reference" / "addup.py").write_text(
+        "import sys\n\ndef solve(text):\n    a, b = map(int, text.split())\n    return f'{a + b}\\n'\n\n"
+        "if __name__ == '__main__':\n    sys.stdout.write(solve(sys.stdin.read()))\n")
+    (problems / "validators").mkdir()
+    (problems / "validators" / "addup.py").write_text(
+        "def validate(text):\n    if len(text.split()) != 2:\n        raise ValueError('expected two integers')\n")
+    (problems / "strategies").mkdir()
+    (problems / "strategies" / "addup.py").write_text(
+        "from hypothesis import strategies as st\n\ndef inputs():\n"
+        "    return st.tuples(st.integers(-9, 9), st.integers(-9, 9)).map(lambda p: f'{p[0]} {p[1]}\\n')\n")
+    server = Server(course, "--min-interval", "0", "--explain", "30")
+    try:
+        shown = submit(server, course["tokens"]["ana"], "addup", write(tmp_path, "bad.py", BAD))
+    finally:
+        server.stop()
+    assert shown.returncode == 1
+    assert "counterexample (an input of the judge's own, not a hidden case" in shown.stdout
+    assert "-5 3" not in shown.stdout and str(problems) not in shown.stdout

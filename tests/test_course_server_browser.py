@@ -19,7 +19,7 @@ pytestmark = pytest.mark.skipif(
 
 
 @pytest.fixture
-def server(course):
+def server(course):  # noqa: F811 (the fixture imported above)
     running = Server(course, "--min-interval", "0")
     yield running
     running.stop()
@@ -77,7 +77,7 @@ def test_an_unknown_token_is_told_on_the_page(browser, course, server):  # noqa:
     assert "not known" in browser.find_element(By.ID, "login-error").text
 
 
-def test_a_change_from_the_page_needs_its_csrf_token(course, server):
+def test_a_change_from_the_page_needs_its_csrf_token(course, server):  # noqa: F811
     form = urllib.parse.urlencode({"token": course["tokens"]["ana"]}).encode()
 
     class NoRedirect(urllib.request.HTTPRedirectHandler):

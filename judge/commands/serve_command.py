@@ -46,6 +46,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "no rate limit)")
     parser.add_argument("--max-queued", type=positive_int, default=DEFAULTS.queued_per_student, metavar="N",
                         help=f"a student's submissions waiting at once (default {DEFAULTS.queued_per_student})")
+    parser.add_argument("--explain", type=float, default=0.0, metavar="SECONDS",
+                        help="when a submission fails a hidden case, search this long for a small input of the "
+                             "judge's own that shows the fault, where the feedback level shows one (default 0: no "
+                             "search; each search holds a worker that long)")
     parser.add_argument("--certfile", type=Path, help="TLS certificate (PEM), to serve HTTPS without a proxy")
     parser.add_argument("--keyfile", type=Path, help="its private key (PEM)")
     add_weak_sandbox_option(parser, "serve")
@@ -56,6 +60,8 @@ def handle(args: argparse.Namespace) -> int:
         raise UsageError("--certfile and --keyfile go together: pass both to serve HTTPS, or neither")
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be between 0 and 65535, got {args.port}")
+    if args.explain < 0:
+        raise UsageError(f"--explain must be 0 or more seconds, got {args.explain:g}")
     if args.min_interval < 0:
         raise UsageError(f"--min-interval must be 0 or more seconds, got {args.min_interval:g}")
     require_isolation(args.allow_weak_sandbox, "serving a course's judge")
@@ -66,7 +72,8 @@ def handle(args: argparse.Namespace) -> int:
         check_problems(assignment, path, known)
         assignments.append(assignment)
     limits = Limits(args.max_upload, args.min_interval, args.max_queued)
-    course = Course(args.problems, args.db, assignments, limits, workers=args.workers, jobs=args.jobs)
+    course = Course(args.problems, args.db, assignments, limits, workers=args.workers, jobs=args.jobs,
+                    explain_seconds=args.explain)
     if args.roster is not None:
         _issue_missing(course.store, args.roster)
     serve(course, args.host, args.port, args.certfile, args.keyfile)

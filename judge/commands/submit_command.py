@@ -30,7 +30,7 @@ def handle(args: argparse.Namespace) -> int:
         for event in client.rows(sent["rows"]):
             if "line" in event:
                 print(event["line"], flush=True)
-            elif "queued" in event and event["queued"]:
+            elif event.get("queued"):
                 print(f"judge: submission {sent['id']} queued ({event['queued']} waiting)", file=sys.stderr, flush=True)
             elif event.get("done"):
                 return event["exit_status"]

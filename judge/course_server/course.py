@@ -58,6 +58,7 @@ class Course:
     limits: Limits = field(default_factory=Limits)
     workers: int = 1
     jobs: int = 1
+    explain_seconds: float = 0.0  # a hidden failure's counterexample search, per submission
     changed: Callable[[int], None] = lambda upload_id: None  # called from any thread when an upload's rows change
 
     def __post_init__(self) -> None:
@@ -150,7 +151,7 @@ class Course:
         assignment = self.assigned.get(upload.problem)
         try:
             judge_upload(upload, self.store.source(upload.id), self.problems, self.store, self.results,
-                         assignment.hints if assignment else True, self.jobs, self.changed)
+                         assignment.hints if assignment else True, self.jobs, self.changed, self.explain_seconds)
         except Exception as error:
             log.exception("judging upload %s failed", upload.id)
             self.store.add_line(upload.id, f"judge: internal error while judging ({type(error).__name__}); "

@@ -19,7 +19,8 @@ from judge.commands import EXIT_FAILED, EXIT_OK
 from judge.commands.run_command import _row_for_all
 from judge.course_server.submissions import CourseStore, Upload
 from judge.errors import JudgeError
-from judge.feedback import StudentView
+from judge.explain import explain, hidden_failures
+from judge.feedback import StudentView, at_least
 from judge.problem import Problem
 from judge.renderers import load_format
 from judge.report import CaseTable
@@ -69,9 +70,10 @@ class Problems:
 
 
 def judge_upload(upload: Upload, source: bytes, problems: Problems, course: CourseStore, results: Store,
-                 hints: bool, jobs: int, changed: Callable[[int], None]) -> None:
+                 hints: bool, jobs: int, changed: Callable[[int], None], explain_seconds: float = 0) -> None:
     """Judge ``upload``: its rows to the store as they are decided, its verdict and `judge run`'s
-    exit status at the end."""
+    exit status at the end; with ``explain_seconds``, a hidden failure's counterexample searched
+    for as `judge run --explain` does, where the upload's feedback level shows one."""
     course.start_judging(upload.id)
     changed(upload.id)
     sink = LineSink(course, upload.id, changed)
@@ -90,6 +92,10 @@ def judge_upload(upload: Upload, source: bytes, problems: Problems, course: Cour
         result = _judge_streaming(problem, path, view, hints, jobs, sink,
                                   lambda position, case: course.add_case(upload.id, position, _record(case)))
         result.feedback = upload.feedback
+        if explain_seconds > 0 and at_least(upload.feedback, "counterexamples") and hidden_failures(result):
+            found = explain(problem, path, result, explain_seconds)
+            # Only a counterexample is shown: why none was found may name this machine's files.
+            result.explanation = found if found.counterexample is not None else None
         shown = _without_hints(view.result(result), hints)
         print(load_format("run", "table").render_after_rows(shown, problem), file=sink)
         record_run(results, upload.student, problem, path, result)

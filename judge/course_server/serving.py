@@ -15,8 +15,13 @@ import uvicorn
 from judge.course_server.app import build_app
 from judge.course_server.course import Course
 from judge.scoreboard_app import url_host
-from judge.scoreboard_server import (CONNECTION_LIMIT, GRACE_SECONDS, HEADER_BYTES, KEEP_ALIVE_SECONDS,
-                                     HeaderDeadlineProtocol)
+from judge.scoreboard_server import (
+    CONNECTION_LIMIT,
+    GRACE_SECONDS,
+    HEADER_BYTES,
+    KEEP_ALIVE_SECONDS,
+    HeaderDeadlineProtocol,
+)
 
 
 def serve(course: Course, host: str, port: int, certfile: Path | None = None, keyfile: Path | None = None) -> None:
