@@ -410,3 +410,29 @@ def test_a_hidden_failure_comes_with_a_counterexample_of_the_judges_own(course, 
     assert shown.returncode == 1
     assert "counterexample (an input of the judge's own, not a hidden case" in shown.stdout
     assert "-5 3" not in shown.stdout and str(problems) not in shown.stdout
+
+
+def test_only_the_roster_in_force_may_submit(course, tmp_path):
+    roster = write(tmp_path, "now.csv", "student\nana\n")  # ben has left the course
+    server = Server(course, "--roster", str(roster), "--min-interval", "0")
+    try:
+        assert submit(server, course["tokens"]["ana"], "addup", write(tmp_path, "a.py", GOOD)).returncode == 0
+        refused = submit(server, course["tokens"]["ben"], "addup", write(tmp_path, "b.py", GOOD))
+        assert refused.returncode == 2 and "ben is not on this course's roster" in refused.stderr
+    finally:
+        server.stop()
+
+
+def test_the_rejudge_preview_names_whose_verdict_a_changed_problem_changes(course, server, tmp_path):
+    assert submit(server, course["tokens"]["ana"], "addup", write(tmp_path, "a.py", BAD)).returncode == 1
+    assert submit(server, course["tokens"]["ben"], "addup", write(tmp_path, "b.py", GOOD)).returncode == 0
+    suite = course["problems"] / "cases" / "addup.yaml"
+    suite.write_text(suite.read_text().replace('{name: secret-neg, input: "-5 3\\n", output: "-2\\n"',
+                                               '{name: secret-neg, input: "5 3\\n", output: "8\\n"'))
+    status, body = server.request(course["tokens"]["tina"], "/api/class/rejudge-preview", "POST")
+    assert status == 200
+    changes = json.loads(body)["changes"]
+    assert [(change["student"], change["before"]["verdict"], change["verdict"]) for change in changes
+            if change["before"]["verdict"] != change["verdict"]] == [("ana", "WA", "AC")]
+    status, body = server.request(course["tokens"]["tina"], "/api/submissions?all=1")
+    assert [upload["verdict"] for upload in json.loads(body)["submissions"]] == ["WA", "AC"]  # nothing recorded

@@ -29,6 +29,8 @@ def log_in(driver, server: Server, token: str) -> None:
     from selenium.webdriver.common.by import By
 
     driver.get(server.url + "/")
+    driver.delete_all_cookies()  # whoever was logged in before
+    driver.get(server.url + "/")
     driver.find_element(By.ID, "token").send_keys(token)
     driver.find_element(By.ID, "login-button").click()
 
@@ -98,3 +100,15 @@ def test_a_change_from_the_page_needs_its_csrf_token(course, server):  # noqa: F
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(forged, timeout=WAIT)
     assert refused.value.code == 403 and b"CSRF" in refused.value.read()
+
+
+def test_a_teacher_opens_the_class_report_from_the_page(browser, course, server, tmp_path):  # noqa: F811
+    from selenium.webdriver.common.by import By
+
+    log_in(browser, server, course["tokens"]["ana"])
+    assert not browser.find_elements(By.ID, "teacher")  # a student has no such links
+    send(browser, write(tmp_path, "mine.py", GOOD))
+    log_in(browser, server, course["tokens"]["tina"])
+    browser.find_element(By.ID, "class-report").click()
+    assert "ana" in browser.find_element(By.TAG_NAME, "table").text
+    assert severe_console_entries(browser) == []

@@ -6,7 +6,6 @@ Tokens come from `judge roster issue`."""
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from judge.assignment import check_problems, load_assignment
@@ -15,8 +14,7 @@ from judge.commands import EXIT_OK
 from judge.commands.common import add_problems_option, add_weak_sandbox_option, positive_int, require_isolation
 from judge.course_server.course import Course, Limits
 from judge.course_server.serving import serve
-from judge.course_server.submissions import CourseStore
-from judge.course_server.tokens import STUDENT, issue, roster_names
+from judge.course_server.tokens import roster_names
 from judge.errors import UsageError
 from judge.store import DEFAULT_DB
 
@@ -34,7 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="an assignment file (repeatable): only its problems are open, with its feedback "
                              "level, hints, languages and submissions per problem")
     parser.add_argument("--roster", type=Path, metavar="CSV",
-                        help="issue a token to each student of this roster who has none yet, printed once")
+                        help="only the students of this roster (its 'student' column) may submit, and teachers; "
+                             "the tokens come from `judge roster issue`")
     parser.add_argument("--workers", type=positive_int, default=1,
                         help="submissions judged at once (default 1)")
     parser.add_argument("-j", "--jobs", type=positive_int, default=1,
@@ -72,17 +71,9 @@ def handle(args: argparse.Namespace) -> int:
         check_problems(assignment, path, known)
         assignments.append(assignment)
     limits = Limits(args.max_upload, args.min_interval, args.max_queued)
+    roster = frozenset(roster_names(args.roster)) if args.roster is not None else None
     course = Course(args.problems, args.db, assignments, limits, workers=args.workers, jobs=args.jobs,
-                    explain_seconds=args.explain)
-    if args.roster is not None:
-        _issue_missing(course.store, args.roster)
+                    explain_seconds=args.explain, roster=roster)
     serve(course, args.host, args.port, args.certfile, args.keyfile)
     return EXIT_OK
 
-
-def _issue_missing(store: CourseStore, roster: Path) -> None:
-    """A token for each student of ``roster`` without one in force, printed once on standard error."""
-    holders = {name for _hash, name, _role in store.tokens_in_force()}
-    for name in roster_names(roster):
-        if name not in holders:
-            print(f"{name},{issue(store, name, STUDENT)}", file=sys.stderr)

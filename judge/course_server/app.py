@@ -94,8 +94,8 @@ def build_app(course: Course) -> Starlette:
                                "ask your teacher for one if you have none")
         return identity
 
-    def teacher(request: Request) -> Identity:
-        identity = who(request)
+    def teacher(request: Request, changing: bool = False) -> Identity:
+        identity = who(request, changing)
         if not identity.is_teacher:
             raise Refusal(403, "only a teacher's token may use this")
         return identity
@@ -164,7 +164,7 @@ def build_app(course: Course) -> Starlette:
             "Content-Disposition": 'attachment; filename="class.zip"'})
 
     async def rejudge_preview(request: Request) -> Response:
-        teacher(request)
+        teacher(request, changing=True)
         return JSONResponse({"changes": await run_in_threadpool(course.rejudge_preview)}, headers=SECURITY_HEADERS)
 
     async def page(request: Request) -> Response:
@@ -172,10 +172,12 @@ def build_app(course: Course) -> Starlette:
         identity = course.identify(token)
         template = environment().get_template("course.html.j2")
         if identity is None:
-            html = template.render(student=None, csrf="", problems=[], uploads=[], error=request.query_params.get("e"))
+            html = template.render(student=None, teacher=False, csrf="", problems=[], uploads=[],
+                                   error=request.query_params.get("e"))
         else:
-            html = template.render(student=identity.name, csrf=csrf_for(token), problems=course.open_problems,
-                                   uploads=list(reversed(course.store.uploads(identity.name))), error=None)
+            html = template.render(student=identity.name, teacher=identity.is_teacher, csrf=csrf_for(token),
+                                   problems=course.open_problems, error=None,
+                                   uploads=list(reversed(course.store.uploads(identity.name))))
         return HTMLResponse(html, headers=SECURITY_HEADERS | {"Content-Security-Policy": PAGE_CSP})
 
     async def login(request: Request) -> Response:

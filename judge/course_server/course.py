@@ -59,6 +59,7 @@ class Course:
     workers: int = 1
     jobs: int = 1
     explain_seconds: float = 0.0  # a hidden failure's counterexample search, per submission
+    roster: frozenset[str] | None = None  # the students who may submit (None: every token's holder)
     changed: Callable[[int], None] = lambda upload_id: None  # called from any thread when an upload's rows change
 
     def __post_init__(self) -> None:
@@ -91,6 +92,8 @@ class Course:
     def accept(self, who: Identity, problem_id: str, file_name: str, source: bytes) -> Upload:
         """Record the upload (committed) and queue it; Refusal saying which limit it is over."""
         problem_id, file_name = problem_id.strip(), file_name.strip()
+        if self.roster is not None and not who.is_teacher and who.name not in self.roster:
+            raise Refusal(403, f"{who.name} is not on this course's roster; ask your teacher")
         if problem_id not in self.open_problems:
             raise Refusal(404, f"there is no problem {problem_id!r} on this judge; the problems are: "
                                f"{', '.join(self.open_problems) or 'none'}")
