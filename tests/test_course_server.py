@@ -436,3 +436,24 @@ def test_the_rejudge_preview_names_whose_verdict_a_changed_problem_changes(cours
             if change["before"]["verdict"] != change["verdict"]] == [("ana", "WA", "AC")]
     status, body = server.request(course["tokens"]["tina"], "/api/submissions?all=1")
     assert [upload["verdict"] for upload in json.loads(body)["submissions"]] == ["WA", "AC"]  # nothing recorded
+
+
+def test_a_port_in_use_and_a_server_not_there_are_sentences(course, server, tmp_path):
+    port = server.url.rsplit(":", 1)[1]
+    taken = run_judge("serve", "--problems", str(course["problems"]), "--db", str(tmp_path / "other.db"),
+                      "--port", port)
+    assert taken.returncode == 2
+    assert f"cannot listen on 127.0.0.1 port {port}" in taken.stderr and "Traceback" not in taken.stderr
+    server.stop()
+    gone = submit(server, course["tokens"]["ana"], "addup", write(tmp_path, "a.py", GOOD))
+    assert gone.returncode == 2
+    assert f"cannot reach the course judge at {server.url}" in gone.stderr
+
+
+def test_the_scoreboard_ranks_what_the_course_judge_judged(course, server, tmp_path):
+    assert submit(server, course["tokens"]["ana"], "addup", write(tmp_path, "a.py", GOOD)).returncode == 0
+    assert submit(server, course["tokens"]["ben"], "addup", write(tmp_path, "b.py", BAD)).returncode == 1
+    board = run_judge("scoreboard", "--db", str(course["db"]))
+    assert board.returncode == 0, board.stderr
+    ranked = [line.split()[1] for line in board.stdout.splitlines() if line[:1].isdigit()]
+    assert ranked == ["ana", "ben"]

@@ -57,6 +57,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def handle(args: argparse.Namespace) -> int:
     if (args.certfile is None) != (args.keyfile is None):
         raise UsageError("--certfile and --keyfile go together: pass both to serve HTTPS, or neither")
+    for option, path in (("--certfile", args.certfile), ("--keyfile", args.keyfile)):
+        if path is not None and not path.is_file():
+            raise UsageError(f"{option} {path}: no such file")
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be between 0 and 65535, got {args.port}")
     if args.explain < 0:

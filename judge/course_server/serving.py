@@ -14,6 +14,7 @@ import uvicorn
 
 from judge.course_server.app import build_app
 from judge.course_server.course import Course
+from judge.errors import UsageError
 from judge.scoreboard_app import url_host
 from judge.scoreboard_server import (
     CONNECTION_LIMIT,
@@ -26,8 +27,7 @@ from judge.scoreboard_server import (
 
 def serve(course: Course, host: str, port: int, certfile: Path | None = None, keyfile: Path | None = None) -> None:
     """Serve ``course`` until Ctrl-C or SIGTERM; prints the address on standard output once listening."""
-    listener = socket.create_server((host.strip("[]"), port), family=socket.AF_INET6 if ":" in host else socket.AF_INET,
-                                    backlog=CONNECTION_LIMIT)
+    listener = _listen(host, port)
     requeued = course.start()
     server = uvicorn.Server(uvicorn.Config(
         build_app(course), interface="asgi3", http=HeaderDeadlineProtocol, ws="none", lifespan="on",
@@ -51,6 +51,15 @@ def serve(course: Course, host: str, port: int, certfile: Path | None = None, ke
         course.stop()
         listener.close()
     print("judge serve: stopped", file=sys.stderr)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    try:
+        return socket.create_server((host.strip("[]"), port), family=socket.AF_INET6 if ":" in host else socket.AF_INET,
+                                    backlog=CONNECTION_LIMIT)
+    except OSError as error:
+        raise UsageError(f"cannot listen on {host} port {port} ({error.strerror or error}); pass another --port "
+                         f"(0 picks a free one) or --host") from None
 
 
 def _log_errors() -> None:
