@@ -27,6 +27,9 @@ machines are noisy); run it on its own:
 11. CPU time a warm case reports vs a cold run's less the start (a cold run's CPU time of an empty
    program less a warm one's), for CPU-, allocation- and input-heavy Python programs and a C
    program, interleaved, on a quiet machine and with every core kept busy by a spinning process
+12. a course's judge (`judge serve`): upload to first row on a warm server vs `judge run`'s first
+   row; 50 students submitting at once (submissions/s, p95 to the verdict) vs `judge grade -j 2` on
+   the same files (benchmarks/course_server.py)
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ from tabulate import tabulate
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from judge.formats.catalog import known_problems, load_problem  # noqa: E402 - the judge of this checkout
 from judge.runner import executor, prepare  # noqa: E402
+from course_server import course_server_rows  # noqa: E402 - benchmarks/course_server.py
 from peer_tools import peer_rows  # noqa: E402 - benchmarks/peer_tools.py, beside this file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -482,6 +486,7 @@ def main() -> None:
         9: lambda: one_case_run(work, 5 if args.quick else 15),
         10: lambda: peer_rows(args.peers, args.examples, work, JUDGE, JUDGE_ENV, 1 if args.quick else 3),
         11: lambda: warm_cold_cpu_time(work, 3 if args.quick else 15),
+        12: lambda: course_server_rows(work, JUDGE, JUDGE_ENV, 3 if args.quick else 9),
     }
     unknown = set(args.only or ()) - set(items)
     if unknown:

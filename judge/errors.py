@@ -7,6 +7,8 @@ else is a bug in the judge and keeps its traceback.
 
 from __future__ import annotations
 
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2  # the statuses every command exits with (a JudgeError: EXIT_USAGE)
+
 
 class JudgeError(Exception):
     """A fault of the input or the set-up, described for the person who can fix it."""

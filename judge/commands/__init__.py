@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2  # the statuses every command exits with
+from judge.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE  # noqa: F401 (the commands import them from here)
 
 # Each command, in the order `judge --help` lists them, with its one-line summary.
 COMMANDS = {
@@ -26,6 +26,11 @@ COMMANDS = {
     "generate": "make a problem package's test data from its generators/generators.yaml",
     "export": "write a problem as an ICPC/Kattis problem package",
     "doctor": "check the languages' toolchains and the sandbox, and show the compile cache",
+    "serve": "a course's judge over HTTP: students submit, the hidden cases stay on the server",
+    "submit": "send a solution to a course's judge (`judge serve`) and print its rows as they are decided",
+    "status": "list your submissions to a course's judge with their verdicts",
+    "login": "keep a course judge's address and your token for `judge submit` and `judge status`",
+    "roster": "issue or revoke the tokens of a course's judge (`judge serve`)",
 }
 
 

@@ -31,11 +31,10 @@ from judge.errors import UsageError
 from judge.formats import format_of
 from judge.formats.catalog import find_problem
 from judge.model.feedback import DEFAULT_LEVEL, LEVELS, StudentView, at_least, level_for, shown_names
-from judge.model.results import CaseResult
 from judge.model.verdict import Verdict
 from judge.model.vocabulary import Visibility
 from judge.renderers import format_names, load_format
-from judge.renderers.case_stream import CaseStream, status_stream
+from judge.renderers.case_stream import CaseStream, row_for_all, status_stream
 from judge.renderers.case_view import sample_view
 from judge.renderers.report import SHOW_COUNTEREXAMPLE, cases_to_json, render_case_in_full
 from judge.runner import judge_submission
@@ -160,7 +159,7 @@ def _judge_streaming(args: argparse.Namespace, problem, source: Path, cases: lis
             unrun = [case for case in result.cases if view.case(case).name not in stream.decided_results]
             if table is not None and unrun and len(unrun) == len(result.cases):
                 # A compile error (or a missing toolchain) decides every case at once, alike, unrun: one row.
-                stream.decided_together(_row_for_all(unrun, table))
+                stream.decided_together(row_for_all(unrun, table))
             else:
                 for case in unrun:
                     decided(case)
@@ -168,13 +167,6 @@ def _judge_streaming(args: argparse.Namespace, problem, source: Path, cases: lis
         _show_stopped(stream, table is not None, problem, source, stop)
         raise
     return result
-
-
-def _row_for_all(cases: list, table) -> CaseResult:
-    """The one row of cases decided alike without running (as failed_preparation decides them)."""
-    label = f"all {len(cases)}"
-    first = cases[0]
-    return CaseResult(label if len(label) <= table.widths[0] else "all", "", first.verdict, message=first.message)
 
 
 def _show_stopped(stream, rows_shown: bool, problem, source: Path, stop: KeyboardInterrupt) -> None:

@@ -126,3 +126,11 @@ class CaseStream:
 def status_stream() -> TextIO | None:
     """Standard error, when a person watches it; None when it is piped or a file."""
     return sys.stderr if sys.stderr.isatty() else None
+
+
+def row_for_all(cases: list, table) -> CaseResult:
+    """The one row of cases decided alike without running (as failed_preparation decides them),
+    for ``CaseStream.decided_together``."""
+    label = f"all {len(cases)}"
+    first = cases[0]
+    return CaseResult(label if len(label) <= table.widths[0] else "all", "", first.verdict, message=first.message)

@@ -1,0 +1,112 @@
+"""What `judge submit`, `judge status` and `judge login` speak to a course's judge: HTTP with
+the standard library alone (no sandbox, nothing of one system), so a student's Windows or macOS
+machine runs them as Linux does. A refusal is a ``ClientError`` carrying the server's sentence."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+from judge.errors import UsageError
+
+SERVER_ENV, TOKEN_ENV, CONFIG_ENV = "JUDGE_SERVER", "JUDGE_TOKEN", "JUDGE_CONFIG"
+TIMEOUT = 60  # seconds without a byte from the server (its rows streams say something every 15 s)
+
+
+class ClientError(UsageError):
+    """The server refused or could not be reached: one sentence, printed as such."""
+
+
+def config_path() -> Path:
+    """Where `judge login` keeps the server and token: $JUDGE_CONFIG, else the system's place."""
+    if os.environ.get(CONFIG_ENV):
+        return Path(os.environ[CONFIG_ENV])
+    if sys.platform == "win32" and os.environ.get("APPDATA"):
+        return Path(os.environ["APPDATA"]) / "judge" / "login.json"
+    base = os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config"
+    return Path(base) / "judge" / "login.json"
+
+
+def save_login(server: str, token: str) -> Path:
+    """Keep ``server`` and ``token`` in the config file, readable by its owner only."""
+    path = config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        json.dump({"server": server, "token": token}, file)
+    return path
+
+
+def saved_login() -> dict:
+    path = config_path()
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as error:
+        raise UsageError(f"cannot read {path} ({error}); run `judge login` again") from None
+
+
+def connection(server: str | None) -> tuple[str, str]:
+    """The server's address and the token: --server, else $JUDGE_SERVER, else `judge login`'s;
+    $JUDGE_TOKEN, else `judge login`'s."""
+    saved = saved_login()
+    server = server or os.environ.get(SERVER_ENV) or saved.get("server")
+    token = os.environ.get(TOKEN_ENV) or saved.get("token")
+    if not server:
+        raise UsageError(f"which course judge? pass --server URL, set ${SERVER_ENV}, or run `judge login --server URL`")
+    if not token:
+        raise UsageError(f"no token: set ${TOKEN_ENV}, or run `judge login --server {server}`")
+    if urllib.parse.urlsplit(server).scheme not in ("http", "https"):
+        raise UsageError(f"--server must be an http:// or https:// address, got {server!r}")
+    return server.rstrip("/"), token
+
+
+class Client:
+    def __init__(self, server: str, token: str) -> None:
+        self.server, self.token = server, token
+
+    def _request(self, method: str, path: str, body: bytes | None = None):
+        request = urllib.request.Request(self.server + path, data=body, method=method, headers={
+            "Authorization": f"Bearer {self.token}", "Content-Type": "application/octet-stream"})
+        try:
+            return urllib.request.urlopen(request, timeout=TIMEOUT)
+        except urllib.error.HTTPError as error:
+            raise ClientError(_sentence(error)) from None
+        except (urllib.error.URLError, OSError) as error:
+            reason = getattr(error, "reason", error)
+            raise ClientError(f"cannot reach the course judge at {self.server} ({reason}); check the address "
+                              f"and your connection") from None
+
+    def json(self, method: str, path: str, body: bytes | None = None) -> dict:
+        with self._request(method, path, body) as response:
+            return json.loads(response.read().decode("utf-8"))
+
+    def submit(self, problem: str, file: Path) -> dict:
+        """Upload ``file`` for ``problem``: the server's ``{"id", "rows"}``."""
+        query = urllib.parse.urlencode({"problem": problem, "file": file.name})
+        return self.json("POST", f"/api/submissions?{query}", file.read_bytes())
+
+    def rows(self, path: str) -> Iterator[dict]:
+        """The events of a submission's rows stream, as they come."""
+        with self._request("GET", path) as response:
+            for line in response:
+                if line.strip():
+                    yield json.loads(line.decode("utf-8"))
+
+    def submissions(self, everyone: bool = False) -> list[dict]:
+        return self.json("GET", "/api/submissions" + ("?all=1" if everyone else ""))["submissions"]
+
+
+def _sentence(error: urllib.error.HTTPError) -> str:
+    """The server's sentence for a refusal (its JSON ``error``), else the HTTP status's own."""
+    try:
+        return json.loads(error.read().decode("utf-8"))["error"]
+    except (ValueError, KeyError, TypeError, OSError):
+        return f"the course judge answered {error.code} {error.reason}"
