@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, make_class, run_judge
+from page_policy import assert_only_its_own_script_and_style
 
 CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
 SCREENSHOTS = ROOT / "docs" / "screenshots"  # the pages' pictures, drawn anew by every run of these tests
@@ -97,6 +98,13 @@ def test_the_report_loads_without_console_errors(browser, report):
     assert browser.execute_script("return performance.getEntriesByType('resource').length") == 0
     assert column(browser, 2) == [student["student"] for student in data["students"]]
     assert "no problem called 'chess'" in browser.find_element("id", "skipped").text
+    # The page's style sheet applied as written (an escaped one loses its font rule).
+    assert "Segoe UI" in browser.execute_script("return getComputedStyle(document.body).fontFamily")
+
+
+def test_the_report_allows_only_its_own_script_and_style_sheet(report):
+    url, _ = report
+    assert_only_its_own_script_and_style(Path(url.removeprefix("file://")).read_text(encoding="utf-8"))
 
 
 def test_a_header_click_sorts_the_rows(browser, report):

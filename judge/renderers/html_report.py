@@ -9,6 +9,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
+from markupsafe import Markup
+
 from judge.classroom.grading import ClassReport
 from judge.model.problem import Problem
 from judge.model.results import SubmissionResult
@@ -81,10 +83,10 @@ class ProblemDetail:
 
 def render(report: ClassReport) -> str:
     """The whole page."""
-    script = asset("report.js")
+    script, style = asset("report.js"), asset("report.css")
     return environment().get_template("report.html.j2").render(
-        report=report, verdict_names=VERDICT_NAMES, script=script, style=asset("report.css"),
-        script_hash=csp_hash(script), generated=time.strftime("%Y-%m-%d %H:%M"),
+        report=report, verdict_names=VERDICT_NAMES, script=script, style=Markup(style),
+        script_hash=csp_hash(script), style_hash=csp_hash(style), generated=time.strftime("%Y-%m-%d %H:%M"),
         summaries=[summarize(report, problem) for problem in report.problems],
         details={student.student: _details(student.results, report.loaded) for student in report.students},
         case_rates={problem: case_rates(report, problem) for problem in report.problems},
