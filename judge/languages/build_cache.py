@@ -34,7 +34,7 @@ from judge.languages.cache_users import EntryPath, hold, registration
 from judge.sandbox.command import running_as_root
 
 MANIFEST = ".manifest"  # in every entry: the hash of everything else in it
-BUILD_OUTPUT_LIMIT = 512 << 20  # bytes of files a build may leave at all (what is kept: cache_limits.py)
+BUILD_OUTPUT_LIMIT = 1 << 30  # bytes of files a build may leave at all (what is kept: cache_limits.py)
 
 
 class CacheUnusable(JudgeError):

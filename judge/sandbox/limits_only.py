@@ -85,7 +85,8 @@ def _environment(env: dict[str, str], work_dir: Path, own_files: Path) -> dict[s
             if name in os.environ}
     return {"PATH": os.defpath, **kept, "HOME": str(work_dir), "USERPROFILE": str(work_dir),
             "TMPDIR": str(own_files), "TEMP": str(own_files), "TMP": str(own_files),
-            "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8", **env}
+            "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8",
+            **{name: value.replace("{work}", str(work_dir)) for name, value in env.items()}}
 
 
 def _find(name: str, path: str) -> str | None:

@@ -68,7 +68,8 @@ class RunSpec:
 
     def program_env(self) -> dict[str, str]:
         work = WORK_DIR_INSIDE if self.inside else str(self.work_dir)
-        return {"PATH": SAFE_PATH, "HOME": work, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", **self.env}
+        own = {name: value.replace("{work}", work) for name, value in self.env.items()}  # as in the command
+        return {"PATH": SAFE_PATH, "HOME": work, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", **own}
 
     def program_argv(self) -> list[str]:
         paths = {"{prog}": PROGRAM_DIR_INSIDE if self.inside else str(self.program_dir or ""),
