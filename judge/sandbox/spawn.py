@@ -25,6 +25,7 @@ from judge.sandbox.tiers import bwrap_path, builds_view_with_bwrap, unshare_hide
 from judge.vocabulary import SandboxTier
 
 DEFAULT_SIGNALS = tuple(signal.valid_signals() - {getattr(signal, "SIGKILL", -1), getattr(signal, "SIGSTOP", -1)})
+RUN_ON_SIGNALS = tuple(set(DEFAULT_SIGNALS) - {getattr(signal, "SIGXFSZ", -1)})
 # Processes started in the root tier: the read end of what their bwrap says of its init.
 _root_inits: dict[int, int] = {}
 
@@ -113,9 +114,11 @@ def spawn(spec: RunSpec, file_actions: list) -> int:
     # Every signal back to its default and none blocked: the judge (Python) ignores SIGPIPE and
     # SIGXFSZ, and ignored dispositions survive exec, so a program flooding its output would
     # never be stopped by SIGXFSZ.
+    # A program that runs on past the output limit keeps SIGXFSZ ignored: its writes fail instead.
+    defaults = DEFAULT_SIGNALS if spec.limits.stop_at_output_limit else RUN_ON_SIGNALS
     try:
         pid = os.posix_spawn(argv[0], argv, env, file_actions=file_actions, setsid=True,
-                             setsigdef=DEFAULT_SIGNALS, setsigmask=())
+                             setsigdef=defaults, setsigmask=())
     except OSError:
         if info is not None:
             os.close(info[0])
