@@ -58,7 +58,7 @@ RUN_IMPORTS = {
     "judge.output_diff",
     "judge.planned_examples", "judge.problem", "judge.program", "judge.python_files", "judge.reference",
     "judge.renderers", "judge.renderers.run", "judge.renderers.run.table", "judge.report", "judge.results",
-    "judge.returned_value", "judge.runner", "judge.sandbox", "judge.sandbox.command",
+    "judge.returned_value", "judge.runner", "judge.sandbox", "judge.sandbox.clean_start", "judge.sandbox.command",
     "judge.sandbox.ipc_namespace", "judge.sandbox.limits", "judge.sandbox.namespace_refusal",
     "judge.sandbox.new_root", "judge.sandbox.probe_cache", "judge.sandbox.root_init", "judge.sandbox.run",
     "judge.sandbox.runtime", "judge.sandbox.scratch", "judge.sandbox.server", "judge.sandbox.slots",
