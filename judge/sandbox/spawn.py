@@ -7,6 +7,7 @@ import signal
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from judge.sandbox.clean_start import helper_prefix
 from judge.sandbox.command import (
     PROGRAM_DIR_INSIDE,
     SAFE_PATH,
@@ -17,12 +18,11 @@ from judge.sandbox.command import (
     outer_prefix,
     pipe_prefix,
 )
-from judge.sandbox.clean_start import helper_prefix
 from judge.sandbox.limits import Limits
 from judge.sandbox.root_init import open_info, reap_init
 from judge.sandbox.runtime import INIT_INFO_FD, REPORT_FD
 from judge.sandbox.slots import spawned_pids
-from judge.sandbox.tiers import bwrap_path, builds_view_with_bwrap, unshare_hides
+from judge.sandbox.tiers import builds_view_with_bwrap, bwrap_path, unshare_hides
 from judge.vocabulary import SandboxTier
 
 DEFAULT_SIGNALS = tuple(signal.valid_signals() - {getattr(signal, "SIGKILL", -1), getattr(signal, "SIGSTOP", -1)})
