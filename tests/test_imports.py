@@ -37,8 +37,8 @@ def test_every_module_imports_first_of_all():
 
 
 # What `judge run` imports to judge one case of a YAML suite: the command, the suite format, the
-# runner, the sandbox, the languages (every built-in one: each sandbox's view shows their
-# runtimes) and the report. Nothing of the package format's machinery (judge.icpc's loader,
+# runner, the sandbox, the submission's language alone (a sandbox's view shows the runtimes of the
+# languages asked for so far) and the report. Nothing of the package format's machinery (judge.icpc's loader,
 # generators, validators), of grading, of the counterexample search's package part, of other
 # packages' plugins or of the limits-only tier (psutil). A module new to this list is a decision:
 # it costs every student's quickest check its import time.
@@ -51,10 +51,8 @@ RUN_IMPORTS = {
     "judge.harness.process_watch", "judge.host", "judge.hypothesis_search", "judge.icpc", "judge.languages",
     "judge.languages.base", "judge.languages.build_cache", "judge.languages.cache_limits",
     "judge.languages.cache_locks", "judge.languages.cache_sweep", "judge.languages.cache_users",
-    "judge.languages.compiled", "judge.languages.folder", "judge.languages.functions",
-    "judge.languages.functions.c", "judge.languages.functions.cpp", "judge.languages.functions.java",
-    "judge.languages.functions.javascript", "judge.languages.functions.python", "judge.languages.java",
-    "judge.languages.bash", "judge.languages.javascript", "judge.languages.kotlin", "judge.languages.python",
+    "judge.languages.folder", "judge.languages.functions", "judge.languages.functions.python",
+    "judge.languages.python",
     "judge.output_diff",
     "judge.planned_examples", "judge.problem", "judge.program", "judge.python_files", "judge.reference",
     "judge.renderers", "judge.renderers.run", "judge.renderers.run.table", "judge.report", "judge.results",
@@ -96,3 +94,28 @@ def test_judging_one_case_of_a_suite_imports_only_what_it_needs(tmp_path):
     assert not loaded & RUN_AVOIDS, f"judge run imports {sorted(loaded & RUN_AVOIDS)}"
     assert loaded - RUN_IMPORTS == set(), "judge run imports modules it did not: add them to RUN_IMPORTS if need be"
     assert RUN_IMPORTS - loaded == set(), "judge run no longer imports these: take them out of RUN_IMPORTS"
+
+
+ONE_C_CASE = """
+import sys
+from pathlib import Path
+from judge.catalog import load_problem
+from judge.runner import judge_submission
+stones = load_problem("stones")
+result = judge_submission(stones, Path(sys.argv[1]), cases=[stones.case("sample-1")], cold=sys.argv[2] == "cold")
+languages = sorted(name.rsplit(".", 1)[1] for name in sys.modules
+                   if name in {f"judge.languages.{module}" for module in ("python", "compiled", "java", "javascript",
+                                                                          "kotlin", "bash")})
+print(result.cases[0].verdict, " ".join(languages))
+"""
+
+
+def test_a_c_submission_imports_its_language_and_its_exec_servers_alone(tmp_path):
+    # The warm run's exec server is a Python program: the view shows Python's runtime for it.
+    source = tmp_path / "stones.c"
+    source.write_text('#include <stdio.h>\nint main(void) { int n; scanf("%d", &n); puts(n % 2 ? "SK" : "CY"); }\n')
+    for way in ("warm", "cold"):
+        done = subprocess.run([sys.executable, "-c", ONE_C_CASE, str(source), way], capture_output=True, text=True,
+                              cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300, check=False)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.split() == ["AC", "compiled", "python"], (way, done.stdout)
