@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from judge.harness.process_watch import CPU_GRACE, POLL, StderrKept, cpu_rlimit
-from judge.host import max_rss_bytes_per_unit
+from judge.host import close_all, max_rss_bytes_per_unit
 from judge.sandbox.limits import Limits, Outcome
 from judge.sandbox.scratch import scratch_dir
 
@@ -62,7 +62,7 @@ def run_limits_only(command: list[str], *, stdin: bytes, limits: Limits, program
         program_env = _environment(env or {}, work_dir, own_files)
         executable = _find(argv[0], program_env["PATH"])
         if executable is None:
-            _close_all(stdio or ())
+            close_all(stdio or ())
             return Outcome(internal_error=f"could not start {argv[0]}: not found on PATH ({program_env['PATH']})")
         argv = [*limit_prefix(limits), executable, *argv[1:]]
         stdin_path, stdout_path = scratch / "stdin", scratch / "stdout"
@@ -122,7 +122,7 @@ def _run(argv: list[str], env: dict[str, str], work_dir: Path, limits: Limits, s
     except OSError as error:
         return Outcome(internal_error=f"could not start {argv[0]}: {error}")
     finally:
-        _close_all(stdio or ())
+        close_all(stdio or ())
     stderr = StderrKept()
     # A thread drains stderr (keeping its start), so that a chatty program never waits on a full pipe.
     draining = threading.Thread(target=stderr.take, args=(child.stderr.fileno(),), daemon=True)
@@ -271,11 +271,3 @@ def _size(path: Path) -> int:
         return path.stat().st_size
     except OSError:
         return 0
-
-
-def _close_all(fds) -> None:
-    for fd in fds:
-        try:
-            os.close(fd)
-        except OSError:
-            pass

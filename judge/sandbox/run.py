@@ -18,7 +18,7 @@ from judge.harness.proc_usage import (
     usage,
 )
 from judge.harness.process_watch import STDERR_KEEP, Watch, watch
-from judge.host import has_namespaces
+from judge.host import close_all, has_namespaces
 from judge.sandbox import clean_start
 from judge.sandbox.command import running_as_root
 from judge.sandbox.ipc_namespace import run_shared_memory_kb
@@ -70,7 +70,7 @@ def run_sandboxed(command: list[str], *, stdin: bytes, limits: Limits,
     try:
         claim = Claim("run")
     except BaseException:
-        _close_all(stdio or ())
+        close_all(stdio or ())
         raise
     try:
         owns_work_dir = work_dir is None
@@ -85,16 +85,8 @@ def run_sandboxed(command: list[str], *, stdin: bytes, limits: Limits,
         return _run(spec, claim.scratch, stdin, stdio, on_start)
     finally:
         if not handed_over:  # never left open when the run could not start
-            _close_all(stdio or ())
+            close_all(stdio or ())
         claim.give_back()
-
-
-def _close_all(fds) -> None:
-    for fd in fds:
-        try:
-            os.close(fd)
-        except OSError:
-            pass
 
 
 def _run(spec: RunSpec, scratch: Path, stdin: bytes, stdio: tuple[int, int] | None,
@@ -136,7 +128,7 @@ def _run(spec: RunSpec, scratch: Path, stdin: bytes, stdio: tuple[int, int] | No
         return Outcome(internal_error=f"could not start {spec.argv()[0]}: {error}")
     finally:
         os.close(stderr_write)
-        _close_all(stdio or ())
+        close_all(stdio or ())
         if report:
             os.close(report[1])
     helper = pid if report else None  # not the run's: its own CPU and memory are left out
