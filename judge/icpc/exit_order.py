@@ -13,17 +13,21 @@ A deterministic validator therefore gives the same answer on every run, whatever
 
 from __future__ import annotations
 
-import contextlib
 import fcntl
 import os
 import select
 import termios
 import threading
+import time
 from collections.abc import Callable
 
 from judge.harness.proc_usage import descendants
+from judge.host import close_all
 
 LOOK_INTERVAL_MS = 2  # between two looks at a validator that may be waiting for input
+# How long a validator whose run has not handed its pidfd yet is waited for: it started before the
+# submission, so only a system without pidfds makes the wait this long (it is then given the end).
+START_WAIT = 5.0
 
 
 class HeldEnd:
@@ -53,10 +57,11 @@ class HeldEnd:
         is: decided without the submission's end. ``validator_running``: whether the
         validator's run has not returned yet (it may not even have started)."""
         previous: tuple | None = None
+        start_by = time.monotonic() + START_WAIT
         while True:
             pidfd = self._validator_pidfd
             if pidfd is None:  # not started yet, or it could not be (then its run says why)
-                if not validator_running():
+                if not validator_running() or time.monotonic() > start_by:
                     self.close()
                     return False
                 select.select([], [], [], LOOK_INTERVAL_MS / 1000)
@@ -82,9 +87,7 @@ class HeldEnd:
             fds = [self._write_end, self._input_read, self._output_read]
             if self._validator_pidfd is not None:
                 fds.append(self._validator_pidfd)
-        for fd in fds:
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        close_all(fds)
 
     def _sleeping_on_empty_pipes(self, pid: int | None) -> tuple | None:
         """When the validator's pipes are both empty and every thread of its sandbox sleeps
