@@ -13,10 +13,8 @@ A deterministic validator therefore gives the same answer on every run, whatever
 
 from __future__ import annotations
 
-import fcntl
 import os
 import select
-import termios
 import threading
 import time
 from collections.abc import Callable
@@ -111,6 +109,10 @@ def _readable(fd: int, timeout_ms: int) -> bool:
 
 
 def _unread(fd: int) -> int:
+    """Bytes waiting in the pipe ``fd`` reads."""
+    import fcntl  # Linux's, as interactive judging is; here so that other systems can import this module
+    import termios
+
     return int.from_bytes(fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"), "little")
 
 
