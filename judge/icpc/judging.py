@@ -24,7 +24,7 @@ from judge.runner import decide_run, shown_error
 from judge.sandbox import Limits, Outcome, run_sandboxed
 from judge.verdict import Verdict
 
-SUBMISSION, VALIDATOR = "submission", "validator"
+VALIDATOR = "validator"
 
 
 def run_package_case(problem: Problem, prepared, case: Case, execute, validator: OutputValidator):

@@ -92,7 +92,6 @@ class Outcome:
     wall_timed_out: bool = False
     output_exceeded: bool = False
     internal_error: str | None = None
-    ended_at: float = 0.0  # time.monotonic() when the program was seen to end (who ended first?)
     # What memory_kb was made of when the watcher's reading was the peak ({"resident": KiB,
     # "in-memory files": KiB, ...}); None when it is one process's peak as the kernel kept it.
     memory_parts: dict[str, int] | None = None

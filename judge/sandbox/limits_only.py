@@ -129,14 +129,14 @@ def _run(argv: list[str], env: dict[str, str], work_dir: Path, limits: Limits, s
     draining.start()
     watched = _Watched(child)
     stopped = watched.until_end(started + limits.wall_time, limits, stdout_path)
-    ended_at = time.monotonic()
+    wall = time.monotonic() - started
     draining.join(timeout=5)
     child.stderr.close()
     stdout = stdout_path.read_bytes()[: limits.output + 1] if stdout_path.exists() else b""
     return Outcome(exit_code=watched.exit_code, signal=watched.signal, cpu_time=watched.cpu,
-                   wall_time=ended_at - started, memory_kb=watched.memory_kb, stdout=stdout[: limits.output],
+                   wall_time=wall, memory_kb=watched.memory_kb, stdout=stdout[: limits.output],
                    stderr=stderr.text(), wall_timed_out=stopped == "wall", output_exceeded=len(stdout) >= limits.output,
-                   stopped=stopped if stopped in ("wall", "cpu", "memory") else None, ended_at=ended_at)
+                   stopped=stopped if stopped in ("wall", "cpu", "memory") else None)
 
 
 class _Watched:

@@ -140,8 +140,7 @@ def _run(spec: RunSpec, scratch: Path, stdin: bytes, stdio: tuple[int, int] | No
         if seen.stopped:
             kill_group(pid)
         _, status, rusage = os.wait4(pid, 0)
-        ended_at = time.monotonic()
-        wall = ended_at - started
+        wall = time.monotonic() - started
         init_cpu, init_peak_kb = reap_root_init(pid)
         outlived_cpu, outlived_peak_kb = _reap_what_outlived(spec.uid)
         usage_left = init_cpu + outlived_cpu, max(init_peak_kb, outlived_peak_kb)
@@ -165,9 +164,7 @@ def _run(spec: RunSpec, scratch: Path, stdin: bytes, stdio: tuple[int, int] | No
     if peak_kb >= seen.memory_kb:  # the kernel's peak of a process, not the watcher's reading
         seen.memory_kb, seen.memory_parts = peak_kb, None
     seen.cpu = max(reaped_cpu + outlived_cpu, seen.cpu)
-    outcome = _outcome(status, seen, wall, stdout_path, spec)
-    outcome.ended_at = ended_at
-    return outcome
+    return _outcome(status, seen, wall, stdout_path, spec)
 
 
 def _own_peak_kb() -> int:
