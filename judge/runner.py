@@ -34,7 +34,8 @@ def base_limits(problem: Problem) -> Limits:
     """The problem's limits before the language adjusts them; the wall clock is the time limit
     with its overshoot (Limits.wall_for), times the task's ``wall_factor``."""
     limits = Limits.for_cpu(problem.time_limit, memory=problem.memory_limit, output=problem.output_limit,
-                            write_files=problem.may_write_files)
+                            write_files=problem.may_write_files,
+                            stop_at_output_limit=problem.task.stops_at_output_limit)
     return limits.with_wall(limits.wall_time * problem.task.wall_factor)
 
 

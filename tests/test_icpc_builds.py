@@ -6,14 +6,16 @@ order."""
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 
 import pytest
 from conftest import ROOT, run_judge
 
-from judge.errors import CompileError
+from judge.errors import CompileError, LanguageUnavailable
 from judge.formats.icpc.expectations import submissions
 from judge.formats.icpc.loading import load_package
+from judge.languages import base, language_for
 from judge.languages.base import cache_key, cached_build
 
 PACKAGES = ROOT / "tests" / "packages"
@@ -66,3 +68,30 @@ def test_a_failed_compile_is_remembered_unless_it_was_killed(cache, ending):
         cached_build(cache_key("test-failed-compile", ending, "another"), {"source": b""}, command)
     assert str(other_key.value) != messages[0]
     assert (messages[0] == messages[1]) is (ending == "exit 1")
+
+
+# A program whose initialised static array is bigger than the sandbox's in-memory /tmp (64 MiB):
+# its object file and executable are each that big (DOMjudge's test-memstatic.cc has 512 MiB).
+STATIC_TABLE = """#include <stdio.h>
+static char table[96 << 20] = {1};
+int main(void) {
+    table[10] = 2;
+    printf("%d\\n", table[0] + table[10]);
+    return 0;
+}
+"""
+
+
+def test_a_large_initialised_static_array_builds_where_there_is_room(tmp_path, cache):
+    source = tmp_path / "table.c"
+    source.write_text(STATIC_TABLE)
+    program = language_for(source).prepare(source, "stdio")
+    assert (program.directory / "program").stat().st_size > 96 << 20
+
+
+def test_a_build_out_of_room_says_so_and_is_no_compile_error(tmp_path, cache, monkeypatch):
+    monkeypatch.setattr(base, "COMPILE_LIMITS", dataclasses.replace(base.COMPILE_LIMITS, output=32 << 20))
+    source = tmp_path / "table.c"
+    source.write_text(STATIC_TABLE)
+    with pytest.raises(LanguageUnavailable, match=r"ran out of room .*compiler's limit of 32 MiB.*TMPDIR"):
+        language_for(source).prepare(source, "stdio")

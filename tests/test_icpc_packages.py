@@ -418,7 +418,7 @@ def test_judge_list_finds_the_packages_of_a_folder():
     done = run_judge("list", "--problems", str(PACKAGES))
     assert done.returncode == 0, done.stderr
     rows = {line.split()[0]: line for line in done.stdout.splitlines()[2:]}
-    assert set(rows) == {"addition", "closest", "constants", "doubler", "echo", "example_data", "generated_sum",
+    assert set(rows) == {"addition", "closest", "constants", "doubler", "echo", "example_data", "flood", "generated_sum",
                          "graded", "included", "linked_expectations", "multiplier", "remember", "subtasks", "tool_sum",
                          "validator_args", "weighted"}
     assert "interactive" in rows["doubler"] and "2 s" in rows["addition"]

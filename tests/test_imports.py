@@ -37,43 +37,35 @@ def test_every_module_imports_first_of_all():
 
 
 # What `judge run` imports to judge one case of a YAML suite: the command, the suite format, the
-# runner, the sandbox, the languages (every built-in one: each sandbox's view shows their
-# runtimes) and the report. Nothing of the package format's machinery (judge.formats.icpc's loader,
+# runner, the sandbox, the submission's language alone (a sandbox's view shows the runtimes of the
+# languages asked for so far) and the report. Nothing of the package format's machinery (judge.formats.icpc's loader,
 # generators, validators), of grading, of the counterexample search's package part, of other
 # packages' plugins or of the limits-only tier (psutil). A module new to this list is a decision:
 # it costs every student's quickest check its import time.
 RUN_IMPORTS = {
-    "judge", "judge.cli", "judge.errors", "judge.runner",
-    "judge.authoring", "judge.authoring.explain", "judge.authoring.planned_examples", "judge.authoring.stress",
-    "judge.classroom", "judge.classroom.store",
-    "judge.commands", "judge.commands.common", "judge.commands.run_command",
-    "judge.formats", "judge.formats.base", "judge.formats.catalog", "judge.formats.icpc",
-    "judge.formats.icpc.format", "judge.formats.suite", "judge.formats.suite.checks",
-    "judge.formats.suite.format",
-    "judge.harness", "judge.harness.case_control", "judge.harness.ipc_objects", "judge.harness.proc_usage",
-    "judge.harness.process_watch",
-    "judge.languages", "judge.languages.base", "judge.languages.bash", "judge.languages.build_cache",
-    "judge.languages.cache_limits", "judge.languages.cache_locks", "judge.languages.cache_sweep",
-    "judge.languages.cache_users", "judge.languages.compiled", "judge.languages.content_hash",
-    "judge.languages.folder", "judge.languages.functions", "judge.languages.functions.c",
-    "judge.languages.functions.cpp", "judge.languages.functions.java", "judge.languages.functions.javascript",
-    "judge.languages.functions.python", "judge.languages.java", "judge.languages.javascript",
-    "judge.languages.kotlin", "judge.languages.program", "judge.languages.python", "judge.languages.warm",
-    "judge.model", "judge.model.feedback", "judge.model.problem", "judge.model.results",
-    "judge.model.returned_value", "judge.model.scoring", "judge.model.signature", "judge.model.verdict",
-    "judge.model.vocabulary",
-    "judge.problem_code", "judge.problem_code.checkers", "judge.problem_code.hypothesis_search",
-    "judge.problem_code.python_files", "judge.problem_code.reference",
-    "judge.renderers", "judge.renderers.case_stream", "judge.renderers.case_view", "judge.renderers.report",
-    "judge.renderers.run", "judge.renderers.run.table",
-    "judge.sandbox", "judge.sandbox.command", "judge.sandbox.host", "judge.sandbox.ipc_namespace",
-    "judge.sandbox.limits", "judge.sandbox.namespace_refusal", "judge.sandbox.new_root",
-    "judge.sandbox.probe_cache", "judge.sandbox.root_init", "judge.sandbox.run", "judge.sandbox.runtime",
-    "judge.sandbox.scratch", "judge.sandbox.server", "judge.sandbox.slots", "judge.sandbox.spawn",
-    "judge.sandbox.tiers", "judge.sandbox.view",
-    "judge.tasks", "judge.tasks.base", "judge.tasks.batch", "judge.tasks.function_call",
-    "judge.text", "judge.text.docs_links", "judge.text.output_diff", "judge.text.suggestions",
-    "judge.text.terminal", "judge.text.visible_text", "judge.text.yaml_files",
+    "judge", "judge.renderers.case_stream", "judge.renderers.case_view", "judge.formats.catalog", "judge.problem_code.checkers", "judge.cli",
+    "judge.commands", "judge.commands.common", "judge.commands.run_command", "judge.languages.content_hash",
+    "judge.text.docs_links", "judge.errors", "judge.authoring.explain", "judge.model.feedback", "judge.formats", "judge.formats.base",
+    "judge.formats.icpc.format", "judge.formats.suite.format", "judge.formats.suite.checks", "judge.harness",
+    "judge.harness.case_control", "judge.harness.ipc_objects", "judge.harness.proc_usage",
+    "judge.harness.process_watch", "judge.sandbox.host", "judge.problem_code.hypothesis_search", "judge.formats.icpc", "judge.languages",
+    "judge.languages.base", "judge.languages.build_cache", "judge.languages.cache_limits",
+    "judge.languages.cache_locks", "judge.languages.cache_sweep", "judge.languages.cache_users",
+    "judge.languages.folder", "judge.languages.functions", "judge.languages.functions.python",
+    "judge.languages.python",
+    "judge.text.output_diff",
+    "judge.authoring.planned_examples", "judge.model.problem", "judge.languages.program", "judge.problem_code.python_files", "judge.problem_code.reference",
+    "judge.renderers", "judge.renderers.run", "judge.renderers.run.table", "judge.renderers.report", "judge.model.results",
+    "judge.model.returned_value", "judge.runner", "judge.sandbox", "judge.sandbox.clean_start", "judge.sandbox.command",
+    "judge.sandbox.ipc_namespace", "judge.sandbox.limits", "judge.sandbox.namespace_refusal",
+    "judge.sandbox.new_root", "judge.sandbox.probe_cache", "judge.sandbox.root_init", "judge.sandbox.run",
+    "judge.sandbox.runtime", "judge.sandbox.scratch", "judge.sandbox.server", "judge.sandbox.slots",
+    "judge.sandbox.spawn", "judge.sandbox.tiers", "judge.sandbox.view", "judge.model.scoring", "judge.model.signature",
+    "judge.classroom.store", "judge.authoring.stress", "judge.text.suggestions", "judge.tasks", "judge.tasks.base", "judge.tasks.batch",
+    "judge.tasks.function_call", "judge.text.terminal", "judge.model.verdict", "judge.text.visible_text", "judge.model.vocabulary",
+    "judge.languages.warm", "judge.text.yaml_files",
+    # the layers' packages
+    "judge.authoring", "judge.classroom", "judge.formats.suite", "judge.model", "judge.problem_code", "judge.text",
 }
 # Not the judge's, but as costly: reading installed packages' metadata (with the email parser).
 RUN_AVOIDS = {"importlib.metadata", "email.message", "psutil"}
@@ -104,3 +96,28 @@ def test_judging_one_case_of_a_suite_imports_only_what_it_needs(tmp_path):
     assert not loaded & RUN_AVOIDS, f"judge run imports {sorted(loaded & RUN_AVOIDS)}"
     assert loaded - RUN_IMPORTS == set(), "judge run imports modules it did not: add them to RUN_IMPORTS if need be"
     assert RUN_IMPORTS - loaded == set(), "judge run no longer imports these: take them out of RUN_IMPORTS"
+
+
+ONE_C_CASE = """
+import sys
+from pathlib import Path
+from judge.formats.catalog import load_problem
+from judge.runner import judge_submission
+stones = load_problem("stones")
+result = judge_submission(stones, Path(sys.argv[1]), cases=[stones.case("sample-1")], cold=sys.argv[2] == "cold")
+languages = sorted(name.rsplit(".", 1)[1] for name in sys.modules
+                   if name in {f"judge.languages.{module}" for module in ("python", "compiled", "java", "javascript",
+                                                                          "kotlin", "bash")})
+print(result.cases[0].verdict, " ".join(languages))
+"""
+
+
+def test_a_c_submission_imports_its_language_and_its_exec_servers_alone(tmp_path):
+    # The warm run's exec server is a Python program: the view shows Python's runtime for it.
+    source = tmp_path / "stones.c"
+    source.write_text('#include <stdio.h>\nint main(void) { int n; scanf("%d", &n); puts(n % 2 ? "SK" : "CY"); }\n')
+    for way in ("warm", "cold"):
+        done = subprocess.run([sys.executable, "-c", ONE_C_CASE, str(source), way], capture_output=True, text=True,
+                              cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300, check=False)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.split() == ["AC", "compiled", "python"], (way, done.stdout)

@@ -10,6 +10,7 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 from conftest import ROOT, judge_json, project_with, run_judge
@@ -37,6 +38,22 @@ def read_until(process: subprocess.Popen, wanted: str, timeout: float = 120) -> 
     raise AssertionError(f"no {wanted!r} in {timeout} s: {lines}")
 
 
+def rest_of(process: subprocess.Popen, timeout: float) -> tuple[str, str]:
+    """The rest of the output and the whole error output, once the process has ended. Read
+    through the same buffered files as read_until: communicate() reads the pipes themselves, and
+    would lose the lines read_until's readline had already taken from the pipe into its buffer
+    (rows that came in one burst with the one it waited for)."""
+    taken: dict[str, str] = {}
+    readers = [threading.Thread(target=lambda name=name, stream=stream: taken.__setitem__(name, stream.read()),
+                                daemon=True) for name, stream in (("out", process.stdout), ("err", process.stderr))]
+    for reader in readers:
+        reader.start()
+    process.wait(timeout=timeout)
+    for reader in readers:
+        reader.join(timeout)
+    return taken["out"], taken["err"]
+
+
 def row_verdicts(lines: list[str]) -> list[tuple[str, str]]:
     """(case, verdict) of each table row among ``lines`` (a hidden case's name is "hidden N")."""
     rows = []
@@ -54,7 +71,7 @@ def test_rows_are_printed_while_the_run_goes_on_and_are_the_final_table():
     first = read_until(process, "sample-1")
     # The run has eight more TLE cases of a second each to go: this row came as it was decided.
     assert process.poll() is None, "the first row came only when the run had ended"
-    rest, _ = process.communicate(timeout=300)
+    rest, _ = rest_of(process, timeout=300)
     streamed = row_verdicts(first + rest.splitlines())
     judged = judge_json("run", "stones", str(SLOW), "--no-record", "--no-explain")
     assert streamed == [(case["name"], case["verdict"]) for case in judged["cases"]]
@@ -73,7 +90,7 @@ def test_sigterm_half_way_prints_the_rows_decided_so_far():
     process = started([*RUN, "-j", "1"])
     before = read_until(process, "hidden 7")  # mid-even, the first TLE: a dozen cases to go, a second each
     process.send_signal(signal.SIGTERM)
-    rest, stderr = process.communicate(timeout=60)
+    rest, stderr = rest_of(process, timeout=60)
     assert process.returncode == 128 + signal.SIGTERM
     rows = row_verdicts(before + rest.splitlines())
     assert rows[:8] == [("sample-1", "AC"), *((f"hidden {number}", "AC") for number in range(1, 7)), ("hidden 7", "TLE")]
@@ -152,7 +169,7 @@ def test_judge_test_prints_each_check_as_it_is_made():
     process = started([sys.executable, "-m", "judge", "test", "stones"])
     first = read_until(process, "stones  loads  ok")
     assert process.poll() is None, "the first check came only when judge test had ended"
-    rest, _ = process.communicate(timeout=600)
+    rest, _ = rest_of(process, timeout=600)
     assert process.returncode == 0
     assert "solution stones/accepted/game_dp.py  ok  got AC" in rest and rest.rstrip().endswith("0 failed")
     assert first[-1].startswith("stones  loads  ok  22 cases")
@@ -162,6 +179,6 @@ def test_judge_test_stopped_says_how_far_it_got():
     process = started([sys.executable, "-m", "judge", "test", "stones"])
     read_until(process, "stones  reference  ok")
     process.send_signal(signal.SIGTERM)
-    rest, stderr = process.communicate(timeout=60)
+    rest, stderr = rest_of(process, timeout=60)
     assert process.returncode == 128 + signal.SIGTERM
     assert "stopped by SIGTERM after" in rest and "Traceback" not in stderr

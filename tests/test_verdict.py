@@ -1,3 +1,4 @@
+import dataclasses
 import signal
 
 from judge.model.verdict import CheckResult, decide, overall_verdict, slowed_by_machine
@@ -76,6 +77,19 @@ def test_output_over_its_cap_is_ole_even_when_the_program_then_times_out():
     """node and the JVM swallow the failed writes of a flood and run on until stopped."""
     assert verdict(output_exceeded=True, cpu_time=1.5, exit_code=None, signal=signal.SIGKILL) == "OLE"
     assert verdict(output_exceeded=True, wall_timed_out=True, exit_code=None, signal=signal.SIGKILL) == "OLE"
+
+
+def test_where_the_program_runs_on_past_the_output_limit_its_time_comes_first():
+    """A package's runs, as DOMjudge and problemtools judge them: a flood without end is TLE; one
+    that ended in time is OLE, before the crash its failed write may have caused."""
+    runs_on = dataclasses.replace(LIMITS, stop_at_output_limit=False)
+
+    def judged(**fields):
+        return decide(Outcome(**{"exit_code": 0, **fields}), runs_on, OK).verdict
+    assert judged(output_exceeded=True, cpu_time=1.5, exit_code=None, signal=signal.SIGKILL) == "TLE"
+    assert judged(output_exceeded=True, wall_timed_out=True, exit_code=None, signal=signal.SIGKILL) == "TLE"
+    assert judged(output_exceeded=True) == "OLE"
+    assert judged(output_exceeded=True, exit_code=1) == "OLE"
 
 
 def test_the_wall_clock_is_the_time_limit_with_domjudges_overshoot():

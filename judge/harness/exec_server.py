@@ -29,13 +29,18 @@ import signal_guard
 
 EXEC_FAILED = 127  # as a shell (and prlimit) reports a command it could not run
 # Every signal back to its default in the case: ignored dispositions (SIGPIPE and SIGXFSZ in
-# Python) survive exec.
+# Python) survive exec. SIGXFSZ stays ignored where the case runs on past the output limit (its
+# writes fail instead: judge/sandbox/limits.py).
 DEFAULT_SIGNALS = sorted(signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP})
+RUN_ON_SIGNALS = sorted(set(DEFAULT_SIGNALS) - {signal.SIGXFSZ})
+OUTPUT_STOPS, OUTPUT_RUNS_ON = "stop", "run-on"  # the server's second argument
 
 
 def main():
     split = sys.argv.index("--")
-    address_space, private_dirs, command = int(sys.argv[1]), sys.argv[2:split], sys.argv[split + 1:]
+    address_space, on_output_limit = int(sys.argv[1]), sys.argv[2]
+    private_dirs, command = sys.argv[3:split], sys.argv[split + 1:]
+    signals = RUN_ON_SIGNALS if on_output_limit == OUTPUT_RUNS_ON else DEFAULT_SIGNALS
     if address_space:  # the server's own, inherited by every case (see start_case)
         resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
     control_in, control_out = control.take_control_channel()
@@ -51,11 +56,12 @@ def main():
     # sandbox's other writable directories (a cold run has them fresh).
     case = control.Case(os.getcwd(), [os.getcwd(), *private_dirs])
     environment = dict(os.environ)  # the sandbox's fixed environment, as a cold run has it
-    control.serve(lambda request, stdin, announce: run_case(command, environment, case, request, stdin, announce),
+    control.serve(lambda request, stdin, announce: run_case(command, environment, case, request, stdin, announce,
+                                                            signals),
                   case, control_in, control_out)
 
 
-def run_case(command, environment, case, request, stdin, announce):
+def run_case(command, environment, case, request, stdin, announce, signals=DEFAULT_SIGNALS):
     """Run one case to its end (``announce`` as it starts); return its report, stdout and stderr."""
     case.prepare(stdin)
     stderr_read, stderr_write = os.pipe2(os.O_CLOEXEC)
@@ -63,7 +69,7 @@ def run_case(command, environment, case, request, stdin, announce):
     announce()
     started = time.monotonic()
     try:
-        child = start_case(command, environment, case, request, stderr_write)
+        child = start_case(command, environment, case, request, stderr_write, signals)
     except OSError as error:  # the command cannot be run: as prlimit reports it in a cold run
         os.close(stderr_write)
         os.close(stderr_read)
@@ -89,7 +95,7 @@ def run_case(command, environment, case, request, stdin, announce):
     return report, stdout, stderr.text()
 
 
-def start_case(command, environment, case, request, stderr_fd):
+def start_case(command, environment, case, request, stderr_fd, signals=DEFAULT_SIGNALS):
     """Start the program for one case; its pid.
 
     posix_spawn (a vfork: no copy of the server's memory, a tenth of the cost of a fork from
@@ -101,7 +107,7 @@ def start_case(command, environment, case, request, stderr_fd):
     files = [(os.POSIX_SPAWN_DUP2, case.case_stdin_fd, 0), (os.POSIX_SPAWN_DUP2, case.case_stdout_fd, 1),
              (os.POSIX_SPAWN_DUP2, stderr_fd, 2)]
     child = os.posix_spawnp(command[0], command, environment, file_actions=files, setsid=True,
-                            setsigdef=DEFAULT_SIGNALS, setsigmask=())
+                            setsigdef=signals, setsigmask=())
     cpu_seconds = control.cpu_rlimit(request["cpu"])
     try:
         resource.prlimit(child, resource.RLIMIT_CPU, cpu_seconds)

@@ -54,6 +54,7 @@ class LanguageRegistry(Mapping[str, Language]):
             if name not in self._builtin:
                 module, class_name = BUILTIN[name]
                 self._builtin[name] = getattr(importlib.import_module(module), class_name)()
+                language_paths.cache_clear()  # the views show its runtime from now on
             return self._builtin[name]
         return self.others()[name]
 
@@ -74,9 +75,14 @@ class LanguageRegistry(Mapping[str, Language]):
                      if suffix in language.extensions), None)
 
     def shown_in_views(self) -> list[Language]:
-        """The languages whose runtime every sandbox's view shows: the built-in ones, and the
-        others once they are looked for (a program in one of them runs only after that)."""
-        return [*(self[name] for name in BUILTIN), *(self._others or {}).values()]
+        """The languages whose runtime every sandbox's view shows: those asked for so far (a
+        program in a language runs only after its language was asked for, so a run imports no
+        other language's module), with Python wherever one of them runs its cases through the
+        exec server (a Python program)."""
+        shown = [*self._builtin.values(), *(self._others or {}).values()]
+        if "python" not in self._builtin and any(language.exec_server for language in shown):
+            shown.append(self["python"])
+        return shown
 
     def others(self) -> dict[str, Language]:
         """The languages other packages register, by name."""

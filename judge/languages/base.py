@@ -7,28 +7,34 @@ import functools
 import os
 import re
 import shutil
+import signal
 import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from judge.errors import CompileError, LanguageUnavailable
 from judge.harness import EXEC_SERVER_FILE, HARNESS_DIR
-from judge.sandbox.host import CLOSE_ON_EXEC, NON_BLOCKING, NO_FOLLOW
 from judge.languages.build_cache import CacheUnusable, cache_key, cache_root, cached_entry  # noqa: F401 (the languages import these from here)
 from judge.languages.program import Program
-from judge.sandbox import WORK_DIR_INSIDE, Limits, run_sandboxed
-from judge.sandbox.probe_cache import remembered
-from judge.model.vocabulary import TaskStyle
 from judge.languages.warm import ExecPool
+from judge.model.vocabulary import TaskStyle
+from judge.sandbox import WORK_DIR_INSIDE, Limits, run_sandboxed
+from judge.sandbox.host import CLOSE_ON_EXEC, NO_FOLLOW, NON_BLOCKING
+from judge.sandbox.probe_cache import remembered
 
 if TYPE_CHECKING:
     from judge.languages.functions import FunctionStyle
     from judge.model.signature import Signature
 
-# The output limit is also the compiler's file-size limit: a program with a precomputed table
-# legitimately builds files of many megabytes.
-COMPILE_LIMITS = Limits(cpu_time=30, wall_time=60, memory=2048 << 20, output=256 << 20,
+# The output limit is also the compiler's file-size limit: a program with a precomputed table or
+# a large initialised static array legitimately builds an object and an executable of that size
+# (DOMjudge's test-memstatic.cc: 512 MiB each). The compiler's temporary files go to the build
+# directory (TMPDIR), on the judge's temporary folder's disk, not to the sandbox's small /tmp.
+COMPILE_LIMITS = Limits(cpu_time=30, wall_time=60, memory=2048 << 20, output=1 << 30,
                         processes=512, limit_address_space=False)
+COMPILE_ENV = {"TMPDIR": "{work}"}
+# How a compiler says that a file it wrote passed the file-size limit or found the disk full.
+OUT_OF_ROOM = re.compile(r"No space left on device|File size limit exceeded")
 COMPILER_MESSAGE_LINES = 25
 COMPILER_MESSAGE_LINE_CHARS = 300
 COMPILER_MESSAGE_CHARS = 4096
@@ -195,7 +201,7 @@ FAILED_COMPILE_CHARS = 64 << 10
 
 
 def _compile(build: Path, key: str, command: list[str], clean_message) -> None:
-    outcome = run_sandboxed(command, stdin=b"", limits=COMPILE_LIMITS, work_dir=build)
+    outcome = run_sandboxed(command, stdin=b"", limits=COMPILE_LIMITS, work_dir=build, env=COMPILE_ENV)
     if outcome.internal_error:
         raise LanguageUnavailable(f"the compiler could not run: {outcome.internal_error}")
     if outcome.wall_timed_out or outcome.cpu_time > COMPILE_LIMITS.cpu_time:
@@ -203,9 +209,18 @@ def _compile(build: Path, key: str, command: list[str], clean_message) -> None:
     if outcome.exit_code != 0 or outcome.signal is not None:
         text = (outcome.stderr or outcome.stdout).decode("utf-8", errors="replace")
         text = text.replace(f"{build}/", "").replace(f"{WORK_DIR_INSIDE}/", "")
+        if outcome.signal == signal.SIGXFSZ or OUT_OF_ROOM.search(text):
+            raise LanguageUnavailable(_out_of_room(build))
         if outcome.signal is None and len(text) <= FAILED_COMPILE_CHARS:
             _remember_failure(key, text)
         raise CompileError(_compiler_message(text, clean_message))
+
+
+def _out_of_room(build: Path) -> str:
+    """Why a build that ran out of room is not the submission's fault, and where to make room."""
+    free_mib = shutil.disk_usage(build).free >> 20
+    return (f"the build ran out of room (a file over the compiler's limit of {COMPILE_LIMITS.output >> 20} MiB, "
+            f"or a full disk: {free_mib} MiB free in {build.parent.parent}); point TMPDIR at a folder with more room")
 
 
 def _compiler_message(text: str, clean_message) -> str:

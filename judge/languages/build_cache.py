@@ -34,7 +34,7 @@ from judge.sandbox.command import running_as_root
 from judge.sandbox.host import NO_FOLLOW, OTHERS_MAY_WRITE, file_owner_id, user_tag
 
 MANIFEST = ".manifest"  # in every entry: the hash of everything else in it
-BUILD_OUTPUT_LIMIT = 512 << 20  # bytes of files a build may leave at all (what is kept: cache_limits.py)
+BUILD_OUTPUT_LIMIT = 1 << 30  # bytes of files a build may leave at all (what is kept: cache_limits.py)
 
 
 class CacheUnusable(JudgeError):

@@ -215,8 +215,9 @@ class ExecPool(WarmPool):
         """The server, with the address space every case gets (the server takes it as its own
         limit: cases inherit it with the server's other limits) and the program's command."""
         interpreter = python_interpreter()  # the one Python programs run with
+        on_output_limit = "stop" if self.limits.stop_at_output_limit else "run-on"  # as exec_server.py reads it
         return [interpreter, "-I", "-S", "-B", "{prog}/" + EXEC_SERVER_FILE, str(self.limits.address_space or 0),
-                *private_dirs(), "--", *self.command]
+                on_output_limit, *private_dirs(), "--", *self.command]
 
     @staticmethod
     def server_output_limit(limits: Limits) -> int:

@@ -167,18 +167,15 @@ def decide(outcome: Outcome, limits: Limits, check: CheckResult | None,
     if outcome.internal_error:
         return Decision(Verdict.IE, outcome.internal_error)
     # Output over the limit first: a runtime that swallows the write errors (node, the JVM) runs on
-    # and may time out afterwards, but what it did wrong was the output.
-    if outcome.output_exceeded or outcome.signal == SIGXFSZ:
+    # and may time out afterwards, but what it did wrong was the output. Where the program was
+    # meant to run on past the limit (a package's, as DOMjudge and problemtools judge), its time
+    # comes first: one that writes without end is too slow.
+    over_output = outcome.output_exceeded or outcome.signal == SIGXFSZ
+    out_of_time = _out_of_time(outcome, limits)
+    if over_output and (limits.stop_at_output_limit or out_of_time is None):
         return Decision(Verdict.OLE, f"output over the limit of {limits.output // 1024} KiB")
-    if outcome.cpu_time > limits.cpu_time or outcome.signal == SIGXCPU:
-        return Decision(Verdict.TLE, f"CPU time {outcome.cpu_time:.2f} s over the limit {limits.cpu_time:g} s")
-    if outcome.wall_timed_out:
-        # A program that used little CPU was waiting; one near its CPU limit was computing on a
-        # machine too busy to give it the CPU time in the wall-clock time.
-        used = (f"used {outcome.cpu_time:.2f} s CPU: sleeping or waiting?"
-                if outcome.cpu_time < COMPUTING_SHARE * max(outcome.wall_time, limits.wall_time)
-                else f"used {outcome.cpu_time:.2f} s CPU of its {limits.cpu_time:g} s: the machine was busy")
-        return Decision(Verdict.TLE, f"still running after {limits.wall_time:g} s of wall time ({used})")
+    if out_of_time is not None:
+        return out_of_time
     ceiling_kb = (limits.memory + limits.memory_slack) // 1024
     limit_text = f"memory limit {limits.memory // (1024 * 1024)} MiB exceeded"
     if outcome.memory_kb > ceiling_kb or (out_of_memory and outcome.memory_kb > limits.memory // 1024):
@@ -201,6 +198,20 @@ def decide(outcome: Outcome, limits: Limits, check: CheckResult | None,
     if check is None:
         return Decision(Verdict.IE, "no checker result for a finished run")
     return Decision(Verdict.AC if check.ok else Verdict.WA, check.message)
+
+
+def _out_of_time(outcome: Outcome, limits: Limits) -> Decision | None:
+    """TLE when the run passed its CPU or its wall-clock limit, else None."""
+    if outcome.cpu_time > limits.cpu_time or outcome.signal == SIGXCPU:
+        return Decision(Verdict.TLE, f"CPU time {outcome.cpu_time:.2f} s over the limit {limits.cpu_time:g} s")
+    if outcome.wall_timed_out:
+        # A program that used little CPU was waiting; one near its CPU limit was computing on a
+        # machine too busy to give it the CPU time in the wall-clock time.
+        used = (f"used {outcome.cpu_time:.2f} s CPU: sleeping or waiting?"
+                if outcome.cpu_time < COMPUTING_SHARE * max(outcome.wall_time, limits.wall_time)
+                else f"used {outcome.cpu_time:.2f} s CPU of its {limits.cpu_time:g} s: the machine was busy")
+        return Decision(Verdict.TLE, f"still running after {limits.wall_time:g} s of wall time ({used})")
+    return None
 
 
 def overall_verdict(verdicts: list[Verdict]) -> Verdict:

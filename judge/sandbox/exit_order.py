@@ -1,159 +1,153 @@
-"""Which of two sandboxed processes ended first, as the kernel saw it.
+"""Whether an interactive validator decided on what the submission wrote, or on its end.
 
-Each run notices its own process's end in its own thread, and those threads run in an order of
-the interpreter's and the scheduler's choosing (another thread holding the GIL delays one but not
-the other): times they take afterwards can come in the wrong order. The referee instead asks the
-kernel about both processes at once, through their pidfds: the kernel checks every fd of a wait
-at the same wake-up, so when only one is ready, that process ended before the other.
-
-A pidfd becomes readable when the process the judge started (the sandbox's outermost process)
-has ended, a moment after its program. On a busy machine that moment can come late: the program
-on the other end, woken by the closed pipe, may end in between. A side may therefore also be
-watched through a read end of the pipe it writes to (its program alone holds the write end, see
-judge/sandbox/runtime.py): the pipe hangs up as the program ends, at the very wake-up that gives
-the other side its end of file.
+problemtools and DOMjudge let a validator's rejection win over the submission's crash or time-out
+when the validator "exited first", and tell which exited first by which process the kernel
+reported first. A submission that writes a wrong answer and crashes at once then gets WA or RTE
+as the scheduler pleases. The judge makes the order itself instead: it holds its own copy of the
+write end of the pipe into the validator, so the submission's end reaches the validator (as the
+end of its input) only when the judge gives it. Once the submission has ended, the judge waits
+until the validator has either ended (it decided on what the submission wrote: it was first) or
+sleeps on its empty input (it needs more: it is given the end, and ends after the submission).
+A deterministic validator therefore gives the same answer on every run, whatever the load.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import select
 import threading
-from collections.abc import Callable, Iterable
+import time
+from collections.abc import Callable
 
-TIE = "tie"  # both had ended at the same wake-up: microseconds apart, or the referee ran late
-JOIN_TIMEOUT = 10.0  # seconds; both processes are reaped by then, so this only guards a bug
+from judge.harness.proc_usage import descendants
+from judge.sandbox.host import close_all
+
+LOOK_INTERVAL_MS = 2  # between two looks at a validator that may be waiting for input
+# How long a validator whose run has not handed its pidfd yet is waited for: it started before the
+# submission, so only a system without pidfds makes the wait this long (it is then given the end).
+START_WAIT = 5.0
 
 
-class ExitReferee:
-    """Watches two processes, handed over by name through :meth:`on_start`, and tells which
-    ended first (:meth:`finish`). :meth:`close` (which :meth:`finish` calls) ends its thread and
-    closes every fd, whatever happened to the runs: call it in a ``finally``."""
+class HeldEnd:
+    """The judge's copy of the write end of the pipe from submission to validator.
 
-    def __init__(self, first: str, second: str, hang_ups: dict[str, int] | None = None) -> None:
-        """``hang_ups``: a read end of the pipe a side writes to, by name (the referee's own, to
-        close; no program but that side's may hold a write end of it)."""
-        self._names = (first, second)
-        self._pidfds: dict[str, int] = {}
-        self._hang_ups = dict(hang_ups or {})
+    ``write_end`` is that copy, ``input_read`` a read end of the same pipe (to see what is still
+    unread) and ``output_read`` one of the pipe from validator to submission: all three the
+    held end's own, to close. Hand :meth:`validator_started` to the validator's run as its
+    ``on_start``; once the submission's run has returned, :meth:`give` decides."""
+
+    def __init__(self, write_end: int, input_read: int, output_read: int) -> None:
+        self._write_end, self._input_read, self._output_read = write_end, input_read, output_read
+        self._validator_pidfd: int | None = None
         self._lock = threading.Lock()
         self._closed = False
-        self._winner: str | None = None
-        with contextlib.ExitStack() as undo:  # nothing left open if one of these fails
-            undo.callback(_close_all, self._hang_ups.values())
-            self._wake_read, self._wake_write = os.pipe2(os.O_CLOEXEC)
-            undo.callback(_close_all, (self._wake_read, self._wake_write))
-            # The run that hands over the second pidfd adds both to this set itself, so that
-            # the kernel watches both from that moment on, whenever this thread next gets the GIL.
-            self._epoll = select.epoll()
-            undo.pop_all()
-        self._epoll.register(self._wake_read, select.EPOLLIN)
-        self._thread = threading.Thread(target=self._watch, name="exit referee", daemon=True)
-        self._thread.start()
 
-    def on_start(self, name: str) -> Callable[[int], None]:
-        """The callback a run of ``name`` calls with its process's pidfd (run_sandboxed's
-        ``on_start``); the referee owns the pidfd from then on."""
-        if name not in self._names:
-            raise ValueError(f"{name!r} is not one of {self._names}")
-
-        def started(pidfd: int) -> None:
-            with self._lock:
-                if self._closed or name in self._pidfds:
-                    os.close(pidfd)
-                    return
-                self._pidfds[name] = pidfd
-                if len(self._pidfds) == 2:
-                    self._watch_both()
-        return started
-
-    def finish(self) -> str | None:
-        """Once both runs have returned: the name of the process that ended first, TIE, or None
-        when the order is unknown (a run never started, or its pidfd could not be had)."""
+    def validator_started(self, pidfd: int) -> None:
         with self._lock:
-            both_handed = len(self._pidfds) == 2
-        if both_handed:  # both processes are reaped by now, so the thread decides at once
-            self._thread.join(JOIN_TIMEOUT)
-        self.close()
-        return self._winner
+            if self._closed:
+                os.close(pidfd)
+            else:
+                self._validator_pidfd = pidfd
+
+    def give(self, validator_running: Callable[[], bool]) -> bool:
+        """(After the submission's run returned.) Wait until the validator has ended or waits
+        for input, then give it the end of its input; whether it had ended before that, that
+        is: decided without the submission's end. ``validator_running``: whether the
+        validator's run has not returned yet (it may not even have started)."""
+        previous: tuple | None = None
+        start_by = time.monotonic() + START_WAIT
+        while True:
+            pidfd = self._validator_pidfd
+            if pidfd is None:  # not started yet, or it could not be (then its run says why)
+                if not validator_running() or time.monotonic() > start_by:
+                    self.close()
+                    return False
+                select.select([], [], [], LOOK_INTERVAL_MS / 1000)
+                continue
+            if _readable(pidfd, timeout_ms=0):
+                self.close()
+                return True
+            look = self._sleeping_on_empty_pipes(_pid_of(pidfd))
+            if look is not None and look == previous:  # asleep, and nothing of it ran meanwhile
+                self.close()
+                return False
+            previous = look
+            if _readable(pidfd, timeout_ms=LOOK_INTERVAL_MS):
+                self.close()
+                return True
 
     def close(self) -> None:
-        """Stop watching (the order stays unknown if it was not decided yet) and free all."""
+        """Give the end of input (if not given yet) and close every fd held."""
         with self._lock:
             if self._closed:
                 return
             self._closed = True
-            os.write(self._wake_write, b"x")
-        self._thread.join()
-        with self._lock:
-            _close_all((*self._pidfds.values(), *self._hang_ups.values(), self._wake_read, self._wake_write))
-            self._pidfds.clear()
-            self._hang_ups.clear()
-            self._epoll.close()
+            fds = [self._write_end, self._input_read, self._output_read]
+            if self._validator_pidfd is not None:
+                fds.append(self._validator_pidfd)
+        close_all(fds)
 
-    def _fds(self) -> dict[int, str]:
-        return {**{fd: name for name, fd in self._pidfds.items()},
-                **{fd: name for name, fd in self._hang_ups.items()}}
-
-    def _watch_both(self) -> None:
-        """(Under the lock, as the second pidfd comes.) Decide at once when either already
-        ended; else have the kernel watch both."""
-        fds = self._fds()
-        snapshot = select.poll()  # one look at every fd: which had ended by now
-        for fd in fds:
-            snapshot.register(fd, 0)  # readiness and hang-ups are reported whatever is asked
-        ended = self._ended(fds, snapshot.poll(0))
-        if ended:
-            self._winner = ended
-            os.write(self._wake_write, b"!")
-            return
-        for fd in self._pidfds.values():
-            self._epoll.register(fd, select.EPOLLIN)
-        for fd in self._hang_ups.values():
-            self._epoll.register(fd, 0)  # only the hang-up, never the data waiting in the pipe
-
-    def _watch(self) -> None:
-        _run_promptly()
-        while True:
-            events = self._epoll.poll()  # the kernel's look at every fd, as this thread wakes
-            with self._lock:
-                if self._winner is None and not self._closed:
-                    self._winner = self._ended(self._fds(), events)
-                if self._winner is not None or self._closed:
-                    return
-                if any(fd == self._wake_read for fd, _ in events):
-                    os.read(self._wake_read, 64)
-
-    def _ended(self, fds: dict[int, str], events: Iterable[tuple[int, int]]) -> str | None:
-        """The side that had ended among ``events`` (one look), TIE for both, None for neither."""
-        ended = {fds[fd] for fd, event in events if fd in fds and self._ends(fd, event)}
-        if len(ended) == 2:
-            return TIE
-        return ended.pop() if ended else None
-
-    def _ends(self, fd: int, event: int) -> bool:
-        if fd in self._pidfds.values():
-            return bool(event & (select.POLLIN | select.POLLHUP | select.POLLERR))
-        return bool(event & (select.POLLHUP | select.POLLERR))  # the pipe's data is no end
+    def _sleeping_on_empty_pipes(self, pid: int | None) -> tuple | None:
+        """When the validator's pipes are both empty and every thread of its sandbox sleeps
+        (none runs, none has ended unreaped): each thread's context switches so far, which
+        change as soon as one of them runs. Else None."""
+        if pid is None or _unread(self._input_read) or _unread(self._output_read):
+            return None
+        switches = []
+        for process in (pid, *descendants(pid)):
+            threads = _threads_asleep(process)
+            if threads is None:
+                return None
+            switches.append((process, threads))
+        return tuple(switches)
 
 
-def _close_all(fds: Iterable[int]) -> None:
-    for fd in list(fds):
-        os.close(fd)
+def _readable(fd: int, timeout_ms: int) -> bool:
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    return bool(poller.poll(timeout_ms))
 
 
-def _run_promptly() -> None:
-    """Have the calling thread woken ahead of busy processes (real-time, else the highest nice
-    priority), so that the kernel's look at the fds comes as soon as one of them is ready and
-    ties stay rare. The thread only ever sleeps in epoll or waits for the GIL: it takes no CPU
-    from anyone. Best effort: without the privilege it runs as any other thread."""
+def _unread(fd: int) -> int:
+    """Bytes waiting in the pipe ``fd`` reads."""
+    import fcntl  # Linux's, as interactive judging is; here so that other systems can import this module
+    import termios
+
+    return int.from_bytes(fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"), "little")
+
+
+def _pid_of(pidfd: int) -> int | None:
     try:
-        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))  # 0: this thread, on Linux
-        return
-    except (OSError, AttributeError):
+        with open(f"/proc/self/fdinfo/{pidfd}") as info:
+            for line in info:
+                if line.startswith("Pid:"):
+                    pid = int(line.split()[1])
+                    return pid if pid > 0 else None
+    except (OSError, ValueError):
         pass
+    return None
+
+
+def _threads_asleep(pid: int) -> tuple | None:
+    """Each thread's (id, voluntary, involuntary context switches) when all of ``pid``'s
+    threads sleep interruptibly (as one blocked in a read does); None when one runs, waits on
+    the disk, has ended, or the process is gone."""
     try:
-        os.setpriority(os.PRIO_PROCESS, 0, -20)
+        threads = sorted(os.listdir(f"/proc/{pid}/task"))
     except OSError:
-        pass
+        return None
+    seen = []
+    for thread in threads:
+        fields = _status_fields(f"/proc/{pid}/task/{thread}/status")
+        if fields is None or not fields.get("State", "").startswith("S"):
+            return None
+        seen.append((thread, fields.get("voluntary_ctxt_switches"), fields.get("nonvoluntary_ctxt_switches")))
+    return tuple(seen)
+
+
+def _status_fields(path: str) -> dict[str, str] | None:
+    try:
+        with open(path) as status:
+            return {name: value.strip() for name, _, value in (line.partition(":") for line in status)}
+    except OSError:
+        return None

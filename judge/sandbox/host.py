@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable
 
 # The fix that brings full isolation to a system without Linux's namespaces, named for that system.
 WSL_FIX = ("on Windows, run the judge inside WSL (`wsl --install` in an administrator's PowerShell, then "
@@ -20,6 +21,15 @@ NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
 CLOSE_ON_EXEC = getattr(os, "O_CLOEXEC", 0)
 NON_BLOCKING = getattr(os, "O_NONBLOCK", 0)
 DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+
+
+def close_all(fds: Iterable[int]) -> None:
+    """Close each of ``fds``; one already closed (or never open) is no error."""
+    for fd in fds:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
 
 
 def has_namespaces() -> bool:

@@ -30,6 +30,11 @@ class Limits:
     # Each process's stack, or None for no limit: a problem's own validators and generators get
     # the stack they need (a regex over a long line recurses deeply), as verification tools give them.
     stack: int | None = STACK_LIMIT
+    # Whether a write past ``output`` stops the program (SIGXFSZ), or only fails (EFBIG) while the
+    # program runs on: then a run out of time is TLE though its output passed the limit, as
+    # DOMjudge and problemtools judge it (C's and C++'s streams, Java and node write on; a Python
+    # program ends on the error it raises, which is OLE).
+    stop_at_output_limit: bool = True
 
     @staticmethod
     def wall_for(cpu_time: float) -> float:
@@ -87,7 +92,6 @@ class Outcome:
     wall_timed_out: bool = False
     output_exceeded: bool = False
     internal_error: str | None = None
-    ended_at: float = 0.0  # time.monotonic() when the program was seen to end (who ended first?)
     # What memory_kb was made of when the watcher's reading was the peak ({"resident": KiB,
     # "in-memory files": KiB, ...}); None when it is one process's peak as the kernel kept it.
     memory_parts: dict[str, int] | None = None

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from judge.harness.process_watch import CPU_GRACE, POLL, StderrKept, cpu_rlimit
-from judge.sandbox.host import max_rss_bytes_per_unit
+from judge.sandbox.host import close_all, max_rss_bytes_per_unit
 from judge.sandbox.limits import Limits, Outcome
 from judge.sandbox.scratch import scratch_dir
 
@@ -62,7 +62,7 @@ def run_limits_only(command: list[str], *, stdin: bytes, limits: Limits, program
         program_env = _environment(env or {}, work_dir, own_files)
         executable = _find(argv[0], program_env["PATH"])
         if executable is None:
-            _close_all(stdio or ())
+            close_all(stdio or ())
             return Outcome(internal_error=f"could not start {argv[0]}: not found on PATH ({program_env['PATH']})")
         argv = [*limit_prefix(limits), executable, *argv[1:]]
         stdin_path, stdout_path = scratch / "stdin", scratch / "stdout"
@@ -85,7 +85,8 @@ def _environment(env: dict[str, str], work_dir: Path, own_files: Path) -> dict[s
             if name in os.environ}
     return {"PATH": os.defpath, **kept, "HOME": str(work_dir), "USERPROFILE": str(work_dir),
             "TMPDIR": str(own_files), "TEMP": str(own_files), "TMP": str(own_files),
-            "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8", **env}
+            "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8",
+            **{name: value.replace("{work}", str(work_dir)) for name, value in env.items()}}
 
 
 def _find(name: str, path: str) -> str | None:
@@ -121,21 +122,21 @@ def _run(argv: list[str], env: dict[str, str], work_dir: Path, limits: Limits, s
     except OSError as error:
         return Outcome(internal_error=f"could not start {argv[0]}: {error}")
     finally:
-        _close_all(stdio or ())
+        close_all(stdio or ())
     stderr = StderrKept()
     # A thread drains stderr (keeping its start), so that a chatty program never waits on a full pipe.
     draining = threading.Thread(target=stderr.take, args=(child.stderr.fileno(),), daemon=True)
     draining.start()
     watched = _Watched(child)
     stopped = watched.until_end(started + limits.wall_time, limits, stdout_path)
-    ended_at = time.monotonic()
+    wall = time.monotonic() - started
     draining.join(timeout=5)
     child.stderr.close()
     stdout = stdout_path.read_bytes()[: limits.output + 1] if stdout_path.exists() else b""
     return Outcome(exit_code=watched.exit_code, signal=watched.signal, cpu_time=watched.cpu,
-                   wall_time=ended_at - started, memory_kb=watched.memory_kb, stdout=stdout[: limits.output],
+                   wall_time=wall, memory_kb=watched.memory_kb, stdout=stdout[: limits.output],
                    stderr=stderr.text(), wall_timed_out=stopped == "wall", output_exceeded=len(stdout) >= limits.output,
-                   stopped=stopped if stopped in ("wall", "cpu", "memory") else None, ended_at=ended_at)
+                   stopped=stopped if stopped in ("wall", "cpu", "memory") else None)
 
 
 class _Watched:
@@ -270,11 +271,3 @@ def _size(path: Path) -> int:
         return path.stat().st_size
     except OSError:
         return 0
-
-
-def _close_all(fds) -> None:
-    for fd in fds:
-        try:
-            os.close(fd)
-        except OSError:
-            pass

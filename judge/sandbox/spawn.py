@@ -7,6 +7,8 @@ import signal
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from judge.model.vocabulary import SandboxTier
+from judge.sandbox.clean_start import helper_prefix
 from judge.sandbox.command import (
     PROGRAM_DIR_INSIDE,
     SAFE_PATH,
@@ -19,12 +21,12 @@ from judge.sandbox.command import (
 )
 from judge.sandbox.limits import Limits
 from judge.sandbox.root_init import open_info, reap_init
-from judge.sandbox.runtime import INIT_INFO_FD
+from judge.sandbox.runtime import INIT_INFO_FD, REPORT_FD
 from judge.sandbox.slots import spawned_pids
-from judge.sandbox.tiers import bwrap_path, builds_view_with_bwrap, unshare_hides
-from judge.model.vocabulary import SandboxTier
+from judge.sandbox.tiers import builds_view_with_bwrap, bwrap_path, unshare_hides
 
 DEFAULT_SIGNALS = tuple(signal.valid_signals() - {getattr(signal, "SIGKILL", -1), getattr(signal, "SIGSTOP", -1)})
+RUN_ON_SIGNALS = tuple(set(DEFAULT_SIGNALS) - {getattr(signal, "SIGXFSZ", -1)})
 # Processes started in the root tier: the read end of what their bwrap says of its init.
 _root_inits: dict[int, int] = {}
 
@@ -68,7 +70,8 @@ class RunSpec:
 
     def program_env(self) -> dict[str, str]:
         work = WORK_DIR_INSIDE if self.inside else str(self.work_dir)
-        return {"PATH": SAFE_PATH, "HOME": work, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", **self.env}
+        own = {name: value.replace("{work}", work) for name, value in self.env.items()}  # as in the command
+        return {"PATH": SAFE_PATH, "HOME": work, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", **own}
 
     def program_argv(self) -> list[str]:
         paths = {"{prog}": PROGRAM_DIR_INSIDE if self.inside else str(self.program_dir or ""),
@@ -101,10 +104,14 @@ class RunSpec:
         return root
 
 
-def spawn(spec: RunSpec, file_actions: list) -> int:
+def spawn(spec: RunSpec, file_actions: list, report: int | None = None) -> int:
     """Start ``spec`` in a session of its own with ``file_actions``; its pid (OSError if it
-    cannot start)."""
+    cannot start). With ``report`` (the write end of a pipe), the chain starts through the
+    clean-start helper, which reports its usage there (judge/sandbox/clean_start.py)."""
     argv = spec.argv()
+    if report is not None:
+        argv = helper_prefix(REPORT_FD, spec.limits.stop_at_output_limit) + argv
+        file_actions = [*file_actions, (os.POSIX_SPAWN_DUP2, report, REPORT_FD)]
     env = outer_env(spec.program_env(), spec.tier)
     info = open_info() if spec.tier == SandboxTier.ROOT else None
     if info is not None:
@@ -112,9 +119,11 @@ def spawn(spec: RunSpec, file_actions: list) -> int:
     # Every signal back to its default and none blocked: the judge (Python) ignores SIGPIPE and
     # SIGXFSZ, and ignored dispositions survive exec, so a program flooding its output would
     # never be stopped by SIGXFSZ.
+    # A program that runs on past the output limit keeps SIGXFSZ ignored: its writes fail instead.
+    defaults = DEFAULT_SIGNALS if spec.limits.stop_at_output_limit else RUN_ON_SIGNALS
     try:
         pid = os.posix_spawn(argv[0], argv, env, file_actions=file_actions, setsid=True,
-                             setsigdef=DEFAULT_SIGNALS, setsigmask=())
+                             setsigdef=defaults, setsigmask=())
     except OSError:
         if info is not None:
             os.close(info[0])

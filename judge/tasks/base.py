@@ -30,6 +30,9 @@ class TaskType:
     # The wall clock's multiple of the time limit and its overshoot: 2 where the program waits
     # on a validator working beside it (an interactive run), as DOMjudge doubles it there.
     wall_factor = 1.0
+    # Whether a write past the output limit stops the program (OLE at once), or only fails while
+    # the program runs on, so that one that then runs out of time is TLE (see Limits).
+    stops_at_output_limit = True
 
     def case_data(self, raw: dict, read: Callable[[str, type | tuple], Any]) -> dict:
         """The Case fields this task type reads from one raw suite case. ``read(key, kind[,

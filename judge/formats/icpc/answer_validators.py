@@ -15,9 +15,8 @@ from pathlib import Path
 from judge.formats.icpc.checktestdata import is_checktestdata
 from judge.formats.icpc.data_checks import VALID_EXIT
 from judge.formats.icpc.output_validator import ValidatorWorkspace
-from judge.formats.icpc.package import CaseFiles, Package, PackageError
-from judge.formats.icpc.programs import package_program, unsupported_reason
-from judge.languages import CompileError, LanguageUnavailable, UnknownLanguage
+from judge.formats.icpc.package import CaseFiles, Package
+from judge.formats.icpc.programs import built_validator
 from judge.model.problem import MIB
 from judge.model.results import NOT_CHECKED, Check
 from judge.model.verdict import signal_name
@@ -40,15 +39,10 @@ def check_answer_validators(package: Package) -> list[Check]:
     this judge does not run). PackageError when one does not build."""
     checks = []
     for path in answer_validators(package):
-        what = f"answer validator {path.name}"
-        reason = unsupported_reason(path, follow_file_links=True)
-        if reason:
-            checks.append(Check.unmade(package.root.name, what, NOT_CHECKED, reason))
+        program = built_validator(package, path, "answer validator")
+        if isinstance(program, str):
+            checks.append(Check.unmade(package.root.name, f"answer validator {path.name}", NOT_CHECKED, program))
             continue
-        try:
-            program = package_program(package, path)
-        except (CompileError, UnknownLanguage, LanguageUnavailable) as error:
-            raise PackageError(f"{path}: the answer validator does not build: {error}") from None
         checks.append(_validate_answers(package, path, program))
     return checks
 

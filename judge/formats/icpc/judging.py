@@ -1,9 +1,9 @@
 """How a case of a package runs: batch (the submission's output, then the output validator) or
 interactive (submission and validator connected by pipes both ways, each in its own sandbox).
 
-Interactive verdicts follow problemtools' precedence: a validator that failed (IE), or rejected
-before the submission ended (in the kernel's order, see exit_order.py), decides; then the
-submission's TLE or crash; then the validator.
+Interactive verdicts follow problemtools' and DOMjudge's precedence: a validator that failed (IE),
+or rejected before the submission's end reached it (the judge gives it that end, see
+exit_order.py), decides; then the submission's TLE or crash; then the validator.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from judge.model.results import CaseResult
 from judge.model.verdict import CheckResult, Verdict
 from judge.runner import decide_run, shown_error
 from judge.sandbox import Limits, Outcome, run_sandboxed
-from judge.sandbox.exit_order import TIE, ExitReferee
+from judge.sandbox.exit_order import HeldEnd
 
-SUBMISSION, VALIDATOR = "submission", "validator"
+VALIDATOR = "validator"
 
 
 def run_package_case(problem: Problem, prepared, case: Case, execute, validator: OutputValidator):
@@ -77,6 +77,9 @@ def run_interactive(validator: OutputValidator, files, command: list[str], progr
     # The validator waits on the submission: its wall clock must outlast the submission's.
     validator_limits = dataclasses.replace(validator_limits, wall_time=validator_limits.wall_time + limits.wall_time)
     outcomes: dict[str, Outcome] = {}
+    # The submission's end reaches the validator only when the judge gives it (see exit_order.py).
+    held_end = HeldEnd(os.dup(to_validator_write), input_read=os.dup(to_validator_read),
+                       output_read=os.dup(to_submission_read))
 
     def run_validator() -> None:
         command_line = [part.replace("{memory_mb}", str(validator_limits.memory >> 20))
@@ -85,7 +88,7 @@ def run_interactive(validator: OutputValidator, files, command: list[str], progr
             outcomes[VALIDATOR] = run_sandboxed(command_line, stdin=b"", limits=validator_limits,
                                                 program_dir=validator_program.directory, work_dir=workspace.path,
                                                 stdio=(to_validator_read, to_submission_write),
-                                                on_start=referee.on_start(VALIDATOR))
+                                                on_start=held_end.validator_started)
         finally:
             unread.start()  # from here on it owns the kept end of the submission's output
 
@@ -101,29 +104,23 @@ def run_interactive(validator: OutputValidator, files, command: list[str], progr
     kept_submission_output = os.dup(to_validator_read)
     unread = threading.Thread(target=_read_to_the_end, args=(kept_submission_output,), daemon=True)
     thread = threading.Thread(target=run_validator, daemon=True)
-    # Which ended first, as the kernel saw it. A side has ended when the pipe it writes hangs up
-    # (its program alone holds the write end): the other's next read gets end of file at that
-    # very moment, before either sandbox has finished ending.
-    referee = ExitReferee(SUBMISSION, VALIDATOR, hang_ups={VALIDATOR: os.dup(to_submission_read),
-                                                           SUBMISSION: os.dup(to_validator_read)})
     try:
         thread.start()
         try:
             submission = run_sandboxed(command, stdin=b"", limits=limits, program_dir=program.directory,
-                                       stdio=(to_submission_read, to_validator_write),
-                                       on_start=referee.on_start(SUBMISSION))
+                                       stdio=(to_submission_read, to_validator_write))
         finally:
             drain.start()  # from here on the drain owns the kept end, and closes it
+        validator_first = held_end.give(thread.is_alive)
         thread.join()
         drain.join(timeout=1.0)
         unread.join(timeout=1.0)
-        first = referee.finish()
-        return submission, _interactive_judgement(submission, outcomes[VALIDATOR], first, workspace,
+        return submission, _interactive_judgement(submission, outcomes[VALIDATOR], validator_first, workspace,
                                                   validator, limits)
     finally:
         if unread.ident is None:  # never started: the validator's thread did not run
             os.close(kept_submission_output)
-        referee.close()
+        held_end.close()  # the validator is never left waiting for an end that does not come
         if own_workspace:
             workspace.close()
 
@@ -139,14 +136,16 @@ def _read_to_the_end(fd: int) -> None:
         os.close(fd)
 
 
-def _interactive_judgement(submission: Outcome, validator_outcome: Outcome, first: str | None,
+def _interactive_judgement(submission: Outcome, validator_outcome: Outcome, validator_first: bool,
                            workspace: ValidatorWorkspace, validator: OutputValidator,
                            limits: Limits) -> Judgement | None:
+    """``validator_first``: whether the validator ended before the submission's end reached it."""
     judgement = workspace.judgement(validator_outcome, validator.name)
     # A submission that the validator's end killed (SIGPIPE: it wrote what nobody would read) is
-    # judged by the validator, as one that ended after a rejection is.
-    if judgement.verdict == Verdict.IE or (_validator_ended_first(submission, validator_outcome, first, limits)
-                                     and (judgement.verdict == Verdict.WA or submission.signal == signal.SIGPIPE)):
+    # judged by the validator, as one that failed after a rejection made on its output is.
+    validator_first = validator_first or submission.signal == signal.SIGPIPE
+    if judgement.verdict == Verdict.IE or (validator_first and (judgement.verdict == Verdict.WA
+                                                                or submission.signal == signal.SIGPIPE)):
         submission.signal = None  # the submission's end afterwards (a broken pipe, say) is not its fault
         submission.exit_code = 0
         submission.cpu_time = min(submission.cpu_time, limits.cpu_time)
@@ -155,28 +154,3 @@ def _interactive_judgement(submission: Outcome, validator_outcome: Outcome, firs
     if submission.exit_code != 0 or submission.signal is not None or submission.wall_timed_out:
         return None  # the submission's own TLE / RE / MLE decides
     return judgement
-
-
-def _validator_ended_first(submission: Outcome, validator_outcome: Outcome, first: str | None,
-                           limits: Limits) -> bool:
-    """Whether the validator ended before the submission; ``first`` is the ExitReferee's answer."""
-    if submission.signal == signal.SIGPIPE:
-        # It wrote after the validator had closed its end: the validator was first, whatever
-        # the order of the two endings.
-        return True
-    if first == TIE:
-        # Both ended within one wake-up of the referee. A submission that fails just as the
-        # validator rejects most plausibly failed because of it (its next read found the pipe
-        # closed: EOFError, or garbage read and an abort), and problemtools then gives the
-        # validator's WA. Not so when the judge stopped the submission for a limit: the
-        # validator's rejection ("no answer") follows from that stop.
-        return not _stopped_for_a_limit(submission, limits)
-    if first is None:  # no pidfd to watch: the order in which the two runs noticed their ends
-        return validator_outcome.ended_at < submission.ended_at
-    return first == VALIDATOR
-
-
-def _stopped_for_a_limit(outcome: Outcome, limits: Limits) -> bool:
-    ceiling_kb = limits.memory_ceiling // 1024
-    return (outcome.wall_timed_out or outcome.cpu_time > limits.cpu_time or outcome.signal == signal.SIGXCPU
-            or outcome.memory_kb > ceiling_kb)

@@ -23,18 +23,32 @@ from judge.errors import RefusedSubmission, UnsupportedSubmission
 from judge.formats.icpc.checktestdata import checktestdata_program, is_checktestdata
 from judge.formats.icpc.constants import NO_CONSTANTS, Constants, substitute_file, substitute_files
 from judge.formats.icpc.expectations import example_submission
-from judge.formats.icpc.standard_headers import HEADERS_FOLDER, STANDARD_HEADERS, missing_header_hint, with_standard_headers
+from judge.formats.icpc.package import PackageError
+from judge.formats.icpc.standard_headers import (
+    HEADERS_FOLDER,
+    STANDARD_HEADERS,
+    missing_header_hint,
+    with_standard_headers,
+)
 from judge.formats.icpc.submission_rules import entry_point
-from judge.languages import LANGUAGES, CompileError, Language, LanguageUnavailable, Program, UnknownLanguage, language_for
+from judge.languages import (
+    LANGUAGES,
+    CompileError,
+    Language,
+    LanguageUnavailable,
+    Program,
+    UnknownLanguage,
+    language_for,
+)
 from judge.languages.base import cache_key, cached_build, exec_server_files, read_source
 from judge.languages.folder import read_folder
 from judge.languages.java import COMMENTS, PACKAGE_LINE, find_classes
 from judge.languages.javascript import NODE_COMMAND
-from judge.model.problem import MIB
 from judge.languages.program import NATIVE_PROGRAM
+from judge.model.problem import MIB
+from judge.model.vocabulary import TaskStyle
 from judge.runner import built
 from judge.sandbox import Outcome, run_sandboxed
-from judge.model.vocabulary import TaskStyle
 
 HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx")
 SCRIPT_NAMES = ("build", "run")
@@ -125,6 +139,19 @@ def package_program(package, path: Path) -> Program:
     package's files followed and its constants substituted. CompileError / UnknownLanguage /
     LanguageUnavailable pass through."""
     return prepare_program(path, follow_file_links=True, constants=package.constants, package_root=package.root)[1]
+
+
+def built_validator(package, path: Path, kind: str) -> Program | str:
+    """The validator at ``path`` (``kind``: "input validator", "answer validator") built, or why
+    it is not checked: its language is one this judge does not run (validation decides no
+    verdict, so the rest of the package is still checked). PackageError when it does not build."""
+    reason = unsupported_reason(path, follow_file_links=True)
+    if reason:
+        return reason
+    try:
+        return package_program(package, path)
+    except (CompileError, UnknownLanguage, LanguageUnavailable) as error:
+        raise PackageError(f"{path}: the {kind} does not build: {error}") from None
 
 
 def _without_outside_headers(files: dict[str, bytes], folder: Path, root: Path) -> dict[str, bytes]:

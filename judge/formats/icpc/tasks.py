@@ -16,6 +16,10 @@ from judge.tasks.batch import Batch
 class PackageBatch(Batch):
     """Standard input and output, checked by the package's output validator."""
 
+    # DOMjudge (which drops the output past the limit) and problemtools (which measures it
+    # afterwards) both let the program run on: one writing without end is TLE, not OLE.
+    stops_at_output_limit = False
+
     def __init__(self, package: Package) -> None:
         self.package = package
         self.validator = OutputValidator(package)

@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from pathlib import Path
 
-from judge.sandbox.host import usable_cores
 from judge.formats.icpc.answer_validators import check_answer_validators
 from judge.formats.icpc.constant_checks import check_constants
 from judge.formats.icpc.data_checks import (
@@ -33,15 +32,21 @@ from judge.formats.icpc.expectations import (
 from judge.formats.icpc.generators import GENERATORS_FILE
 from judge.formats.icpc.graders import CustomGrader
 from judge.formats.icpc.package import V2025, CaseFiles, Package, PackageError, arguments_for
-from judge.formats.icpc.programs import package_program, submission_language, unsupported_reason
+from judge.formats.icpc.programs import built_validator, submission_language, unsupported_reason
 from judge.formats.icpc.scoring import declared_max_score
 from judge.formats.icpc.submission_rules import Rule, check_rules, load_rules, rules_for
 from judge.formats.icpc.submission_runs import Planned, SubmissionRuns
-from judge.formats.icpc.timelimit import base_seconds, cached_slowest_accepted, default_limit_warning, unsteady_limit_warning
-from judge.languages import CompileError, LanguageUnavailable, UnknownLanguage
+from judge.formats.icpc.timelimit import (
+    base_seconds,
+    cached_slowest_accepted,
+    default_limit_warning,
+    unsteady_limit_warning,
+)
 from judge.model.problem import Problem
 from judge.model.results import NOT_CHECKED, NOT_JUDGED, Check, SubmissionResult
 from judge.model.verdict import Verdict, signal_name
+from judge.sandbox.host import usable_cores
+
 
 def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]:
     """Every check of one package, each as soon as it is made, its time limit inferred first if
@@ -203,15 +208,10 @@ def check_empty_groups(package: Package) -> list[Check]:
 def check_input_validators(package: Package) -> list[Check]:
     checks, built = [], []
     for path in package.input_validators:
-        what = f"input validator {path.name}"
-        reason = unsupported_reason(path, follow_file_links=True)
-        if reason:  # input validation decides no verdict: the rest of the package can still be checked
-            checks.append(Check.unmade(package.root.name, what, NOT_CHECKED, reason))
+        program = built_validator(package, path, "input validator")
+        if isinstance(program, str):
+            checks.append(Check.unmade(package.root.name, f"input validator {path.name}", NOT_CHECKED, program))
             continue
-        try:
-            program = package_program(package, path)
-        except (CompileError, UnknownLanguage, LanguageUnavailable) as error:
-            raise PackageError(f"{path}: the input validator does not build: {error}") from None
         checks.append(_validate_inputs(package, path, program))
         built.append((path, program))
     return checks + check_invalid_inputs(package, built) + check_example_output_inputs(package, built)
