@@ -43,7 +43,7 @@ def test_every_module_imports_first_of_all():
 # packages' plugins or of the limits-only tier (psutil). A module new to this list is a decision:
 # it costs every student's quickest check its import time.
 RUN_IMPORTS = {
-    "judge", "judge.cli", "judge.errors", "judge.runner",
+    "judge", "judge.cli", "judge.errors", "judge.extension_points", "judge.runner",
     "judge.authoring", "judge.authoring.explain", "judge.authoring.planned_examples", "judge.authoring.stress",
     "judge.classroom", "judge.classroom.store",
     "judge.commands", "judge.commands.common", "judge.commands.run_command",

@@ -18,7 +18,7 @@ from judge.model.vocabulary import TaskStyle, Visibility
 
 if TYPE_CHECKING:
     from judge.model.signature import Signature
-    from judge.tasks import TaskType
+    from judge.extension_points import TaskType
 
 VISIBILITIES = Visibility.names()
 SCORING_MODES = ("cases", "groups")
