@@ -21,7 +21,7 @@ from judge.model.results import CaseResult, Prepared, PrepareFailure, Submission
 from judge.model.scoring import score
 from judge.model.verdict import CheckResult, Decision, Verdict, decide, overall_verdict, slowed_by_machine
 from judge.model.vocabulary import COLD_ENV, Visibility
-from judge.problem_code.checkers import get_checker
+from judge.problem_code.checkers import problem_checker
 from judge.problem_code.reference import expected_output
 from judge.sandbox import Limits, Outcome, run_sandboxed
 from judge.sandbox.host import has_namespaces
@@ -258,7 +258,7 @@ def check_output(problem: Problem, case: Case, got: str) -> CheckResult:
     """Compare a submission's output with the expected one using the problem's checker."""
     try:
         expected: Any = expected_output(problem, case)
-        checker = get_checker(problem.checker, problem.checker_options, problem.project_root)
+        checker = problem_checker(problem)
         return checker(got, expected, reveal=case.visibility == Visibility.SAMPLE, case=case, **problem.checker_options)
     except SuiteError as error:  # the problem's checker or reference does not work, said as such
         raise JudgeFault(f"checking case {case.name} failed: {error}") from error

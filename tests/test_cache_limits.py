@@ -127,6 +127,7 @@ def test_caps_in_error_are_named_with_how_to_fix_them(runnable_cache):
                                    "or a number with K, M or G (e.g. 2G)")
 
 
+@pytest.mark.slow
 def test_doctor_states_the_caps(runnable_cache):
     done = run_judge("doctor", env={"JUDGE_CACHE": str(runnable_cache / "cache"), "JUDGE_CACHE_MAX_BYTES": "2G",
                                     "JUDGE_CACHE_MAX_BUILD_BYTES": "8M", "JUDGE_CACHE_MAX_AGE_DAYS": "7"})

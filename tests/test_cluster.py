@@ -144,6 +144,7 @@ def suite_size(problem: str) -> int:
     return len(load_problem(str(ROOT / "cases" / f"{problem}.yaml")).cases)
 
 
+@pytest.mark.slow
 def test_cluster_grades_every_language_as_a_local_run_does(dask_cluster, tmp_path):
     folder = make_class(tmp_path / "subs", EVERY_LANGUAGE)
     local = grade(folder, tmp_path / "local.db", "-j", "2")
@@ -181,6 +182,7 @@ def test_cluster_grades_problem_packages_as_a_local_run_does(dask_cluster, tmp_p
     assert verdicts == {"ana": {"doubler": "AC", "subtasks": "WA"}, "ben": {"doubler": "WA", "subtasks": "AC"}}
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_task_loses_and_duplicates_nothing(dask_cluster, tmp_path):
     folder = make_class(tmp_path / "subs", {
         "slowpoke/stones.py": SLOW_STONES,
@@ -453,6 +455,7 @@ def test_a_local_cluster_sends_each_worker_a_problem_once(tmp_path):
                for _, _, resources in workers)
 
 
+@pytest.mark.slow
 def test_a_refused_worker_gets_neither_submissions_nor_problems(tmp_path):
     if sandbox_tier() == "none":
         pytest.skip("this machine has no sandbox tier weaker than its own")
@@ -518,6 +521,7 @@ def test_a_local_grade_never_imports_dask(tmp_path):
     assert done.stdout.strip().splitlines()[-1] == "loaded: [] status: 0", done.stderr
 
 
+@pytest.mark.slow
 def test_a_local_cluster_has_credentials_of_its_own_each_grade():
     from cryptography import x509
     from cryptography.hazmat.primitives.asymmetric import ec

@@ -130,6 +130,7 @@ def page_folder():
     shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", PAGES, ids=[str(page.relative_to(ROOT)) for page in PAGES])
 def test_the_pages_examples_print_what_they_show(page, page_folder):
     document = Document.parse(str(page), blocks)

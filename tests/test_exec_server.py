@@ -44,6 +44,7 @@ def verdicts(problem, path: Path, cold: bool, cases=None) -> list[tuple[str, str
     return [(case.name, case.verdict) for case in result.cases]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("problem_id, path", SOLUTIONS,
                          ids=[f"{p}/{path.parent.name}/{path.name}" for p, path in SOLUTIONS])
 def test_solutions_get_the_same_verdicts_through_the_exec_server_and_cold(problem_id, path, monkeypatch):
@@ -54,6 +55,7 @@ def test_solutions_get_the_same_verdicts_through_the_exec_server_and_cold(proble
     assert warm_verdicts == verdicts(problem, path, cold=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", HOSTILE, ids=[path.name for path in HOSTILE])
 def test_hostile_programs_get_the_same_verdicts_through_the_exec_server_and_cold(path):
     stones = load_problem("stones")

@@ -52,6 +52,7 @@ def reproduce(problem, source, value):
     return run_case(problem, prepared, problem.task.make_case(value, "by-hand"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("problem_id, source", WRONG_ANSWERS)
 def test_a_hidden_failure_gets_a_counterexample_that_reproduces(problem_id, source):
     problem = load_problem(problem_id)

@@ -7,6 +7,7 @@ import shutil
 import textwrap
 from pathlib import Path
 
+import pytest
 from conftest import ROOT, run_judge
 
 TOY_LANGUAGE = '''
@@ -39,6 +40,7 @@ def copy_problem(source_id: str, new_id: str, project: Path) -> None:
     shutil.copytree(ROOT / "solutions" / source_id, project / "solutions" / new_id)
 
 
+@pytest.mark.slow
 def test_a_sixth_problem_is_its_files(tmp_path):
     copy_problem("stones", "pebbles", tmp_path)
     listing = run_judge("list", cwd=tmp_path)

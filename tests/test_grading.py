@@ -113,6 +113,7 @@ def test_fail_under(graded):
     assert run_judge("grade", str(folder), "--db", str(db), "--fail-under", "0").returncode == 0
 
 
+@pytest.mark.slow
 def test_parallel_grading_gives_the_same_results(graded, tmp_path):
     folder, _, data = graded
     parallel = run_judge("grade", str(folder), "--db", str(tmp_path / "p.db"), "-j", "3", "--format", "json")
@@ -146,6 +147,7 @@ def test_bad_submission_folders_are_reported_not_fatal(tmp_path):
     assert run_judge("grade", str(tmp_path / "missing")).returncode == 2
 
 
+@pytest.mark.slow
 def test_a_killed_run_loses_nothing_and_resumes(tmp_path):
     folder = make_class(tmp_path / "subs", {
         "slow/stones.py": SOLUTIONS / "stones/time_limit_exceeded/plain_recursion.py",

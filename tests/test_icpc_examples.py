@@ -11,6 +11,7 @@ from conftest import run_judge
 from problemtools_files import EXAMPLES, examples_dir
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_problemtools_example_passes_judge_test(name):
     package = examples_dir() / name

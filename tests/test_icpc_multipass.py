@@ -198,6 +198,7 @@ def test_judge_show_and_list_describe_it_as_multi_pass():
     assert "multi-pass (up to 2 passes)" in listed.stdout
 
 
+@pytest.mark.slow
 def test_example_outputs_are_judged_as_the_first_pass_output(remember_copy):
     """2025-09 "Valid output" / "Invalid output": an .out is one run's output, so in a multi-pass
     problem the first pass's: accepted when the validator accepts it (asking for a next pass or

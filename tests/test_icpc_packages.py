@@ -626,6 +626,7 @@ def test_a_broken_submissions_yaml_rule_fails_and_a_bad_key_is_named(package_cop
 SPIN = "import time\nend = time.process_time() + {seconds}\nwhile time.process_time() < end:\n    pass\nprint(input())\n"
 
 
+@pytest.mark.slow
 def test_judge_test_warns_of_verdicts_within_the_safety_margins(package_copy):
     package = package_copy("echo")
     (package / "problem.yaml").write_text("name: Echo\nlimits:\n  time_limit: 1\n  time_multiplier: 4\n"
@@ -719,6 +720,7 @@ def test_a_bytecode_cache_and_hidden_files_beside_the_submissions_are_no_submiss
 # ---------------------------------------------------------------------------------------------
 # Submissions the judge cannot judge: not judged, counted apart, never ok
 
+@pytest.mark.slow
 def test_a_kotlin_submission_is_judged(package_copy):
     package = package_copy("tool_sum")
     done = run_judge("test", "--strict", str(package))

@@ -86,6 +86,7 @@ def test_runs_made_while_the_limit_is_inferred_are_kept_where_it_decides_them_al
     assert guessed == {"spins.py": 1.0} and judged_after == set()
 
 
+@pytest.mark.slow
 def test_a_time_out_run_under_a_limit_the_inference_does_not_give_is_judged_again(addition, cache):
     """An accepted submission spending 0.35 s of CPU time makes the limit 2 s (legacy
     ac_to_time_limit 5): the spinning submission's run under 1 s raised, made while that was
@@ -122,6 +123,7 @@ def test_judge_test_infers_the_limit_and_judges_each_submission_as_its_folder_sa
     assert "submission wrong_answer/rounds.py  ok  got WA" in done.stdout
 
 
+@pytest.mark.slow
 def test_an_inferred_limit_at_a_rounding_step_is_warned_of(addition, cache):
     """problemtools' rounding makes the limit jump a whole step where the slowest accepted run
     times ac_to_time_limit is near a whole number of seconds: a run measured a little slower

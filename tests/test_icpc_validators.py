@@ -112,6 +112,7 @@ def test_a_build_and_run_script_validator(package_copy):
 # ---------------------------------------------------------------------------------------------
 # Input validators
 
+@pytest.mark.slow
 def test_an_input_validator_rejecting_a_case_fails_judge_test(package_copy):
     package = package_copy("addition")
     (package / "data/secret/exact/02.in").write_text("seven 7\n")
@@ -138,6 +139,7 @@ def test_an_input_validator_has_the_stack_it_needs(package_copy):
     assert "input validator deep.cpp" in done.stdout and "accepts all" in done.stdout, done.stdout + done.stderr
 
 
+@pytest.mark.slow
 def test_an_input_validator_that_crashes_is_reported_as_crashing_not_rejecting(package_copy):
     package = package_copy("addition")
     (package / "input_validators/validate.py").write_text("import os, signal, sys\nsys.stdin.read()\n"
@@ -147,6 +149,7 @@ def test_an_input_validator_that_crashes_is_reported_as_crashing_not_rejecting(p
     assert "crashed (killed by SIGSEGV" in done.stdout and "rejects" not in done.stdout, done.stdout
 
 
+@pytest.mark.slow
 def test_an_input_validator_exiting_0_is_a_package_error(package_copy):
     package = package_copy("addition")
     (package / "input_validators/validate.py").write_text("import sys\nsys.stdin.read()\n")
@@ -155,6 +158,7 @@ def test_an_input_validator_exiting_0_is_a_package_error(package_copy):
     assert "validate.py: the input validator exited 0" in done.stderr
 
 
+@pytest.mark.slow
 def test_input_validator_flags_come_from_the_group(package_copy):
     package = package_copy("addition")
     (package / "input_validators/validate.py").write_text(
@@ -339,6 +343,7 @@ def bapctools_package(package_copy):
     return package
 
 
+@pytest.mark.slow
 def test_validation_h_linked_out_of_the_package_is_bapctools_copy(bapctools_package, tier, cache):
     done = run_judge("test", str(bapctools_package))  # built afresh in each tier (an empty cache)
     assert done.returncode == 0, done.stdout + done.stderr

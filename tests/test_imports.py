@@ -66,6 +66,7 @@ RUN_IMPORTS = {
     "judge.languages.warm", "judge.text.yaml_files",
     # the layers' packages
     "judge.authoring", "judge.classroom", "judge.formats.suite", "judge.model", "judge.problem_code", "judge.text",
+    "judge.extension_points",
 }
 # Not the judge's, but as costly: reading installed packages' metadata (with the email parser).
 RUN_AVOIDS = {"importlib.metadata", "email.message", "psutil"}

@@ -1,10 +1,12 @@
 """`judge test` over the five shipped problems: suites, validators, references, example solutions."""
 
+import pytest
 from conftest import built_in_problems, run_judge
 
 from judge.authoring.verification import verify_problems
 
 
+@pytest.mark.slow
 def test_every_problem_package_verifies():
     checks = verify_problems()
     failures = [f"{check.problem}: {check.what}: {check.detail}" for check in checks if not check.ok]

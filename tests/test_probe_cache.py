@@ -130,6 +130,7 @@ def broken_bwrap(cache: Path) -> Path:
     return fake
 
 
+@pytest.mark.slow
 def test_a_remembered_bwrap_that_stopped_working_fails_closed(cache):
     """The cache claims a bwrap works that now fails with the same identity: runs fail (nothing
     runs outside the sandbox), and `judge doctor` probes again and says so."""

@@ -2,6 +2,8 @@
 
 import xml.etree.ElementTree as ET
 
+import pytest
+
 
 # Imported here, before any in-process pytester run, so that pytester's clean-up of modules first
 # imported by an inner run never re-imports PyYAML apart from its already-loaded C extension
@@ -56,6 +58,7 @@ def test_junitxml(project):
     assert "WA on case" in failure.get("message")
 
 
+@pytest.mark.slow
 def test_parallel_with_xdist(project):
     result = project.runpytest_subprocess("cases/stones.yaml", "--solution",
                                           str(SOLUTIONS / "stones/accepted/game_dp.py"), "-n", "2")

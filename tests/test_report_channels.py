@@ -63,6 +63,7 @@ def unnamed(text: str, channel: str, where: str) -> None:
     assert not any(name in text for name in HIDDEN_NAMES), (channel, where, text)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("channel", sorted(CHANNELS))
 def test_judge_run_shows_no_hidden_measure_in_its_table_nor_its_json(project, channel):
     program = str(project / "programs" / f"{channel}.py")
@@ -107,6 +108,7 @@ def graded(project, tmp_path_factory):
     return root, grade
 
 
+@pytest.mark.slow
 def test_gradescope_shows_students_no_hidden_measure_nor_name(graded):
     root, grade = graded
     grade("--format", "gradescope", "--out", str(root / "gs"))

@@ -141,6 +141,7 @@ def as_nobody_in_a_plain_chroot(tmp_path: Path, *args: str) -> subprocess.Comple
     return in_a_chroot(PLAIN_DIRECTORY + bind + CHROOT, command, env, cwd=ROOT)
 
 
+@pytest.mark.slow
 def test_a_refusal_in_a_chroot_names_the_fixes_for_a_chroot(public_tmp_path):
     if not os.access("/usr/bin/python3", os.X_OK) or not os.stat(ROOT / "judge/__init__.py").st_mode & 0o004:
         pytest.skip("no system Python, or the checkout's files are not readable by another user")

@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 
+import pytest
 from conftest import ROOT, judge_json, project_with, run_judge
 
 SLOW = ROOT / "solutions/stones/time_limit_exceeded/plain_recursion.py"  # AC on small n, TLE from mid-even (hidden 7) on
@@ -66,6 +67,7 @@ def row_verdicts(lines: list[str]) -> list[tuple[str, str]]:
     return rows
 
 
+@pytest.mark.slow
 def test_rows_are_printed_while_the_run_goes_on_and_are_the_final_table():
     process = started([*RUN, "-j", "1"])
     first = read_until(process, "sample-1")
@@ -79,6 +81,7 @@ def test_rows_are_printed_while_the_run_goes_on_and_are_the_final_table():
     assert process.returncode == 1
 
 
+@pytest.mark.slow
 def test_parallel_workers_still_print_rows_in_case_order():
     done = run_judge("run", "stones", str(SLOW), "--no-record", "--no-explain", "-j", "2")
     names = [name for name, _ in row_verdicts(done.stdout.splitlines())]
@@ -165,6 +168,7 @@ def test_a_terminal_gets_a_status_line_and_the_same_rows():
     assert row_verdicts(shown) == [("sample-1", "AC"), ("hidden 7", "TLE")]
 
 
+@pytest.mark.slow
 def test_judge_test_prints_each_check_as_it_is_made():
     process = started([sys.executable, "-m", "judge", "test", "stones"])
     first = read_until(process, "stones  loads  ok")

@@ -23,6 +23,7 @@ def quick_shrinking(monkeypatch):
     monkeypatch.setattr(stress_module, "SHRINK_CALLS", 60)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("problem_id, path", WRONG, ids=[f"{p}/{path.name}" for p, path in WRONG])
 def test_every_wrong_answer_solution_is_caught(problem_id, path):
     result = stress(load_problem(problem_id), path, examples=300, seed=1)
@@ -159,6 +160,7 @@ def test_a_broken_strategies_file_is_one_clear_error(tmp_path, text, complaint, 
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_save_appends_a_hidden_case_and_keeps_the_file(tmp_path):
     for folder in ("cases", "reference", "validators", "strategies", "solutions"):
         shutil.copytree(ROOT / folder, tmp_path / folder)

@@ -33,6 +33,7 @@ def verdicts(problem, path: Path, cold: bool, cases=None) -> list[tuple[str, str
     return [(case.name, case.verdict) for case in result.cases]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("problem_id, path", SOLUTIONS, ids=[f"{p}/{path.parent.name}/{path.name}" for p, path in SOLUTIONS])
 def test_solutions_get_the_same_verdicts_warm_and_cold(problem_id, path):
     problem = load_problem(problem_id)

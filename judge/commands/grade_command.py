@@ -35,6 +35,7 @@ from judge.commands.common import (
 )
 from judge.commands.similarity_command import add_budget_options, budget_of
 from judge.errors import UsageError
+from judge.extension_points import GradeFilesFormat
 from judge.formats.catalog import catalog
 from judge.model.feedback import LEVELS as FEEDBACK_LEVELS
 from judge.model.feedback import FeedbackPolicy, StudentView, at_least, level_for
@@ -123,8 +124,8 @@ def handle(args: argparse.Namespace) -> int:
             if assignment is not None:
                 scale_to_points(report, assignment)
                 report.assignment = assignment
-            if getattr(output_format, "SHOWS_COUNTEREXAMPLES", False):
-                _explain_failures(args, report, store, getattr(output_format, "FOR_STUDENTS", False), cluster)
+            if output_format.SHOWS_COUNTEREXAMPLES:
+                _explain_failures(args, report, store, output_format.FOR_STUDENTS, cluster)
             if args.similarity:
                 report.similarity = _similarity(args, folder)
         if policy is not None:
@@ -140,7 +141,7 @@ def handle(args: argparse.Namespace) -> int:
         store.close()
         if cluster:
             cluster.close()
-    _withhold_feedback(report, args.feedback, getattr(output_format, "FOR_STUDENTS", False),
+    _withhold_feedback(report, args.feedback, output_format.FOR_STUDENTS,
                        hints=assignment.hints if assignment else True)
     _write_report(output_format, report, args.out, _render_options(args))
     return _fail_under(args.fail_under, report, assignment)
@@ -282,7 +283,7 @@ def _preview(args: argparse.Namespace, folder: Path, store, cluster, bar, assign
 def _write_report(output_format, report, out: Path | None, options: dict) -> None:
     """Print the report, or write it to ``out``; a format writing many files gets a folder.
     ``options``: what the format's ``render`` takes besides the report."""
-    if hasattr(output_format, "write"):
+    if isinstance(output_format, GradeFilesFormat):
         out = out or output_format.DEFAULT_OUT
         written = output_format.write(report, out)
         print(f"wrote {len(written)} file(s) under {out}", file=sys.stderr)

@@ -28,6 +28,7 @@ from judge.commands.common import (
     warn_if_weak,
 )
 from judge.errors import UsageError
+from judge.extension_points import RowsFormat
 from judge.formats import format_of
 from judge.formats.catalog import find_problem
 from judge.model.feedback import DEFAULT_LEVEL, LEVELS, StudentView, at_least, level_for, shown_names
@@ -137,7 +138,7 @@ def _chosen_cases(args: argparse.Namespace, problem) -> list | None:
 
 def _streams_rows(renderer) -> bool:
     """Whether the format prints its rows as cases are decided (the table) rather than all at the end."""
-    return hasattr(renderer, "render_after_rows")
+    return isinstance(renderer, RowsFormat)
 
 
 def _judge_streaming(args: argparse.Namespace, problem, source: Path, cases: list | None, renderer,

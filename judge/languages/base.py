@@ -48,7 +48,8 @@ class Language:
     expose to run it, its time and memory allowances, and a tiny program that proves it works.
 
     A new language is one module with one subclass, registered in ``judge.languages`` or, from
-    another package, through the ``judge.languages`` entry-point group.
+    another package, through the ``judge.languages`` entry-point group. What a language provides
+    is declared by ``judge.extension_points.Language``; these are its defaults.
     """
 
     name = ""

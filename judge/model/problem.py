@@ -17,8 +17,8 @@ from judge.model.verdict import Verdict
 from judge.model.vocabulary import TaskStyle, Visibility
 
 if TYPE_CHECKING:
+    from judge.extension_points import TaskType
     from judge.model.signature import Signature
-    from judge.tasks import TaskType
 
 VISIBILITIES = Visibility.names()
 SCORING_MODES = ("cases", "groups")
@@ -112,6 +112,9 @@ class Problem:
     signature: Signature | None = None  # function style: the typed function submissions define
     may_write_files: bool = True  # whether submissions may write in their working directory, /tmp and /dev/shm
     feedback: FeedbackPolicy = FeedbackPolicy()  # what students are shown of hidden cases (judge/model/feedback.py)
+    # What judge/problem_code/ loaded of the setter's Python files (each module, the checker, the
+    # reference's answers), kept with the problem and its copies: loaded once, gone with it.
+    code: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def io(self) -> TaskStyle:

@@ -6,19 +6,21 @@ For hidden cases the caller asks for ``reveal=False`` and the expected text is l
 
 from __future__ import annotations
 
-import functools
 import inspect
 import json
 import math
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from judge.errors import SuiteError
 from judge.model.returned_value import UnreadableValue, decode_returned_value
 from judge.model.verdict import CheckResult
-from judge.problem_code.python_files import DidNotReturn, call_within, failure_text, load_python_file
+from judge.problem_code.python_files import DidNotReturn, call_within, failure_text, kept, load_python_file
+
+if TYPE_CHECKING:
+    from judge.model.problem import Problem
 
 SHOW = 40  # characters of a token shown in a message
 
@@ -245,10 +247,9 @@ BUILTIN_CHECKERS: dict[str, Callable[..., CheckResult]] = {
 }
 
 
-@functools.cache
 def load_custom_checker(spec: str, root: Path, option_names: tuple[str, ...] = ()) -> Callable[..., CheckResult]:
     """A problem's own checker, given as ``path/to/file.py:function`` relative to the project
-    (imported once, not once per case); SuiteError, saying how to write it, when it is missing,
+    (``problem_checker`` keeps it with the problem: imported once, not once per case); SuiteError, saying how to write it, when it is missing,
     does not load, or does not take what the judge gives it."""
     file_part, _, function_name = spec.partition(":")
     path = root / file_part
@@ -343,6 +344,11 @@ def _offered(wanted: set[str] | None, case: Any, options: dict) -> dict:
     if wanted is None:
         return offered
     return {name: value for name, value in offered.items() if name in wanted}
+
+
+def problem_checker(problem: Problem) -> Callable[..., CheckResult]:
+    """The checker ``problem`` names, loaded the first time and kept with the problem."""
+    return kept(problem, "checker", lambda: get_checker(problem.checker, problem.checker_options, problem.project_root))
 
 
 def get_checker(name: str, options: dict, root: Path) -> Callable[..., CheckResult]:

@@ -11,9 +11,12 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from judge.errors import SuiteError
+
+if TYPE_CHECKING:
+    from judge.model.problem import Problem
 
 T = TypeVar("T")
 
@@ -36,6 +39,14 @@ def load_python_file(path: Path, name: str, what: str) -> ModuleType:
         sys.modules.pop(name, None)
         raise SuiteError(f"{path}: {what} does not load: {failure_text(error, path)}") from None
     return module
+
+
+def kept(problem: Problem, key: object, load: Callable[[], Any]) -> Any:
+    """What ``load`` gives, the first time it is asked for under ``key``; after that, what the
+    problem keeps of it (``Problem.code``, shared by the problem's copies)."""
+    if key not in problem.code:
+        problem.code[key] = load()
+    return problem.code[key]
 
 
 def failure_text(error: BaseException, path: Path) -> str:

@@ -1,19 +1,17 @@
-"""A problem's trusted Python parts (reference solver, validator, strategies), loaded once, and
-the expected outputs the reference gives."""
+"""A problem's trusted Python parts (reference solver, validator, strategies), each loaded once and
+kept with the problem (``Problem.code``), and the expected outputs the reference gives."""
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from judge.errors import SuiteError
 from judge.model.problem import Case, Problem
-from judge.problem_code.python_files import call_within, failure_text, load_python_file
+from judge.problem_code.python_files import call_within, failure_text, kept, load_python_file
 
 
-@functools.cache
 def _load_module(path: Path, kind: str) -> ModuleType:
     if not path.is_file():
         raise SuiteError(f"{path} is missing: this problem needs a {kind} there")
@@ -23,7 +21,7 @@ def _load_module(path: Path, kind: str) -> ModuleType:
 def _part(problem: Problem, path: Path | None, kind: str) -> ModuleType:
     if path is None:
         raise SuiteError(f"problem {problem.id} has no {kind}")
-    return _load_module(path, kind)
+    return kept(problem, (kind, path), lambda: _load_module(path, kind))
 
 
 def reference_module(problem: Problem) -> ModuleType:
@@ -37,6 +35,8 @@ def strategy_module(problem: Problem) -> ModuleType:
 
 
 def strategy_module_at(path: Path) -> ModuleType:
+    """The strategies at ``path``, loaded for a problem not loaded yet (`judge stress`'s example
+    generator starts before it)."""
     return _load_module(path, "strategy")
 
 
@@ -76,10 +76,4 @@ def expected_output(problem: Problem, case: Case) -> Any:
     if case.expected is not None:
         return case.expected
     # Keyed by the input itself: stress testing judges many made-up cases with one name.
-    key = (str(problem.suite_path), problem.id, case.stdin_bytes())
-    if key not in _answers:
-        _answers[key] = reference_answer(problem, problem.task.value(case))
-    return _answers[key]
-
-
-_answers: dict[tuple[str, str, bytes], Any] = {}
+    return kept(problem, ("answer", case.stdin_bytes()), lambda: reference_answer(problem, problem.task.value(case)))

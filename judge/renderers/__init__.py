@@ -1,14 +1,12 @@
 """Output formats (renderers), one module each: ``judge/renderers/<kind>/<name>.py`` renders results of one
-kind (``grade``: a class report) in the format ``name``. Adding a format is adding a module; the
-command line offers what is here, found without importing it (so `judge --help` stays fast).
+kind in the format ``name``. Adding a format is adding a module; the command line offers what is
+here, found without importing it (so `judge --help` stays fast).
 
-Kinds: ``grade`` (a class report) and ``run`` (one submission's result). A ``grade`` format
-module defines ``render(report) -> str`` (the text of the report, printed or written to
-``--out``), or, when it writes several files, ``write(report, out: Path) -> list[Path]`` with
-``DEFAULT_OUT``, the folder used without ``--out``; ``FOR_STUDENTS = True`` when students read it
-(each problem's feedback policy applies) and ``SHOWS_COUNTEREXAMPLES = True`` when it shows the
-counterexamples of hidden failures (only then does `judge grade` search). A ``run`` format module defines
-``render(result, problem) -> str``.
+Kinds: ``grade`` (a class report), ``run`` (one submission's result), ``similarity`` (`judge
+similarity`'s report) and ``statement`` (`judge show --html`). What a module of each kind
+provides is declared in ``judge.extension_points`` (``RESULT_FORMATS``: a ``grade`` module
+renders its text or writes several files, and says whether students read it and whether it
+shows counterexamples). Beside the kinds' folders: what their formats share.
 """
 
 from __future__ import annotations
@@ -16,6 +14,8 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 from types import ModuleType
+
+from judge.extension_points import RESULT_FORMATS
 
 HERE = Path(__file__).parent
 
@@ -32,4 +32,8 @@ def load_format(kind: str, name: str) -> ModuleType:
     """The module rendering results of ``kind`` in format ``name``."""
     if name not in format_names(kind):
         raise ValueError(f"no {kind} format called {name!r}; formats: {', '.join(format_names(kind))}")
-    return importlib.import_module(f"judge.renderers.{kind}.{name}")
+    module = importlib.import_module(f"judge.renderers.{kind}.{name}")
+    if not any(isinstance(module, protocol) for protocol in RESULT_FORMATS[kind]):
+        wanted = " or ".join(f"judge.extension_points.{protocol.__name__}" for protocol in RESULT_FORMATS[kind])
+        raise TypeError(f"{module.__file__} does not provide what a {kind} format provides ({wanted})")
+    return module

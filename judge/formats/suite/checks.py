@@ -16,7 +16,7 @@ from judge.model.problem import Problem
 from judge.model.results import Check, SubmissionResult
 from judge.model.verdict import Verdict
 from judge.model.vocabulary import Visibility
-from judge.problem_code.checkers import get_checker
+from judge.problem_code.checkers import problem_checker
 from judge.problem_code.reference import (
     expected_output,
     reference_answer,
@@ -124,7 +124,7 @@ def check_checker(problem: Problem) -> Check | None:
     """A failed check when the problem's checker does not load (a file or function misspelt, a
     signature the judge cannot call); None when it loads."""
     try:
-        get_checker(problem.checker, problem.checker_options, problem.project_root)
+        problem_checker(problem)
     except SuiteError as error:
         return Check(problem.id, "checker", False, f"{error} (nothing else is checked: the reference and the "
                                                    f"example solutions are judged with it)")
@@ -133,7 +133,7 @@ def check_checker(problem: Problem) -> Check | None:
 
 def check_reference(problem: Problem) -> Check:
     stored = [case for case in problem.cases if case.expected is not None]
-    checker = get_checker(problem.checker, problem.checker_options, problem.project_root)
+    checker = problem_checker(problem)
     try:
         for case in problem.cases:
             got = reference_answer(problem, problem.task.value(case))
@@ -183,7 +183,7 @@ def reference_against_accepted(problem: Problem, accepted: list[SubmissionResult
 def _agree(problem: Problem, case, outputs: list[str]) -> bool:
     """Whether the checker accepts every output against the first, as if it were the answer."""
     try:
-        checker = get_checker(problem.checker, problem.checker_options, problem.project_root)
+        checker = problem_checker(problem)
         first = problem.task.output_answer(outputs[0])
         return all(checker(output, first, case=case, reveal=True, **problem.checker_options).ok
                    for output in outputs[1:])

@@ -9,6 +9,9 @@ import io
 
 from judge.classroom.grading import MISSING, ClassReport, StudentReport
 
+FOR_STUDENTS = False  # see GradeReportFormat in judge/extension_points.py
+SHOWS_COUNTEREXAMPLES = False
+
 # A cell starting with one of these is a formula to a spreadsheet: a student's folder named
 # "=HYPERLINK(...)" must stay text, so it gets a leading apostrophe (what spreadsheets show as text).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

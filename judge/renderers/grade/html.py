@@ -6,6 +6,9 @@ from __future__ import annotations
 from judge.classroom.grading import ClassReport
 from judge.renderers.html_report import render as render_html
 
+FOR_STUDENTS = False  # see GradeReportFormat in judge/extension_points.py
+SHOWS_COUNTEREXAMPLES = False
+
 
 def render(report: ClassReport) -> str:
     return render_html(report)

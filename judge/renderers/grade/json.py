@@ -7,6 +7,7 @@ import json
 from judge.classroom.grading import GRADED, ClassReport, StudentReport
 from judge.renderers.grade_report import CaseRate, case_rates, group_rates
 
+FOR_STUDENTS = False  # see GradeReportFormat in judge/extension_points.py
 SHOWS_COUNTEREXAMPLES = True  # judge grade searches for them (judge/authoring/explain.py) only for formats that show them
 
 

@@ -14,6 +14,9 @@ from judge.model.verdict import Verdict
 from judge.renderers.grade_report import weak_sandbox_note
 from judge.text.visible_text import visible
 
+FOR_STUDENTS = False  # see GradeReportFormat in judge/extension_points.py
+SHOWS_COUNTEREXAMPLES = False
+
 COUNTS = ("tests", "failures", "errors", "skipped")
 
 

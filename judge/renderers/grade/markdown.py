@@ -8,6 +8,9 @@ from judge.classroom.grading import ClassReport
 from judge.renderers.grade_report import class_rows, problem_headers, total_header, weak_sandbox_note
 from judge.text.visible_text import visible
 
+FOR_STUDENTS = False  # see GradeReportFormat in judge/extension_points.py
+SHOWS_COUNTEREXAMPLES = False
+
 
 def render(report: ClassReport) -> str:
     headers = ["Rank", "Student", *[f"`{p}`" for p in problem_headers(report)], total_header(report).capitalize()]

@@ -9,6 +9,9 @@ from judge.renderers.grade_report import case_rates, class_rows, problem_headers
 from judge.text.terminal import fitted_table, terminal_width
 from judge.text.visible_text import visible
 
+FOR_STUDENTS = False  # see GradeReportFormat in judge/extension_points.py
+SHOWS_COUNTEREXAMPLES = False
+
 
 def render(report: ClassReport, width: int | None = None, cases: bool = False) -> str:
     """Students x problems with totals and ranks; only student names are cut to fit ``width``.
