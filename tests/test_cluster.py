@@ -409,8 +409,11 @@ def test_a_local_cluster_talks_only_to_its_own_grader(tmp_path):
         assert not any("ANSWERED" in line or "CONNECTED" in line for line in lines), lines
         assert all(line.count("refused") == 3 for line in lines[:-1]), lines
         assert lines[-1].startswith("client refused"), lines
-        # The scheduler's web pages (its workers' logs, the tasks named after students) are not served.
-        page = f"http://127.0.0.1:{cluster.local_cluster.scheduler.http_server.port}/info/main/workers.html"
+        # The scheduler's web pages (its workers' logs, the tasks named after students) are not
+        # served, by a server on the loopback only, on a port of its own (not Dask's 8787).
+        http = cluster.local_cluster.scheduler.http_server
+        assert {socket.getsockname()[0] for socket in http._sockets.values()} == {"127.0.0.1"} and http.port != 8787
+        page = f"http://127.0.0.1:{http.port}/info/main/workers.html"
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(page, timeout=10)
         assert refused.value.code == 404

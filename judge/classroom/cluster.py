@@ -168,7 +168,10 @@ class Cluster:
             self.local_cluster = distributed.LocalCluster(
                 n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                 security=security, protocol="tls://", dashboard_address=None, silence_logs=logging.CRITICAL,
-                resources=advertised_resources(status, slots=1))
+                resources=advertised_resources(status, slots=1),
+                # That server on a free port of the loopback only: Dask's default is port 8787 on
+                # every interface, taken by any other cluster on the machine (with a warning).
+                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
         try:
             return distributed.Client(self.local_cluster, timeout=CONNECT_TIMEOUT, security=security), set(status.languages)
         except BaseException:
