@@ -419,7 +419,7 @@ def test_judge_list_finds_the_packages_of_a_folder():
     assert done.returncode == 0, done.stderr
     rows = {line.split()[0]: line for line in done.stdout.splitlines()[2:]}
     assert set(rows) == {"addition", "closest", "constants", "doubler", "echo", "example_data", "flood", "generated_sum",
-                         "graded", "included", "linked_expectations", "multiplier", "remember", "subtasks", "tool_sum",
+                         "graded", "greeting", "included", "linked_expectations", "multiplier", "remember", "subtasks", "tool_sum",
                          "validator_args", "weighted"}
     assert "interactive" in rows["doubler"] and "2 s" in rows["addition"]
 
@@ -773,7 +773,7 @@ def test_annotations_domjudge_refuses_in_check_manually_are_not_judged_with_its_
         "check_manually/two_annotated"]
     assert "not judged  folder check_manually asks for a check by hand and the source names no result" in rows[
         "check_manually/unannotated.c"]
-    assert done.stdout.rstrip().endswith("5 passed, 0 failed, 4 not judged: folder check_manually asks for a check by "
+    assert done.stdout.rstrip().endswith("7 passed, 0 failed, 4 not judged: folder check_manually asks for a check by "
                                          "hand: DOMjudge refuses this submission at import; folder check_manually "
                                          "asks for a check by hand and the source names no result")
 
@@ -786,3 +786,13 @@ def test_an_annotation_domjudge_refuses_fails_outside_check_manually(package_cop
     done = run_judge("test", str(package))
     assert done.returncode == 1
     assert "submission wrong_answer/twice.c  FAIL  twice.c has more than one @EXPECTED_RESULTS@ line" in done.stdout
+
+
+def test_a_package_submission_has_the_stack_its_memory_limit_allows():
+    """DOMjudge (runguard) and BAPCtools leave a submission's stack unlimited, bounded by the memory
+    limit alone: deep recursion in C runs, and the C library gives threads its own default stack
+    (DOMjudge's hello, multiple/test-multithread.c, aborts on any other)."""
+    done = run_judge("test", str(PACKAGES / "greeting"))
+    rows = {line.split()[2]: line for line in done.stdout.splitlines() if line.startswith("greeting  submission")}
+    assert "ok  got AC" in rows["accepted/deep_stack.c"], done.stdout
+    assert "ok  got WA" in rows["mixed/thread_stack.c"], done.stdout
