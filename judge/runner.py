@@ -24,8 +24,8 @@ from judge.model.vocabulary import COLD_ENV, Visibility
 from judge.problem_code.checkers import get_checker
 from judge.problem_code.reference import expected_output
 from judge.sandbox import Limits, Outcome, run_sandboxed
-from judge.sandbox.limits import STACK_LIMIT
 from judge.sandbox.host import has_namespaces
+from judge.sandbox.limits import STACK_LIMIT
 from judge.tasks.base import Execute
 
 OUTPUT_EXCERPT_CHARS = 4096  # of a sample case's output, kept for showing the difference
