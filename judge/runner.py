@@ -25,6 +25,7 @@ from judge.problem_code.checkers import problem_checker
 from judge.problem_code.reference import expected_output
 from judge.sandbox import Limits, Outcome, run_sandboxed
 from judge.sandbox.host import has_namespaces
+from judge.sandbox.limits import STACK_LIMIT
 from judge.tasks.base import Execute
 
 OUTPUT_EXCERPT_CHARS = 4096  # of a sample case's output, kept for showing the difference
@@ -34,7 +35,7 @@ def base_limits(problem: Problem) -> Limits:
     """The problem's limits before the language adjusts them; the wall clock is the time limit
     with its overshoot (Limits.wall_for), times the task's ``wall_factor``."""
     limits = Limits.for_cpu(problem.time_limit, memory=problem.memory_limit, output=problem.output_limit,
-                            write_files=problem.may_write_files,
+                            write_files=problem.may_write_files, stack=STACK_LIMIT if problem.stack_limited else None,
                             stop_at_output_limit=problem.task.stops_at_output_limit)
     return limits.with_wall(limits.wall_time * problem.task.wall_factor)
 

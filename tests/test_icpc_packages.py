@@ -419,7 +419,7 @@ def test_judge_list_finds_the_packages_of_a_folder():
     assert done.returncode == 0, done.stderr
     rows = {line.split()[0]: line for line in done.stdout.splitlines()[2:]}
     assert set(rows) == {"addition", "closest", "constants", "doubler", "echo", "example_data", "flood", "generated_sum",
-                         "graded", "included", "linked_expectations", "multiplier", "remember", "subtasks", "tool_sum",
+                         "graded", "greeting", "included", "linked_expectations", "multiplier", "remember", "subtasks", "tool_sum",
                          "validator_args", "weighted"}
     assert "interactive" in rows["doubler"] and "2 s" in rows["addition"]
 
@@ -748,3 +748,53 @@ def test_submissions_switched_off_by_their_name_are_left_out(package_copy):
     (package / "submissions/accepted/sum.rs.disabled").write_text("fn main() {}\n")
     (package / "submissions/accepted/sum.py.template").write_text("print(0)\n")
     assert [path.name for path, _ in submissions(load_package(package).package)] == ["sum.kt", "sum.py", "difference.py"]
+
+
+def test_a_folder_of_shell_scripts_runs_from_its_own_folder_as_domjudge_runs_it():
+    """DOMjudge's hello (accepted/multifile-sh): the entry point named in submissions.json sources
+    the other script by a path relative to the folder (``. ./greet.sh``), which DOMjudge's run
+    script makes work by running from the program's folder."""
+    done = run_judge("test", str(PACKAGES / "greeting"))
+    rows = {line.split()[2]: line for line in done.stdout.splitlines() if line.startswith("greeting  submission")}
+    assert "ok  got AC" in rows["accepted/two_scripts"], done.stdout
+
+
+def test_annotations_domjudge_refuses_in_check_manually_are_not_judged_with_its_reason():
+    """DOMjudge's hello (check_manually/bad-expected-result-*): one marker twice, a score line
+    naming results beside a results line, two annotated files. DOMjudge refuses each at import, for
+    a person to check; so are they here not judged with that reason (neither failed nor ok), and a
+    check_manually source without a result line is for a person too."""
+    done = run_judge("test", str(PACKAGES / "greeting"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = {line.split()[2]: line for line in done.stdout.splitlines() if line.startswith("greeting  submission")}
+    refused = "not judged  folder check_manually asks for a check by hand: DOMjudge refuses this submission at import"
+    assert refused in rows["check_manually/twice.c"] and "more than one @EXPECTED_RESULTS@ line" in rows[
+        "check_manually/twice.c"]
+    assert refused in rows["check_manually/results_and_score.c"]
+    assert refused in rows["check_manually/two_annotated"] and "(expected_result.txt, greet.c)" in rows[
+        "check_manually/two_annotated"]
+    assert "not judged  folder check_manually asks for a check by hand and the source names no result" in rows[
+        "check_manually/unannotated.c"]
+    assert done.stdout.rstrip().endswith("7 passed, 0 failed, 4 not judged: folder check_manually asks for a check by "
+                                         "hand: DOMjudge refuses this submission at import; folder check_manually "
+                                         "asks for a check by hand and the source names no result")
+
+
+def test_an_annotation_domjudge_refuses_fails_outside_check_manually(package_copy):
+    package = package_copy("greeting")
+    (package / "submissions/wrong_answer").mkdir()
+    shutil.move(package / "submissions/check_manually/twice.c", package / "submissions/wrong_answer/twice.c")
+    shutil.rmtree(package / "submissions/check_manually")
+    done = run_judge("test", str(package))
+    assert done.returncode == 1
+    assert "submission wrong_answer/twice.c  FAIL  twice.c has more than one @EXPECTED_RESULTS@ line" in done.stdout
+
+
+def test_a_package_submission_has_the_stack_its_memory_limit_allows():
+    """DOMjudge (runguard) and BAPCtools leave a submission's stack unlimited, bounded by the memory
+    limit alone: deep recursion in C runs, and the C library gives threads its own default stack
+    (DOMjudge's hello, multiple/test-multithread.c, aborts on any other)."""
+    done = run_judge("test", str(PACKAGES / "greeting"))
+    rows = {line.split()[2]: line for line in done.stdout.splitlines() if line.startswith("greeting  submission")}
+    assert "ok  got AC" in rows["accepted/deep_stack.c"], done.stdout
+    assert "ok  got WA" in rows["mixed/thread_stack.c"], done.stdout

@@ -10,6 +10,9 @@ from judge.languages.base import Language, Program, cache_key, cached_build, rea
 from judge.model.signature import Signature
 
 BASH_COMMAND = ("bash", "--norc", "--noprofile")
+# A folder of scripts runs from its own folder, as DOMjudge's run script does, so that the entry
+# sources the others by a relative path (``. ./secondary.sh``); $0 is the entry.
+FROM_OWN_FOLDER = (*BASH_COMMAND, "-c", 'cd "${0%/*}" && exec bash --norc --noprofile "$0" "$@"')
 
 
 class Bash(Language):
@@ -33,4 +36,5 @@ class Bash(Language):
         check = ["/bin/sh", "-c", " && ".join(f"bash -n {shlex.quote('{work}/' + name)}" for name in scripts)]
         key = cache_key(self.name, self.version(), entry, *files, *files.values())
         directory = cached_build(key, files, check)
-        return Program(self.name, directory, (*BASH_COMMAND, "{prog}/" + entry))
+        command = FROM_OWN_FOLDER if len(files) > 1 else BASH_COMMAND
+        return Program(self.name, directory, (*command, "{prog}/" + entry))

@@ -111,6 +111,9 @@ class Problem:
     rules: JudgeRules = JudgeRules()  # how its submissions are built and scored
     signature: Signature | None = None  # function style: the typed function submissions define
     may_write_files: bool = True  # whether submissions may write in their working directory, /tmp and /dev/shm
+    # Whether a submission's stack has the sandbox's own limit; False: only the memory limit bounds
+    # it (RLIMIT_STACK unlimited), as DOMjudge and BAPCtools run a package's submissions.
+    stack_limited: bool = True
     feedback: FeedbackPolicy = FeedbackPolicy()  # what students are shown of hidden cases (judge/model/feedback.py)
     # What judge/problem_code/ loaded of the setter's Python files (each module, the checker, the
     # reference's answers), kept with the problem and its copies: loaded once, gone with it.

@@ -37,3 +37,17 @@ def test_the_unshare_tier_hides_the_file_system_here():
             Path("/proc/sys/kernel/unprivileged_userns_clone").read_text().strip() == "0":
         pytest.skip("no unshare tier with user namespaces here")
     assert hides_file_system("unshare")
+
+
+@pytest.mark.parametrize("tier", HIDING_TIERS)
+def test_a_program_cannot_leave_its_root_by_chroot(tier):
+    """DOMjudge's test-chroot-escape (chroot to /proc/1/root) and the classic escape from a chroot
+    (chroot into a subdirectory, then up with ".."): the run's root is its own mount namespace's,
+    so either attempt is refused or leads nowhere it may not see."""
+    grader_files = [str(ROOT / "pyproject.toml"), __file__]
+    outcome = run_raw("escape_root.py", tier, " ".join(grader_files).encode())
+    assert outcome.exit_code == 0, outcome.stderr.decode()
+    lines = outcome.stdout.decode().splitlines()
+    assert [line.split()[1] for line in lines if line.startswith(("CHROOTED", "REFUSED"))] == ["to_init_root",
+                                                                                               "climb_out"], lines
+    assert not [line for line in lines if line.startswith("SEES")], lines

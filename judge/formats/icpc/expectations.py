@@ -8,7 +8,9 @@ DOMjudge reads the annotations as this module does: ``@EXPECTED_RESULTS@: `` in 
 (case-insensitively), then the comma-separated result names up to the end of that line;
 ``@EXPECTED_SCORE@: `` followed by a number is the score, followed by result names it is read as
 ``@EXPECTED_RESULTS@``. A file with one annotation twice, or a directory submission with two
-annotated files, is an error.
+annotated files, is an error; DOMjudge refuses such a submission at import, never judging it. In
+DOMjudge's ``check_manually/`` such refusals are what a person is meant to check, so there they are
+not judged, with DOMjudge's reason; elsewhere they fail.
 """
 
 from __future__ import annotations
@@ -26,12 +28,17 @@ if TYPE_CHECKING:
 
 SCORED_FOLDER = "partially_accepted"
 MANUAL_RESULT = "CHECK-MANUALLY"
+MANUAL_FOLDER = "check_manually"  # DOMjudge's: submissions whose outcome a person checks
 MARKERS = {"results": re.compile(rb"@EXPECTED_RESULTS@: ", re.IGNORECASE),
            "score": re.compile(rb"@EXPECTED_SCORE@: ", re.IGNORECASE)}
 
 
 class ExpectationError(ValueError):
     """A submission's annotation cannot be read (unknown name, two annotations, ...)."""
+
+
+class RefusedAtImport(ExpectationError):
+    """Annotations DOMjudge refuses the whole submission for (one marker twice, two annotated files)."""
 
 
 class CheckedByHand(Exception):
@@ -60,8 +67,17 @@ class Expectation:
 def expectation(path: Path, folder: str) -> Expectation | None:
     """The rule for the submission at ``path`` in ``submissions/<folder>/``; None when neither
     the folder nor the source says anything. ExpectationError for an unreadable annotation, or
-    one that contradicts the folder."""
-    note = annotation(path)
+    one that contradicts the folder; CheckedByHand where a person is to look at the outcome."""
+    if folder == MANUAL_FOLDER:
+        try:
+            note = annotation(path)
+        except RefusedAtImport as error:
+            raise CheckedByHand(f"folder {folder} asks for a check by hand: DOMjudge refuses this submission "
+                                f"at import ({error})") from None
+        if note is None or note.results is None:
+            raise CheckedByHand(f"folder {folder} asks for a check by hand and the source names no result")
+    else:
+        note = annotation(path)
     score = note.score if note else None
     if folder == SCORED_FOLDER:
         return Expectation(SUBMISSION_VERDICTS, f"folder {folder}", partial=True, score=score)
@@ -87,7 +103,7 @@ def annotation(path: Path) -> Annotation | None:
     files = read_folder(path, follow_file_links=True) if path.is_dir() else {path.name: path.read_bytes()}
     found = [note for note in (_file_annotation(name, text) for name, text in files.items()) if note is not None]
     if len(found) > 1:
-        raise ExpectationError(f"more than one file has an @EXPECTED_RESULTS@ or @EXPECTED_SCORE@ line "
+        raise RefusedAtImport(f"more than one file has an @EXPECTED_RESULTS@ or @EXPECTED_SCORE@ line "
                                f"({', '.join(note.file for note in found)}); keep one")
     return found[0] if found else None
 
@@ -97,7 +113,7 @@ def _file_annotation(name: str, text: bytes) -> Annotation | None:
     for kind, marker in MARKERS.items():
         matches = list(marker.finditer(text))
         if len(matches) > 1:
-            raise ExpectationError(f"{name} has more than one @EXPECTED_{kind.upper()}@ line; keep one")
+            raise RefusedAtImport(f"{name} has more than one @EXPECTED_{kind.upper()}@ line; keep one")
         if matches:
             values[kind] = text[matches[0].end():].split(b"\n", 1)[0].decode("utf-8", errors="replace").strip()
     if not values:
@@ -109,7 +125,7 @@ def _file_annotation(name: str, text: bytes) -> Annotation | None:
             score = float(values["score"])
         except ValueError:  # DOMjudge reads a score line naming results as a results line
             if results is not None:
-                raise ExpectationError(f"{name} names results both after @EXPECTED_RESULTS@ and "
+                raise RefusedAtImport(f"{name} names results both after @EXPECTED_RESULTS@ and "
                                        f"after @EXPECTED_SCORE@; keep one") from None
             results = values["score"]
     names = tuple(name.strip().upper() for name in results.split(",") if name.strip()) if results is not None else None

@@ -55,4 +55,4 @@ def as_problem(package: Package, time_limit: float) -> Problem:
         files=ProblemFiles(root=package.root, suite=package.root / PROBLEM_FILE), checker="package",
         total_points=max_score, cases=cases, format="icpc", package=package,
         rules=PackageRules(_custom_grader(package)),
-        may_write_files=package.allow_file_writing)
+        may_write_files=package.allow_file_writing, stack_limited=False)

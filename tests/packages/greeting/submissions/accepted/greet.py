@@ -1,0 +1,1 @@
+print(f"Hello, {input().strip()}!")

@@ -1,0 +1,1 @@
+greet() { echo "Hello, $1!"; }
