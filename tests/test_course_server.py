@@ -368,6 +368,19 @@ def test_ctrl_c_stops_watching_and_leaves_the_submission_judging(course, server,
     wait_for_state(server, course["tokens"]["ana"], 1, "done")
 
 
+def test_the_class_report_counts_the_assignments_points_as_judge_grade_does(course, tmp_path):
+    assignment = write(tmp_path, "week1.yaml", "name: Week 1\nproblems: {addup: 10}\n")
+    server = Server(course, "--assignment", str(assignment), "--min-interval", "0")
+    try:
+        assert submit(server, course["tokens"]["ana"], "addup", write(tmp_path, "a.py", BAD)).returncode == 1
+        status, page = server.request(course["tokens"]["tina"], "/api/class/report")
+    finally:
+        server.stop()
+    assert status == 200
+    text = page.decode()
+    assert "<strong>Week 1</strong>, 10 points" in text and "6.67" in text and "66.67" not in text
+
+
 def test_an_assignment_sets_what_students_see(course, tmp_path):
     assignment = write(tmp_path, "week1.yaml", "problems: {addup: 10}\nfeedback: hints\nhints: false\n")
     server = Server(course, "--assignment", str(assignment), "--min-interval", "0")

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from judge.classroom.assignment import Assignment
+from judge.classroom.assignment import Assignment, scale_to_points
 from judge.classroom.grading import grade_folder
 from judge.classroom.rejudge import preview
 from judge.classroom.store import Store
@@ -173,7 +173,21 @@ class Course:
             write_class(self.store, Path(folder))
             if not any(Path(folder).iterdir()):
                 return "<!doctype html><title>class</title><p>No submissions yet.</p>"
-            return render(self._grade(Path(folder), self.results))
+            report = self._grade(Path(folder), self.results)
+            graded_as = self.graded_as()
+            if graded_as is not None:  # as `judge grade --assignment` reports it: the assignment's points
+                scale_to_points(report, graded_as)
+                report.assignment = graded_as
+            return render(report)
+
+    def graded_as(self) -> Assignment | None:
+        """The assignment the class report is graded against: the one in force, or, with several,
+        one of all their problems, each at the points of the assignment that serves it."""
+        if len(self.assignments) <= 1:
+            return self.assignments[0] if self.assignments else None
+        return Assignment(" + ".join(assignment.name for assignment in self.assignments),
+                          {problem: self.assigned[problem].points[problem]
+                           for assignment in self.assignments for problem in assignment.problems})
 
     def rejudge_preview(self) -> list[dict]:
         """What grading the class now would change (judge/classroom/rejudge.py), nothing recorded."""
