@@ -25,6 +25,7 @@ from conftest import ROOT, run_judge
 
 from judge.course_server.queue import FairQueue
 from judge.course_server.submissions import Upload
+from judge.course_server.tokens import new_token
 
 SUITE = """\
 id: addup
@@ -124,6 +125,11 @@ def test_roster_prints_a_token_per_student_and_keeps_only_their_hashes(course):
                                                                      ("tina", "teacher")}
     kept = " ".join(row[0] for row in stored)
     assert not any(token in kept for token in course["tokens"].values())
+
+
+def test_no_token_starts_with_a_dash_that_a_command_line_reads_as_an_option():
+    drawn = iter(["-starts-like-an-option", "_fine-token"])
+    assert new_token(lambda size: next(drawn)) == "_fine-token"
 
 
 def test_a_roster_without_a_student_column_is_refused_with_the_fix(tmp_path):
