@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, run_judge
 
+from judge.course_server.course import pace_sentence
 from judge.course_server.queue import FairQueue
 from judge.course_server.submissions import Upload
 from judge.course_server.tokens import new_token
@@ -266,6 +267,11 @@ def test_every_limit_is_a_sentence_and_a_failed_exit(course, tmp_path):
         assert refused.returncode == 2 and "one submission every 3600 s" in refused.stderr
     finally:
         paced.stop()
+
+
+def test_the_wait_a_rate_limit_names_is_rounded_up():
+    assert pace_sentence(5, 0.3).endswith("send this one again in 1 s")
+    assert pace_sentence(5, 4.2).endswith("send this one again in 5 s")
 
 
 def test_the_queue_takes_students_in_turn():

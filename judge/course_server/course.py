@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import logging
+import math
 import re
 import tempfile
 import threading
@@ -41,6 +42,11 @@ class Refusal(Exception):
         super().__init__(sentence)
         self.status = status
         self.sentence = sentence
+
+
+def pace_sentence(seconds_between: float, wait: float) -> str:
+    # Rounded up: "again in 0 s" would send the student back too soon.
+    return f"one submission every {seconds_between:g} s: send this one again in {math.ceil(wait)} s"
 
 
 @dataclass(frozen=True)
@@ -133,8 +139,7 @@ class Course:
         last = self.store.last_upload_time(who.name)
         wait = self.limits.seconds_between - (time.time() - last) if last is not None else 0
         if wait > 0:
-            raise Refusal(429, f"one submission every {self.limits.seconds_between:g} s: "
-                               f"send this one again in {wait:.0f} s")
+            raise Refusal(429, pace_sentence(self.limits.seconds_between, wait))
         waiting = sum(1 for upload in self.store.uploads(who.name) if upload.state != "done")
         if waiting >= self.limits.queued_per_student:
             raise Refusal(429, f"you have {waiting} submissions waiting to be judged; send more once they are")
