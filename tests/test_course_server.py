@@ -150,6 +150,12 @@ def test_submit_prints_the_rows_and_exit_status_judge_run_gives(course, server, 
     assert ("hidden 2", "WA") in table_cells(submitted.stdout)
 
 
+def test_a_failed_sample_is_shown_without_the_hint_of_an_option_submit_lacks(course, server, tmp_path):
+    submitted = submit(server, course["tokens"]["ana"], "addup", write(tmp_path, "zero.py", "print(0)\n"))
+    assert submitted.returncode == 1 and "one: WA" in submitted.stdout
+    assert "--show" not in submitted.stdout  # `judge run --show one` has no `judge submit` form
+
+
 def test_a_student_never_reads_a_hidden_case(course, server, tmp_path):
     token = course["tokens"]["ana"]
     submitted = submit(server, token, "addup", write(tmp_path, "leaky.py", LEAKY))

@@ -95,7 +95,8 @@ def judge_upload(upload: Upload, source: bytes, problems: Problems, course: Cour
             # Only a counterexample is shown: why none was found may name this machine's files.
             result.explanation = found if found.counterexample is not None else None
         shown = _without_hints(view.result(result), hints)
-        print(load_format("run", "table").render_after_rows(shown, problem), file=sink)
+        # `judge submit` has no --show: the hint to run again with it is left out.
+        print(load_format("run", "table").render_after_rows(shown, problem, show_hint=False), file=sink)
         record_run(results, upload.student, problem, path, result)
         status = EXIT_OK if result.verdict == Verdict.AC else EXIT_FAILED
         course.finish(upload.id, str(result.verdict), result.score, result.max_score, status)
