@@ -235,6 +235,16 @@ def test_login_keeps_the_server_and_token_for_submit(course, server, tmp_path):
     assert wrong.returncode == 2 and "no valid token" in wrong.stderr
 
 
+def test_login_reads_a_piped_token_without_a_warning(course, server, tmp_path):
+    env = judge_env(JUDGE_CONFIG=str(tmp_path / "login.json"))
+    env.pop("JUDGE_TOKEN", None)
+    logged = subprocess.run([sys.executable, "-m", "judge", "login", "--server", server.url],
+                            input=course["tokens"]["ana"] + "\n", capture_output=True, text=True, env=env,
+                            timeout=WAIT, check=False)
+    assert logged.returncode == 0 and "logged in" in logged.stdout, logged.stderr
+    assert logged.stderr == ""  # no warning that a piped token could not be hidden
+
+
 def test_a_revoked_token_is_refused(course, server, tmp_path):
     done = run_judge("roster", "revoke", "ben", "--db", str(course["db"]))
     assert done.returncode == 0 and "1 token(s) revoked" in done.stdout
