@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, run_judge
 
+from judge.classroom.store import read_history
 from judge.course_server.course import pace_sentence
 from judge.course_server.queue import FairQueue
 from judge.course_server.submissions import Upload
@@ -288,6 +289,26 @@ def test_every_limit_is_a_sentence_and_a_failed_exit(course, tmp_path):
 def test_the_wait_a_rate_limit_names_is_rounded_up():
     assert pace_sentence(5, 0.3).endswith("send this one again in 1 s")
     assert pace_sentence(5, 4.2).endswith("send this one again in 5 s")
+
+
+def test_the_scoreboard_shows_a_submission_pending_while_judged_and_counts_when_it_was_sent(course, tmp_path):
+    server = Server(course, "--min-interval", "0")
+    ana = course["tokens"]["ana"]
+    try:
+        status, body = server.request(ana, "/api/submissions?problem=addup&file=slow.py", "POST", SLOW.encode())
+        assert status == 201, body
+        upload_id = json.loads(body)["id"]
+        seen_pending = False
+        while not seen_pending and json.loads(server.request(ana, f"/api/submissions/{upload_id}")[1])["state"] != "done":
+            seen_pending = any(row["verdict"] is None for row in read_history(course["db"], judging=True))
+            time.sleep(0.05)
+        wait_for_state(server, ana, upload_id, "done")
+        sent = json.loads(server.request(ana, f"/api/submissions/{upload_id}")[1])["submitted_at"]
+    finally:
+        server.stop()
+    assert seen_pending  # judged for seconds: the board showed it pending meanwhile
+    [recorded] = read_history(course["db"])
+    assert recorded["verdict"] == "AC" and recorded["submitted_at"] == sent  # not when its judging ended
 
 
 def test_the_queue_takes_students_in_turn():
