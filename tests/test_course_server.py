@@ -134,6 +134,12 @@ def test_no_token_starts_with_a_dash_that_a_command_line_reads_as_an_option():
     assert new_token(lambda size: next(drawn)) == "_fine-token"
 
 
+def test_the_course_store_is_readable_by_its_owner_only(course, server, tmp_path):
+    assert submit(server, course["tokens"]["ana"], "addup", write(tmp_path, "a.py", GOOD)).returncode == 0
+    files = [course["db"], *course["db"].parent.glob(course["db"].name + "-*")]
+    assert {file.name: oct(file.stat().st_mode & 0o777) for file in files} == {file.name: "0o600" for file in files}
+
+
 def test_a_roster_without_a_student_column_is_refused_with_the_fix(tmp_path):
     roster = write(tmp_path, "roster.csv", "name\nana\n")
     done = run_judge("roster", "issue", str(roster), "--db", str(tmp_path / "db"))
