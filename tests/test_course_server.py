@@ -6,6 +6,7 @@ the middle of judging followed by a restart that loses and duplicates nothing.""
 from __future__ import annotations
 
 import csv
+import http.server
 import io
 import json
 import os
@@ -13,6 +14,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -516,6 +518,46 @@ def test_a_port_in_use_and_a_server_not_there_are_sentences(course, server, tmp_
     gone = submit(server, course["tokens"]["ana"], "addup", write(tmp_path, "a.py", GOOD))
     assert gone.returncode == 2
     assert f"cannot reach the course judge at {server.url}" in gone.stderr
+
+
+@pytest.fixture
+def not_a_judge():
+    """Another web server at the address given (a course's site): HTML for every GET, 405 for a POST;
+    under /down/, a proxy's 502 for a judge that is down."""
+    class Site(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 (http.server's name)
+            if self.path.startswith("/down/"):  # a proxy whose judge is down
+                self.send_error(502)
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(b"<!doctype html><title>Course</title>")
+
+        def do_POST(self):  # noqa: N802
+            self.send_error(405)
+
+        def log_message(self, *args):
+            pass
+
+    site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Site)
+    threading.Thread(target=site.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{site.server_address[1]}"
+    site.shutdown()
+
+
+def test_an_address_that_is_not_a_course_judge_is_a_sentence(not_a_judge, tmp_path):
+    env = judge_env(JUDGE_TOKEN="x", JUDGE_CONFIG=str(tmp_path / "login.json"))
+    for command in (["status"], ["submit", "addup", str(write(tmp_path, "a.py", GOOD))]):
+        done = subprocess.run([sys.executable, "-m", "judge", *command, "--server", not_a_judge], capture_output=True,
+                              text=True, env=env, timeout=WAIT, check=False)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert f"{not_a_judge} did not answer as a course judge does" in done.stderr \
+            or f"{not_a_judge} answered 405" in done.stderr, done.stderr
+        assert "check the address your teacher gave you" in done.stderr
+    down = subprocess.run([sys.executable, "-m", "judge", "status", "--server", not_a_judge + "/down"],
+                          capture_output=True, text=True, env=env, timeout=WAIT, check=False)
+    assert down.returncode == 2 and "answered 502 Bad Gateway: the course judge behind it is down" in down.stderr
 
 
 def test_the_scoreboard_ranks_what_the_course_judge_judged(course, server, tmp_path):
