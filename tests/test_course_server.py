@@ -273,10 +273,13 @@ def test_every_limit_is_a_sentence_and_a_failed_exit(course, tmp_path):
             ("nosuch", write(tmp_path, "a.py", GOOD),
              "there is no problem 'nosuch' on this judge; the problems are: addup"),
             ("addup", write(tmp_path, "a.c", "int main(){}\n"), "Week 1 accepts python for addup, not c"),
+            ("addup", write(tmp_path, "a.txt", GOOD), "cannot tell the language of a.txt from its extension .txt; "
+                                                      "name the file with one of .py"),
         ]
         for problem, file, sentence in cases:
             refused = submit(server, ana, problem, file)
             assert refused.returncode == 2 and sentence in refused.stderr, refused.stderr
+            assert "--lang" not in refused.stderr  # an option judge submit does not have
         for _ in range(2):
             assert submit(server, ana, "addup", write(tmp_path, "a.py", GOOD)).returncode == 0
         refused = submit(server, ana, "addup", write(tmp_path, "a.py", GOOD))

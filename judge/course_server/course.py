@@ -24,9 +24,9 @@ from judge.course_server.judging import Problems, judge_upload
 from judge.course_server.queue import FairQueue, start_workers
 from judge.course_server.submissions import CourseStore, Upload
 from judge.course_server.tokens import Identity, identify
-from judge.errors import JudgeError
+from judge.errors import JudgeError, UnknownLanguage
 from judge.formats.catalog import catalog
-from judge.languages import language_for
+from judge.languages import known_extensions, language_for
 from judge.model.feedback import DEFAULT_LEVEL
 from judge.model.verdict import Verdict
 from judge.renderers.html_report import render
@@ -126,8 +126,10 @@ class Course:
     def _check_language(self, problem_id: str, file_name: str) -> None:
         try:
             language = language_for(Path(file_name))
-        except JudgeError as error:
-            raise Refusal(400, str(error)) from None
+        except UnknownLanguage:  # no --lang here: the extension is all the server goes by
+            raise Refusal(400, f"cannot tell the language of {file_name} from its extension "
+                               f"{Path(file_name).suffix or '(none)'}; name the file with one of {known_extensions()}"
+                          ) from None
         assignment = self.assigned.get(problem_id)
         if assignment is not None and assignment.languages and language.name not in assignment.languages:
             raise Refusal(400, f"{assignment.name} accepts {', '.join(assignment.languages)} for {problem_id}, "
