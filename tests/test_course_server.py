@@ -273,8 +273,8 @@ def test_every_limit_is_a_sentence_and_a_failed_exit(course, tmp_path):
             ("nosuch", write(tmp_path, "a.py", GOOD),
              "there is no problem 'nosuch' on this judge; the problems are: addup"),
             ("addup", write(tmp_path, "a.c", "int main(){}\n"), "Week 1 accepts python for addup, not c"),
-            ("addup", write(tmp_path, "a.txt", GOOD), "cannot tell the language of a.txt from its extension .txt; "
-                                                      "name the file with one of .py"),
+            ("addup", write(tmp_path, "a.txt", GOOD),
+             "cannot tell the language of a.txt from its extension .txt; name the file with one of .py"),
         ]
         for problem, file, sentence in cases:
             refused = submit(server, ana, problem, file)
@@ -528,7 +528,7 @@ def not_a_judge():
     """Another web server at the address given (a course's site): HTML for every GET, 405 for a POST;
     under /down/, a proxy's 502 for a judge that is down."""
     class Site(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802 (http.server's name)
+        def do_GET(self):  # http.server's name
             if self.path.startswith("/down/"):  # a proxy whose judge is down
                 self.send_error(502)
                 return
@@ -537,7 +537,7 @@ def not_a_judge():
             self.end_headers()
             self.wfile.write(b"<!doctype html><title>Course</title>")
 
-        def do_POST(self):  # noqa: N802
+        def do_POST(self):
             self.send_error(405)
 
         def log_message(self, *args):
