@@ -10,6 +10,7 @@ import http.server
 import io
 import json
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -214,6 +215,21 @@ def test_the_teacher_downloads_the_class_as_judge_grade_reads_it(course, server,
     assert status == 200 and json.loads(body) == {"changes": []}  # nothing changed since it was judged
     status, body = server.request(teacher, "/api/submissions?all=1")
     assert [upload["student"] for upload in json.loads(body)["submissions"]] == ["ana", "ana", "ben"]
+
+
+@pytest.mark.skipif(shutil.which("unzip") is None, reason="needs Info-ZIP's unzip, as the tutorial uses")
+def test_the_class_download_dates_each_file_when_it_was_uploaded(course, server, tmp_path):
+    ana = course["tokens"]["ana"]
+    assert submit(server, ana, "addup", write(tmp_path, "mine.py", GOOD)).returncode == 0
+    [upload] = json.loads(server.request(ana, "/api/submissions")[1])["submissions"]
+    status, data = server.request(course["tokens"]["tina"], "/api/class/download")
+    assert status == 200
+    (tmp_path / "class.zip").write_bytes(data)
+    unzipped = subprocess.run(["unzip", "-q", "class.zip"], cwd=tmp_path, env={**os.environ, "TZ": "Asia/Tokyo"},
+                              capture_output=True, text=True, check=False)
+    assert unzipped.returncode == 0, unzipped.stderr
+    # Whatever the zone unzip runs in: a deadline reads the time it was sent, not the download's.
+    assert int((tmp_path / "class" / "ana" / "addup.py").stat().st_mtime) == int(upload["submitted_at"])
 
 
 def test_status_lists_the_students_own_submissions_with_their_verdicts(course, server, tmp_path):

@@ -4,6 +4,9 @@ problem, named after the problem (``ana/stones.py``); written to a folder, or as
 from __future__ import annotations
 
 import io
+import os
+import struct
+import time
 import zipfile
 from pathlib import Path, PurePath
 
@@ -24,15 +27,29 @@ def class_file_name(upload: Upload) -> str:
 
 
 def write_class(store: CourseStore, folder: Path) -> None:
+    """Each file dated when it was uploaded: a deadline reads a folder's times."""
     for upload in latest_uploads(store):
         path = folder / class_file_name(upload)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(store.source(upload.id))
+        os.utime(path, (upload.submitted_at, upload.submitted_at))
 
 
 def class_zip(store: CourseStore) -> bytes:
+    """The class as a zip whose entries are dated when they were uploaded (not when downloaded), so
+    that `judge grade --assignment` of what `unzip` makes applies the assignment's deadline."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for upload in latest_uploads(store):
-            archive.writestr(f"class/{class_file_name(upload)}", store.source(upload.id))
+            entry = zipfile.ZipInfo(f"class/{class_file_name(upload)}", time.localtime(upload.submitted_at)[:6])
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            entry.external_attr = 0o600 << 16  # as writestr gives a file: its owner reads it
+            entry.extra = _unix_time_field(upload.submitted_at)
+            archive.writestr(entry, store.source(upload.id))
     return buffer.getvalue()
+
+
+def _unix_time_field(when: float) -> bytes:
+    # The zip "extended timestamp" field (0x5455): the time in UTC, which unzip sets as the file's
+    # time; the entry's own date is local time, which would shift by the zone between two machines.
+    return struct.pack("<HHBl", 0x5455, 5, 1, int(when))
