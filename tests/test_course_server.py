@@ -457,6 +457,18 @@ def test_the_class_report_counts_the_assignments_points_as_judge_grade_does(cour
     assert "<strong>Week 1</strong>, 10 points" in text and "6.67" in text and "66.67" not in text
 
 
+def test_the_class_report_applies_the_assignments_deadline_to_the_upload_times(course, tmp_path):
+    assignment = write(tmp_path, "week1.yaml", 'name: Week 1\nproblems: {addup: 10}\ndue: "2020-01-01"\n')
+    server = Server(course, "--assignment", str(assignment), "--min-interval", "0")
+    try:
+        assert submit(server, course["tokens"]["ana"], "addup", write(tmp_path, "a.py", GOOD)).returncode == 0
+        status, page = server.request(course["tokens"]["tina"], "/api/class/report")
+    finally:
+        server.stop()
+    assert status == 200
+    assert "changed after the deadline" in page.decode()  # uploaded long after 2020: not graded
+
+
 def test_an_assignment_sets_what_students_see(course, tmp_path):
     assignment = write(tmp_path, "week1.yaml", "problems: {addup: 10}\nfeedback: hints\nhints: false\n")
     server = Server(course, "--assignment", str(assignment), "--min-interval", "0")

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from judge.classroom.assignment import Assignment, scale_to_points
+from judge.classroom.deadlines import apply_lateness, snapshot_class
 from judge.classroom.grading import grade_folder
 from judge.classroom.rejudge import preview
 from judge.classroom.store import Store
@@ -176,15 +177,27 @@ class Course:
     # The teacher's views of the class, through `judge grade`'s own code.
 
     def class_page(self) -> str:
-        with tempfile.TemporaryDirectory(prefix="judge-class-") as folder:
-            write_class(self.store, Path(folder))
-            if not any(Path(folder).iterdir()):
+        """The class report as `judge grade --assignment` writes it: the assignment's points and,
+        where it has a due date, its late policy on the times the files were uploaded."""
+        graded_as = self.graded_as()
+        policy = graded_as.policy if graded_as is not None else None
+        with tempfile.TemporaryDirectory(prefix="judge-class-") as scratch:
+            folder = Path(scratch) / "class"
+            folder.mkdir()
+            write_class(self.store, folder)
+            if not any(folder.iterdir()):
                 return "<!doctype html><title>class</title><p>No submissions yet.</p>"
-            report = self._grade(Path(folder), self.results)
-            graded_as = self.graded_as()
-            if graded_as is not None:  # as `judge grade --assignment` reports it: the assignment's points
+            lateness = {}
+            if policy is not None:
+                (Path(scratch) / "graded").mkdir()
+                lateness = snapshot_class(folder, policy, Path(scratch) / "graded")
+                folder = Path(scratch) / "graded"
+            report = self._grade(folder, self.results)
+            if graded_as is not None:
                 scale_to_points(report, graded_as)
                 report.assignment = graded_as
+            if policy is not None:
+                apply_lateness(report, lateness, policy)
             return render(report)
 
     def graded_as(self) -> Assignment | None:
