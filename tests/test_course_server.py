@@ -27,9 +27,10 @@ import pytest
 from conftest import ROOT, run_judge
 
 from judge.classroom.store import read_history
+from judge.course_server.class_folder import latest_uploads
 from judge.course_server.course import pace_sentence
 from judge.course_server.queue import FairQueue
-from judge.course_server.submissions import Upload
+from judge.course_server.submissions import CourseStore, Upload
 from judge.course_server.tokens import new_token
 
 SUITE = """\
@@ -336,6 +337,23 @@ def test_the_scoreboard_shows_a_submission_pending_while_judged_and_counts_when_
     assert seen_pending  # judged for seconds: the board showed it pending meanwhile
     [recorded] = read_history(course["db"])
     assert recorded["verdict"] == "AC" and recorded["submitted_at"] == sent  # not when its judging ended
+
+
+def test_the_class_is_each_students_latest_upload_by_the_deadline_as_a_repository_is_graded(tmp_path):
+    store = CourseStore(tmp_path / "course.db")
+    ids = [store.add_upload("ana", "addup", f"v{number}.py", GOOD.encode(), "verdict") for number in range(3)]
+    with sqlite3.connect(tmp_path / "course.db") as db:  # sent at 100, 200 and 300
+        for number, upload_id in enumerate(ids):
+            db.execute("UPDATE course_uploads SET submitted_at=? WHERE id=?", (100.0 * (number + 1), upload_id))
+    store = CourseStore(tmp_path / "course.db")
+
+    def graded(until):
+        return [upload.file_name for upload in latest_uploads(store, until)]
+
+    assert graded(None) == ["v2.py"]
+    assert graded({"addup": 250.0}) == ["v1.py"]  # the one after the deadline does not replace it
+    assert graded({"addup": 50.0}) == ["v2.py"]  # all late: the latest, which grading calls too late
+    assert graded({"other": 250.0}) == ["v2.py"]
 
 
 def test_the_queue_takes_students_in_turn():

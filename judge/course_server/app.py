@@ -159,7 +159,7 @@ def build_app(course: Course) -> Starlette:
 
     async def class_download(request: Request) -> Response:
         teacher(request)
-        data = await run_in_threadpool(class_zip, course.store)
+        data = await run_in_threadpool(class_zip, course.store, course.last_counted())
         return Response(data, media_type="application/zip", headers=SECURITY_HEADERS | {
             "Content-Disposition": 'attachment; filename="class.zip"'})
 

@@ -184,7 +184,7 @@ class Course:
         with tempfile.TemporaryDirectory(prefix="judge-class-") as scratch:
             folder = Path(scratch) / "class"
             folder.mkdir()
-            write_class(self.store, folder)
+            write_class(self.store, folder, self.last_counted())
             if not any(folder.iterdir()):
                 return "<!doctype html><title>class</title><p>No submissions yet.</p>"
             lateness = {}
@@ -200,6 +200,18 @@ class Course:
                 apply_lateness(report, lateness, policy)
             return render(report)
 
+    def last_counted(self) -> dict[str, float]:
+        """Each problem's last upload time that counts, by its assignment's deadline (its late work's
+        end where late work counts): the class is graded at each student's latest upload by then."""
+        limits = {}
+        for problem, assignment in self.assigned.items():
+            policy = assignment.policy
+            if policy is not None:
+                limit = policy.late_until if policy.takes_late_work else policy.deadline
+                if limit is not None:
+                    limits[problem] = limit
+        return limits
+
     def graded_as(self) -> Assignment | None:
         """The assignment the class report is graded against: the one in force, or, with several,
         one of all their problems, each at the points of the assignment that serves it."""
@@ -212,7 +224,7 @@ class Course:
     def rejudge_preview(self) -> list[dict]:
         """What grading the class now would change (judge/classroom/rejudge.py), nothing recorded."""
         with tempfile.TemporaryDirectory(prefix="judge-class-") as folder:
-            write_class(self.store, Path(folder))
+            write_class(self.store, Path(folder), self.last_counted())
             if not any(Path(folder).iterdir()):
                 return []
             changes = preview(Path(folder), self.results, lambda store: self._grade(Path(folder), store))
