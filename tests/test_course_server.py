@@ -193,7 +193,7 @@ def test_a_students_token_is_refused_others_submissions_and_the_teachers_routes(
         assert status == 403, path
         assert json.loads(body)["error"]
     status, body = server.request(ben, "/api/submissions?all=1")
-    assert status == 200 and json.loads(body)["submissions"] == []  # only his own, of which there are none
+    assert status == 403 and json.loads(body)["error"]  # the class's list is a teacher's, as the API says
     status, _ = server.request("not-a-token", "/api/submissions")
     assert status == 401
 
@@ -243,6 +243,10 @@ def test_status_lists_the_students_own_submissions_with_their_verdicts(course, s
     assert listed.returncode == 0, listed.stderr
     rows = [line.split() for line in listed.stdout.splitlines()[1:]]
     assert [(row[5], row[6], row[7]) for row in rows] == [("a.py", "done", "AC"), ("b.py", "done", "WA")]
+    everyone = subprocess.run([sys.executable, "-m", "judge", "status", "--all"], capture_output=True, text=True,
+                              env=judge_env(JUDGE_TOKEN=course["tokens"]["ana"], JUDGE_SERVER=server.url),
+                              timeout=WAIT, check=False)
+    assert everyone.returncode == 2 and "only a teacher's token may use this" in everyone.stderr
 
 
 def test_login_keeps_the_server_and_token_for_submit(course, server, tmp_path):
