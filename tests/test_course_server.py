@@ -6,13 +6,16 @@ the middle of judging followed by a restart that loses and duplicates nothing.""
 from __future__ import annotations
 
 import csv
+import http.server
 import io
 import json
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -23,8 +26,12 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, run_judge
 
+from judge.classroom.store import read_history
+from judge.course_server.class_folder import latest_uploads
+from judge.course_server.course import pace_sentence
 from judge.course_server.queue import FairQueue
-from judge.course_server.submissions import Upload
+from judge.course_server.submissions import CourseStore, Upload
+from judge.course_server.tokens import new_token
 
 SUITE = """\
 id: addup
@@ -126,6 +133,17 @@ def test_roster_prints_a_token_per_student_and_keeps_only_their_hashes(course):
     assert not any(token in kept for token in course["tokens"].values())
 
 
+def test_no_token_starts_with_a_dash_that_a_command_line_reads_as_an_option():
+    drawn = iter(["-starts-like-an-option", "_fine-token"])
+    assert new_token(lambda size: next(drawn)) == "_fine-token"
+
+
+def test_the_course_store_is_readable_by_its_owner_only(course, server, tmp_path):
+    assert submit(server, course["tokens"]["ana"], "addup", write(tmp_path, "a.py", GOOD)).returncode == 0
+    files = [course["db"], *course["db"].parent.glob(course["db"].name + "-*")]
+    assert {file.name: oct(file.stat().st_mode & 0o777) for file in files} == {file.name: "0o600" for file in files}
+
+
 def test_a_roster_without_a_student_column_is_refused_with_the_fix(tmp_path):
     roster = write(tmp_path, "roster.csv", "name\nana\n")
     done = run_judge("roster", "issue", str(roster), "--db", str(tmp_path / "db"))
@@ -141,6 +159,12 @@ def test_submit_prints_the_rows_and_exit_status_judge_run_gives(course, server, 
         assert submitted.returncode == ran.returncode == status, submitted.stderr
         assert table_cells(submitted.stdout) == table_cells(ran.stdout)
     assert ("hidden 2", "WA") in table_cells(submitted.stdout)
+
+
+def test_a_failed_sample_is_shown_without_the_hint_of_an_option_submit_lacks(course, server, tmp_path):
+    submitted = submit(server, course["tokens"]["ana"], "addup", write(tmp_path, "zero.py", "print(0)\n"))
+    assert submitted.returncode == 1 and "one: WA" in submitted.stdout
+    assert "--show" not in submitted.stdout  # `judge run --show one` has no `judge submit` form
 
 
 def test_a_student_never_reads_a_hidden_case(course, server, tmp_path):
@@ -169,7 +193,7 @@ def test_a_students_token_is_refused_others_submissions_and_the_teachers_routes(
         assert status == 403, path
         assert json.loads(body)["error"]
     status, body = server.request(ben, "/api/submissions?all=1")
-    assert status == 200 and json.loads(body)["submissions"] == []  # only his own, of which there are none
+    assert status == 403 and json.loads(body)["error"]  # the class's list is a teacher's, as the API says
     status, _ = server.request("not-a-token", "/api/submissions")
     assert status == 401
 
@@ -194,6 +218,21 @@ def test_the_teacher_downloads_the_class_as_judge_grade_reads_it(course, server,
     assert [upload["student"] for upload in json.loads(body)["submissions"]] == ["ana", "ana", "ben"]
 
 
+@pytest.mark.skipif(shutil.which("unzip") is None, reason="needs Info-ZIP's unzip, as the tutorial uses")
+def test_the_class_download_dates_each_file_when_it_was_uploaded(course, server, tmp_path):
+    ana = course["tokens"]["ana"]
+    assert submit(server, ana, "addup", write(tmp_path, "mine.py", GOOD)).returncode == 0
+    [upload] = json.loads(server.request(ana, "/api/submissions")[1])["submissions"]
+    status, data = server.request(course["tokens"]["tina"], "/api/class/download")
+    assert status == 200
+    (tmp_path / "class.zip").write_bytes(data)
+    unzipped = subprocess.run(["unzip", "-q", "class.zip"], cwd=tmp_path, env={**os.environ, "TZ": "Asia/Tokyo"},
+                              capture_output=True, text=True, check=False)
+    assert unzipped.returncode == 0, unzipped.stderr
+    # Whatever the zone unzip runs in: a deadline reads the time it was sent, not the download's.
+    assert int((tmp_path / "class" / "ana" / "addup.py").stat().st_mtime) == int(upload["submitted_at"])
+
+
 def test_status_lists_the_students_own_submissions_with_their_verdicts(course, server, tmp_path):
     submit(server, course["tokens"]["ana"], "addup", write(tmp_path, "a.py", GOOD))
     submit(server, course["tokens"]["ana"], "addup", write(tmp_path, "b.py", BAD))
@@ -204,6 +243,10 @@ def test_status_lists_the_students_own_submissions_with_their_verdicts(course, s
     assert listed.returncode == 0, listed.stderr
     rows = [line.split() for line in listed.stdout.splitlines()[1:]]
     assert [(row[5], row[6], row[7]) for row in rows] == [("a.py", "done", "AC"), ("b.py", "done", "WA")]
+    everyone = subprocess.run([sys.executable, "-m", "judge", "status", "--all"], capture_output=True, text=True,
+                              env=judge_env(JUDGE_TOKEN=course["tokens"]["ana"], JUDGE_SERVER=server.url),
+                              timeout=WAIT, check=False)
+    assert everyone.returncode == 2 and "only a teacher's token may use this" in everyone.stderr
 
 
 def test_login_keeps_the_server_and_token_for_submit(course, server, tmp_path):
@@ -220,6 +263,16 @@ def test_login_keeps_the_server_and_token_for_submit(course, server, tmp_path):
     wrong = subprocess.run([sys.executable, "-m", "judge", "login", "--server", server.url, "--token", "nope"],
                            capture_output=True, text=True, env=env, timeout=WAIT, check=False)
     assert wrong.returncode == 2 and "no valid token" in wrong.stderr
+
+
+def test_login_reads_a_piped_token_without_a_warning(course, server, tmp_path):
+    env = judge_env(JUDGE_CONFIG=str(tmp_path / "login.json"))
+    env.pop("JUDGE_TOKEN", None)
+    logged = subprocess.run([sys.executable, "-m", "judge", "login", "--server", server.url],
+                            input=course["tokens"]["ana"] + "\n", capture_output=True, text=True, env=env,
+                            timeout=WAIT, check=False)
+    assert logged.returncode == 0 and "logged in" in logged.stdout, logged.stderr
+    assert logged.stderr == ""  # no warning that a piped token could not be hidden
 
 
 def test_a_revoked_token_is_refused(course, server, tmp_path):
@@ -241,10 +294,13 @@ def test_every_limit_is_a_sentence_and_a_failed_exit(course, tmp_path):
             ("nosuch", write(tmp_path, "a.py", GOOD),
              "there is no problem 'nosuch' on this judge; the problems are: addup"),
             ("addup", write(tmp_path, "a.c", "int main(){}\n"), "Week 1 accepts python for addup, not c"),
+            ("addup", write(tmp_path, "a.txt", GOOD),
+             "cannot tell the language of a.txt from its extension .txt; name the file with one of .py"),
         ]
         for problem, file, sentence in cases:
             refused = submit(server, ana, problem, file)
             assert refused.returncode == 2 and sentence in refused.stderr, refused.stderr
+            assert "--lang" not in refused.stderr  # an option judge submit does not have
         for _ in range(2):
             assert submit(server, ana, "addup", write(tmp_path, "a.py", GOOD)).returncode == 0
         refused = submit(server, ana, "addup", write(tmp_path, "a.py", GOOD))
@@ -260,6 +316,48 @@ def test_every_limit_is_a_sentence_and_a_failed_exit(course, tmp_path):
         assert refused.returncode == 2 and "one submission every 3600 s" in refused.stderr
     finally:
         paced.stop()
+
+
+def test_the_wait_a_rate_limit_names_is_rounded_up():
+    assert pace_sentence(5, 0.3).endswith("send this one again in 1 s")
+    assert pace_sentence(5, 4.2).endswith("send this one again in 5 s")
+
+
+def test_the_scoreboard_shows_a_submission_pending_while_judged_and_counts_when_it_was_sent(course, tmp_path):
+    server = Server(course, "--min-interval", "0")
+    ana = course["tokens"]["ana"]
+    try:
+        status, body = server.request(ana, "/api/submissions?problem=addup&file=slow.py", "POST", SLOW.encode())
+        assert status == 201, body
+        upload_id = json.loads(body)["id"]
+        seen_pending = False
+        while not seen_pending and json.loads(server.request(ana, f"/api/submissions/{upload_id}")[1])["state"] != "done":
+            seen_pending = any(row["verdict"] is None for row in read_history(course["db"], judging=True))
+            time.sleep(0.05)
+        wait_for_state(server, ana, upload_id, "done")
+        sent = json.loads(server.request(ana, f"/api/submissions/{upload_id}")[1])["submitted_at"]
+    finally:
+        server.stop()
+    assert seen_pending  # judged for seconds: the board showed it pending meanwhile
+    [recorded] = read_history(course["db"])
+    assert recorded["verdict"] == "AC" and recorded["submitted_at"] == sent  # not when its judging ended
+
+
+def test_the_class_is_each_students_latest_upload_by_the_deadline_as_a_repository_is_graded(tmp_path):
+    store = CourseStore(tmp_path / "course.db")
+    ids = [store.add_upload("ana", "addup", f"v{number}.py", GOOD.encode(), "verdict") for number in range(3)]
+    with sqlite3.connect(tmp_path / "course.db") as db:  # sent at 100, 200 and 300
+        for number, upload_id in enumerate(ids):
+            db.execute("UPDATE course_uploads SET submitted_at=? WHERE id=?", (100.0 * (number + 1), upload_id))
+    store = CourseStore(tmp_path / "course.db")
+
+    def graded(until):
+        return [upload.file_name for upload in latest_uploads(store, until)]
+
+    assert graded(None) == ["v2.py"]
+    assert graded({"addup": 250.0}) == ["v1.py"]  # the one after the deadline does not replace it
+    assert graded({"addup": 50.0}) == ["v2.py"]  # all late: the latest, which grading calls too late
+    assert graded({"other": 250.0}) == ["v2.py"]
 
 
 def test_the_queue_takes_students_in_turn():
@@ -368,6 +466,31 @@ def test_ctrl_c_stops_watching_and_leaves_the_submission_judging(course, server,
     wait_for_state(server, course["tokens"]["ana"], 1, "done")
 
 
+def test_the_class_report_counts_the_assignments_points_as_judge_grade_does(course, tmp_path):
+    assignment = write(tmp_path, "week1.yaml", "name: Week 1\nproblems: {addup: 10}\n")
+    server = Server(course, "--assignment", str(assignment), "--min-interval", "0")
+    try:
+        assert submit(server, course["tokens"]["ana"], "addup", write(tmp_path, "a.py", BAD)).returncode == 1
+        status, page = server.request(course["tokens"]["tina"], "/api/class/report")
+    finally:
+        server.stop()
+    assert status == 200
+    text = page.decode()
+    assert "<strong>Week 1</strong>, 10 points" in text and "6.67" in text and "66.67" not in text
+
+
+def test_the_class_report_applies_the_assignments_deadline_to_the_upload_times(course, tmp_path):
+    assignment = write(tmp_path, "week1.yaml", 'name: Week 1\nproblems: {addup: 10}\ndue: "2020-01-01"\n')
+    server = Server(course, "--assignment", str(assignment), "--min-interval", "0")
+    try:
+        assert submit(server, course["tokens"]["ana"], "addup", write(tmp_path, "a.py", GOOD)).returncode == 0
+        status, page = server.request(course["tokens"]["tina"], "/api/class/report")
+    finally:
+        server.stop()
+    assert status == 200
+    assert "changed after the deadline" in page.decode()  # uploaded long after 2020: not graded
+
+
 def test_an_assignment_sets_what_students_see(course, tmp_path):
     assignment = write(tmp_path, "week1.yaml", "problems: {addup: 10}\nfeedback: hints\nhints: false\n")
     server = Server(course, "--assignment", str(assignment), "--min-interval", "0")
@@ -448,6 +571,46 @@ def test_a_port_in_use_and_a_server_not_there_are_sentences(course, server, tmp_
     gone = submit(server, course["tokens"]["ana"], "addup", write(tmp_path, "a.py", GOOD))
     assert gone.returncode == 2
     assert f"cannot reach the course judge at {server.url}" in gone.stderr
+
+
+@pytest.fixture
+def not_a_judge():
+    """Another web server at the address given (a course's site): HTML for every GET, 405 for a POST;
+    under /down/, a proxy's 502 for a judge that is down."""
+    class Site(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # http.server's name
+            if self.path.startswith("/down/"):  # a proxy whose judge is down
+                self.send_error(502)
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(b"<!doctype html><title>Course</title>")
+
+        def do_POST(self):
+            self.send_error(405)
+
+        def log_message(self, *args):
+            pass
+
+    site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Site)
+    threading.Thread(target=site.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{site.server_address[1]}"
+    site.shutdown()
+
+
+def test_an_address_that_is_not_a_course_judge_is_a_sentence(not_a_judge, tmp_path):
+    env = judge_env(JUDGE_TOKEN="x", JUDGE_CONFIG=str(tmp_path / "login.json"))
+    for command in (["status"], ["submit", "addup", str(write(tmp_path, "a.py", GOOD))]):
+        done = subprocess.run([sys.executable, "-m", "judge", *command, "--server", not_a_judge], capture_output=True,
+                              text=True, env=env, timeout=WAIT, check=False)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert f"{not_a_judge} did not answer as a course judge does" in done.stderr \
+            or f"{not_a_judge} answered 405" in done.stderr, done.stderr
+        assert "check the address your teacher gave you" in done.stderr
+    down = subprocess.run([sys.executable, "-m", "judge", "status", "--server", not_a_judge + "/down"],
+                          capture_output=True, text=True, env=env, timeout=WAIT, check=False)
+    assert down.returncode == 2 and "answered 502 Bad Gateway: the course judge behind it is down" in down.stderr
 
 
 def test_the_scoreboard_ranks_what_the_course_judge_judged(course, server, tmp_path):

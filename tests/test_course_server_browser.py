@@ -118,3 +118,17 @@ def test_a_teacher_opens_the_class_report_from_the_page(browser, course, server,
     browser.find_element(By.ID, "class-report").click()
     assert "ana" in browser.find_element(By.TAG_NAME, "table").text
     assert severe_console_entries(browser) == []
+
+
+def test_a_refused_file_shows_its_sentence_and_not_the_last_files_rows(browser, course, server, tmp_path):  # noqa: F811
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    log_in(browser, server, course["tokens"]["ana"])
+    assert "AC  3/3 cases passed" in send(browser, write(tmp_path, "right.py", GOOD))
+    browser.find_element(By.ID, "file").send_keys(str(write(tmp_path, "notes.txt", GOOD)))
+    browser.find_element(By.ID, "send").click()
+    error = browser.find_element(By.ID, "error")
+    WebDriverWait(browser, WAIT).until(lambda _driver: error.text)
+    assert "cannot tell the language of notes.txt" in error.text
+    assert browser.find_element(By.ID, "rows").text == ""

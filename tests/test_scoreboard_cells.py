@@ -67,6 +67,14 @@ def test_each_icpc_cell_has_its_state_tries_and_minute():
         ("bo", 1, 1, 30), ("ana", 2, 1, 87), ("cy", 3, 0, 0)]
 
 
+def test_a_compile_error_is_no_icpc_try_and_costs_no_penalty():
+    board = scoreboard([row("ana", "p", "CE", 1), row("ana", "p", "WA", 2), row("ana", "p", "CE", 3),
+                        row("ana", "p", "AC", 10), row("bo", "p", "CE", 4)], "icpc")
+    by_cell = cells(board)
+    assert by_cell["ana", "p"].text() == "2 / 9 *"  # the contest starts at the first submission, minute 1 and by_cell["bo", "p"].state == UNTRIED
+    assert [(s.student, s.penalty) for s in board.standings] == [("ana", 29), ("bo", 0)]
+
+
 def test_an_accepted_submission_after_one_still_being_judged_is_pending_not_solved():
     board = scoreboard([row("ana", "p", None, 1), row("ana", "p", "AC", 2)], "icpc")
     cell = board.cell(board.standings[0], "p")

@@ -301,11 +301,12 @@ def _submitted_at(source: Path) -> float:
 
 
 def record_run(store: Store, student: str, problem: Problem, source: Path, result,
-               follow_file_links: bool = False) -> None:
-    """Record a complete `judge run` so that it counts in the scoreboards' history.
-    ``follow_file_links``: the source is a package's own folder (see read_folder)."""
-    submission_id, complete = store.submission(student, problem, source, result.language, time.time(),
-                                               follow_file_links)
+               follow_file_links: bool = False, submitted_at: float | None = None) -> None:
+    """Record a complete `judge run` so that it counts in the scoreboards' history, as submitted
+    at ``submitted_at`` (default now). ``follow_file_links``: the source is a package's own folder
+    (see read_folder)."""
+    submission_id, complete = store.submission(student, problem, source, result.language,
+                                               submitted_at or time.time(), follow_file_links)
     if complete:
         return
     positions = {case.name: index for index, case in enumerate(problem.cases)}

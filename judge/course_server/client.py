@@ -4,6 +4,7 @@ machine runs them as Linux does. A refusal is a ``ClientError`` carrying the ser
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import sys
@@ -78,7 +79,7 @@ class Client:
         try:
             return urllib.request.urlopen(request, timeout=TIMEOUT)
         except urllib.error.HTTPError as error:
-            raise ClientError(_sentence(error)) from None
+            raise ClientError(_sentence(error, self.server)) from None
         except (urllib.error.URLError, OSError) as error:
             reason = getattr(error, "reason", error)
             raise ClientError(f"cannot reach the course judge at {self.server} ({reason}); check the address "
@@ -86,7 +87,13 @@ class Client:
 
     def json(self, method: str, path: str, body: bytes | None = None) -> dict:
         with self._request(method, path, body) as response:
-            return json.loads(response.read().decode("utf-8"))
+            try:
+                answer = json.loads(response.read().decode("utf-8"))
+            except (ValueError, OSError):
+                raise self._not_a_judge("its answer is not JSON") from None
+        if not isinstance(answer, dict):
+            raise self._not_a_judge(f"a JSON {type(answer).__name__}")
+        return answer
 
     def submit(self, problem: str, file: Path) -> dict:
         """Upload ``file`` for ``problem``: the server's ``{"id", "rows"}``."""
@@ -96,17 +103,34 @@ class Client:
     def rows(self, path: str) -> Iterator[dict]:
         """The events of a submission's rows stream, as they come."""
         with self._request("GET", path) as response:
-            for line in response:
-                if line.strip():
-                    yield json.loads(line.decode("utf-8"))
+            try:
+                for line in response:
+                    if line.strip():
+                        yield json.loads(line.decode("utf-8"))
+            except ValueError:
+                raise self._not_a_judge("its rows are not JSON") from None
+            except (OSError, http.client.HTTPException) as error:  # the connection dropped: the server stopped, or the network
+                raise ClientError(f"lost the connection to the course judge at {self.server} ({error}); "
+                                  f"`judge status` shows the submission once it is judged") from None
 
     def submissions(self, everyone: bool = False) -> list[dict]:
-        return self.json("GET", "/api/submissions" + ("?all=1" if everyone else ""))["submissions"]
+        answer = self.json("GET", "/api/submissions" + ("?all=1" if everyone else ""))
+        if not isinstance(answer.get("submissions"), list):
+            raise self._not_a_judge("no list of submissions")
+        return answer["submissions"]
+
+    def _not_a_judge(self, what) -> ClientError:
+        return ClientError(f"{self.server} did not answer as a course judge does ({what}); check the address "
+                           f"your teacher gave you")
 
 
-def _sentence(error: urllib.error.HTTPError) -> str:
+def _sentence(error: urllib.error.HTTPError, server: str) -> str:
     """The server's sentence for a refusal (its JSON ``error``), else the HTTP status's own."""
     try:
         return json.loads(error.read().decode("utf-8"))["error"]
     except (ValueError, KeyError, TypeError, OSError):
-        return f"the course judge answered {error.code} {error.reason}"
+        if error.code in (502, 503, 504):  # a proxy's answer for a judge that is down
+            return (f"{server} answered {error.code} {error.reason}: the course judge behind it is down; "
+                    f"try again later, or tell your teacher")
+        return (f"{server} answered {error.code} {error.reason}, not as a course judge does; "
+                f"check the address your teacher gave you")

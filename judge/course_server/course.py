@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import logging
+import math
 import re
 import tempfile
 import threading
@@ -14,7 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from judge.classroom.assignment import Assignment
+from judge.classroom.assignment import Assignment, scale_to_points
+from judge.classroom.deadlines import apply_lateness, snapshot_class
 from judge.classroom.grading import grade_folder
 from judge.classroom.rejudge import preview
 from judge.classroom.store import Store
@@ -23,9 +25,9 @@ from judge.course_server.judging import Problems, judge_upload
 from judge.course_server.queue import FairQueue, start_workers
 from judge.course_server.submissions import CourseStore, Upload
 from judge.course_server.tokens import Identity, identify
-from judge.errors import JudgeError
+from judge.errors import JudgeError, UnknownLanguage
 from judge.formats.catalog import catalog
-from judge.languages import language_for
+from judge.languages import known_extensions, language_for
 from judge.model.feedback import DEFAULT_LEVEL
 from judge.model.verdict import Verdict
 from judge.renderers.html_report import render
@@ -41,6 +43,11 @@ class Refusal(Exception):
         super().__init__(sentence)
         self.status = status
         self.sentence = sentence
+
+
+def pace_sentence(seconds_between: float, wait: float) -> str:
+    # Rounded up: "again in 0 s" would send the student back too soon.
+    return f"one submission every {seconds_between:g} s: send this one again in {math.ceil(wait)} s"
 
 
 @dataclass(frozen=True)
@@ -120,8 +127,10 @@ class Course:
     def _check_language(self, problem_id: str, file_name: str) -> None:
         try:
             language = language_for(Path(file_name))
-        except JudgeError as error:
-            raise Refusal(400, str(error)) from None
+        except UnknownLanguage:  # no --lang here: the extension is all the server goes by
+            raise Refusal(400, f"cannot tell the language of {file_name} from its extension "
+                               f"{Path(file_name).suffix or '(none)'}; name the file with one of {known_extensions()}"
+                          ) from None
         assignment = self.assigned.get(problem_id)
         if assignment is not None and assignment.languages and language.name not in assignment.languages:
             raise Refusal(400, f"{assignment.name} accepts {', '.join(assignment.languages)} for {problem_id}, "
@@ -133,8 +142,7 @@ class Course:
         last = self.store.last_upload_time(who.name)
         wait = self.limits.seconds_between - (time.time() - last) if last is not None else 0
         if wait > 0:
-            raise Refusal(429, f"one submission every {self.limits.seconds_between:g} s: "
-                               f"send this one again in {wait:.0f} s")
+            raise Refusal(429, pace_sentence(self.limits.seconds_between, wait))
         waiting = sum(1 for upload in self.store.uploads(who.name) if upload.state != "done")
         if waiting >= self.limits.queued_per_student:
             raise Refusal(429, f"you have {waiting} submissions waiting to be judged; send more once they are")
@@ -169,16 +177,54 @@ class Course:
     # The teacher's views of the class, through `judge grade`'s own code.
 
     def class_page(self) -> str:
-        with tempfile.TemporaryDirectory(prefix="judge-class-") as folder:
-            write_class(self.store, Path(folder))
-            if not any(Path(folder).iterdir()):
+        """The class report as `judge grade --assignment` writes it: the assignment's points and,
+        where it has a due date, its late policy on the times the files were uploaded."""
+        graded_as = self.graded_as()
+        policy = graded_as.policy if graded_as is not None else None
+        with tempfile.TemporaryDirectory(prefix="judge-class-") as scratch:
+            folder = Path(scratch) / "class"
+            folder.mkdir()
+            write_class(self.store, folder, self.last_counted())
+            if not any(folder.iterdir()):
                 return "<!doctype html><title>class</title><p>No submissions yet.</p>"
-            return render(self._grade(Path(folder), self.results))
+            lateness = {}
+            if policy is not None:
+                (Path(scratch) / "graded").mkdir()
+                lateness = snapshot_class(folder, policy, Path(scratch) / "graded")
+                folder = Path(scratch) / "graded"
+            report = self._grade(folder, self.results)
+            if graded_as is not None:
+                scale_to_points(report, graded_as)
+                report.assignment = graded_as
+            if policy is not None:
+                apply_lateness(report, lateness, policy)
+            return render(report)
+
+    def last_counted(self) -> dict[str, float]:
+        """Each problem's last upload time that counts, by its assignment's deadline (its late work's
+        end where late work counts): the class is graded at each student's latest upload by then."""
+        limits = {}
+        for problem, assignment in self.assigned.items():
+            policy = assignment.policy
+            if policy is not None:
+                limit = policy.late_until if policy.takes_late_work else policy.deadline
+                if limit is not None:
+                    limits[problem] = limit
+        return limits
+
+    def graded_as(self) -> Assignment | None:
+        """The assignment the class report is graded against: the one in force, or, with several,
+        one of all their problems, each at the points of the assignment that serves it."""
+        if len(self.assignments) <= 1:
+            return self.assignments[0] if self.assignments else None
+        return Assignment(" + ".join(assignment.name for assignment in self.assignments),
+                          {problem: self.assigned[problem].points[problem]
+                           for assignment in self.assignments for problem in assignment.problems})
 
     def rejudge_preview(self) -> list[dict]:
         """What grading the class now would change (judge/classroom/rejudge.py), nothing recorded."""
         with tempfile.TemporaryDirectory(prefix="judge-class-") as folder:
-            write_class(self.store, Path(folder))
+            write_class(self.store, Path(folder), self.last_counted())
             if not any(Path(folder).iterdir()):
                 return []
             changes = preview(Path(folder), self.results, lambda store: self._grade(Path(folder), store))

@@ -18,6 +18,7 @@ from judge.classroom.store import Store, record_run
 from judge.course_server.submissions import CourseStore, Upload
 from judge.errors import EXIT_FAILED, EXIT_OK, JudgeError
 from judge.formats.catalog import find_problem
+from judge.languages import language_for
 from judge.model.feedback import StudentView, at_least
 from judge.model.problem import Problem
 from judge.model.results import CaseResult
@@ -86,6 +87,9 @@ def judge_upload(upload: Upload, source: bytes, problems: Problems, course: Cour
             print(f"judge: error: problem {upload.problem} cannot be judged now; tell your teacher", file=sink)
             course.finish(upload.id, str(Verdict.IE), 0.0, 0.0, EXIT_FAILED)
             return
+        # Recorded, unfinished, as it was uploaded: the scoreboard shows it pending while it is judged,
+        # and counts the minute it was sent, not the minute a queue let it be judged.
+        results.submission(upload.student, problem, path, language_for(path).name, upload.submitted_at)
         view = StudentView(problem, upload.feedback)
         result = _judge_streaming(problem, path, view, hints, jobs, sink,
                                   lambda position, case: course.add_case(upload.id, position, _record(case)))
@@ -95,8 +99,9 @@ def judge_upload(upload: Upload, source: bytes, problems: Problems, course: Cour
             # Only a counterexample is shown: why none was found may name this machine's files.
             result.explanation = found if found.counterexample is not None else None
         shown = _without_hints(view.result(result), hints)
-        print(load_format("run", "table").render_after_rows(shown, problem), file=sink)
-        record_run(results, upload.student, problem, path, result)
+        # `judge submit` has no --show: the hint to run again with it is left out.
+        print(load_format("run", "table").render_after_rows(shown, problem, show_hint=False), file=sink)
+        record_run(results, upload.student, problem, path, result, submitted_at=upload.submitted_at)
         status = EXIT_OK if result.verdict == Verdict.AC else EXIT_FAILED
         course.finish(upload.id, str(result.verdict), result.score, result.max_score, status)
     finally:

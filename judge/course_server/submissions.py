@@ -80,6 +80,19 @@ class Upload:
         return {field: getattr(self, field) for field in UPLOAD_FIELDS}
 
 
+def _owner_only(path: Path) -> None:
+    """The store readable and writable by its owner only: it holds every case of every submission,
+    hidden ones too. SQLite gives the log files it makes later the database's own mode."""
+    for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        try:
+            file.chmod(0o600)
+        except FileNotFoundError:
+            pass
+        except OSError as error:
+            raise StoreError(f"cannot make {file} readable by its owner only ({error}); "
+                             f"pass a --db of your own") from None
+
+
 class CourseStore:
     """The server's tables in the SQLite file ``path`` (write-ahead log: the judging threads write
     while the HTTP side reads); thread-safe."""
@@ -96,6 +109,7 @@ class CourseStore:
                     self.db.executescript(SCHEMA)
         except sqlite3.Error as error:
             raise StoreError(f"cannot use {path} as the course's store ({error}); pass another --db") from None
+        _owner_only(path)
 
     @contextmanager
     def _using(self) -> Iterator[None]:

@@ -36,8 +36,16 @@ def token_hash(token: str) -> str:
 def issue(store: CourseStore, name: str, role: str = STUDENT) -> str:
     """A new token for ``name``, its hash recorded; the token itself is shown once, here."""
     check_name(name)
-    token = secrets.token_urlsafe(TOKEN_BYTES)
+    token = new_token()
     store.add_token(token_hash(token), name, role)
+    return token
+
+
+def new_token(draw=secrets.token_urlsafe) -> str:
+    """A random token that does not start with '-', which a command line would read as an option
+    (`judge login --token -x...`)."""
+    while (token := draw(TOKEN_BYTES)).startswith("-"):
+        pass
     return token
 
 

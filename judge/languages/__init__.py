@@ -117,9 +117,13 @@ def language_for(source: Path, name: str | None = None) -> Language:
     language = LANGUAGES.by_extension((source.suffix, source.suffix.lower()))
     if language is not None:
         return language
-    known = ", ".join(ext for lang in LANGUAGES.values() for ext in lang.extensions)
     raise UnknownLanguage(f"cannot tell the language of {source.name} from its extension "
-                          f"{source.suffix or '(none)'}; use one of {known}, or pass --lang")
+                          f"{source.suffix or '(none)'}; use one of {known_extensions()}, or pass --lang")
+
+
+def known_extensions() -> str:
+    """The extensions that name a language, as a sentence lists them."""
+    return ", ".join(ext for lang in LANGUAGES.values() for ext in lang.extensions)
 
 
 def runtime_paths() -> tuple[str, ...]:

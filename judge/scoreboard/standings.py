@@ -1,5 +1,6 @@
 """Scoreboards from the recorded history: IOI (best score per problem) and ICPC (problems
-solved, then penalty: minutes to the first AC plus 20 per earlier rejected attempt).
+solved, then penalty: minutes to the first AC plus 20 per earlier rejected attempt; a compile
+error is no attempt).
 
 Each student's result on a problem is a ``Cell`` in one of the states contestants know from
 DOMjudge's and Kattis' boards: solved, solved first (the first to solve that problem), tried and
@@ -145,6 +146,8 @@ def icpc_cell(rows: list[dict], start: float, frozen_at: float | None) -> Cell:
             cell.frozen += 1
         elif row["verdict"] is None:
             cell.judging += 1
+        elif row["verdict"] == Verdict.CE:
+            continue  # no try, as the ICPC rules, DOMjudge and Kattis count: the program never ran
         elif row["verdict"] == Verdict.AC:
             if cell.unknown:  # an earlier submission's result is not known, so neither is this one's place
                 cell.judging += 1

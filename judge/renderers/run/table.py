@@ -21,6 +21,8 @@ def row_table(names: list[str]) -> CaseTable:
     return CaseTable(names, terminal_width())
 
 
-def render_after_rows(result: SubmissionResult, problem: Problem, whole_counterexample: bool = False) -> str:
+def render_after_rows(result: SubmissionResult, problem: Problem, whole_counterexample: bool = False,
+                      show_hint: bool = True) -> str:
+    """``show_hint``: say how `judge run --show` shows a case in full (not where there is no such option)."""
     views = sample_views(problem, result.cases, reveal_hidden=result.feedback == "full")
-    return render_after_table(result, views, show_hint=True, whole_counterexample=whole_counterexample)
+    return render_after_table(result, views, show_hint=show_hint, whole_counterexample=whole_counterexample)

@@ -40,19 +40,26 @@ async function send(event) {
   const file = document.getElementById("file").files[0];
   const problem = document.getElementById("problem").value;
   if (!file) return;
+  const rows = document.getElementById("rows");
+  rows.textContent = "";  // a refused file must not seem to have the last one's rows
+  delete rows.dataset.verdict;
   const query = new URLSearchParams({ problem: problem, file: file.name });
-  const response = await fetch("/api/submissions?" + query, {
-    method: "POST", credentials: "same-origin", body: file,
-    headers: { "X-CSRF-Token": csrf(), "Content-Type": "application/octet-stream" },
-  });
-  const answer = await response.json();
-  if (!response.ok) {
-    showError(answer.error);
+  let response;
+  try {
+    response = await fetch("/api/submissions?" + query, {
+      method: "POST", credentials: "same-origin", body: file,
+      headers: { "X-CSRF-Token": csrf(), "Content-Type": "application/octet-stream" },
+    });
+  } catch {
+    showError("Cannot reach the course judge; check your connection and send the file again.");
     return;
   }
-  const rows = document.getElementById("rows");
-  rows.textContent = "";
-  delete rows.dataset.verdict;
+  // A refusal of the judge's is JSON with its sentence; a proxy's (a file too large for it) is not.
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok || !answer.rows) {
+    showError(answer.error || `The server answered ${response.status} ${response.statusText}; tell your teacher.`);
+    return;
+  }
   await readRows(answer.rows, rows);
   refreshHistory();
 }
