@@ -34,6 +34,7 @@ from judge.renderers.html_page import asset, csp_hash, environment
 
 COOKIE = "judge_token"
 CSRF_HEADER = "x-csrf-token"
+MAX_ID = 2**63 - 1  # the largest SQLite integer
 KEEP_ALIVE_SECONDS = 15  # a waiting rows stream says so this often (proxies close silent streams)
 PAGE_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
             "form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
@@ -101,10 +102,9 @@ def build_app(course: Course) -> Starlette:
         return identity
 
     def own_upload(request: Request, identity: Identity) -> Upload:
-        try:
-            upload = course.store.upload(int(request.path_params["upload_id"]))
-        except ValueError:
-            upload = None
+        number = request.path_params["upload_id"]
+        known = number.isascii() and number.isdigit() and int(number) <= MAX_ID  # any other is nobody's
+        upload = course.store.upload(int(number)) if known else None
         if upload is None:
             raise Refusal(404, "there is no such submission")
         if not (identity.is_teacher or upload.student == identity.name):
