@@ -80,6 +80,11 @@ class Server:
             self.process.send_signal(signal.SIGTERM)
             self.process.wait(timeout=WAIT)
 
+    def stop_and_read(self) -> str:
+        """Stop the server; everything it wrote on its standard error."""
+        self.stop()
+        return self.process.stderr.read()
+
     def request(self, token: str, path: str, method: str = "GET", body: bytes | None = None) -> tuple[int, bytes]:
         request = urllib.request.Request(self.url + path, data=body, method=method,
                                          headers={"Authorization": f"Bearer {token}"})

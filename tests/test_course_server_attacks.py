@@ -1,10 +1,17 @@
 """`judge serve` against a hostile student, or anyone who can reach its port, for real: a server
-process on 127.0.0.1 and raw sockets."""
+process on 127.0.0.1 and raw sockets. A submission number past what the store can hold, a login
+form with no end (too big, or sent a byte at a time), an upload cut off in the middle."""
 
 from __future__ import annotations
 
+import http.client
+import socket
+import urllib.parse
+
 import pytest
-from test_course_server import Server, course  # noqa: F401 (fixture)
+from test_course_server import GOOD, WAIT, Server, course  # noqa: F401 (fixture)
+
+from judge.course_server.serving import BODY_SECONDS
 
 
 @pytest.fixture
@@ -14,9 +21,77 @@ def server(course):  # noqa: F811 (the fixture imported above)
     running.stop()
 
 
+def port_of(server: Server) -> int:
+    return int(server.url.rsplit(":", 1)[1])
+
+
+def post(server: Server, path: str, body: bytes, headers: dict[str, str] | None = None) -> tuple[int, dict, bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", port_of(server), timeout=WAIT)
+    try:
+        connection.request("POST", path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+    finally:
+        connection.close()
+
+
+def login_form(token: str) -> bytes:
+    return urllib.parse.urlencode({"token": token}).encode()
+
+
 def test_a_submission_number_past_the_stores_integers_or_not_ascii_is_no_such_submission(course, server):  # noqa: F811
     huge = "9" * 30
     for path in (f"/api/submissions/{huge}", f"/api/submissions/{huge}/rows", f"/api/submissions/-{huge}",
                  "/api/submissions/%C2%B2"):  # a superscript two: a digit to str.isdigit, not to int
         status, body = server.request(course["tokens"]["ana"], path)
         assert (status, body) == (404, b'{"error":"there is no such submission"}'), path
+
+
+def test_the_login_form_is_read_only_up_to_its_cap(course, server):  # noqa: F811
+    padded = login_form(course["tokens"]["ana"]) + b"&padding=" + b"x" * (1 << 20)
+    status, _headers, body = post(server, "/login", padded)
+    assert status == 413 and b"login form" in body
+
+    def chunks():  # no Content-Length: the cap is counted as it arrives
+        yield login_form(course["tokens"]["ana"]) + b"&padding="
+        for _ in range(64):
+            yield b"x" * (16 << 10)
+
+    connection = http.client.HTTPConnection("127.0.0.1", port_of(server), timeout=WAIT)
+    try:
+        connection.request("POST", "/login", body=chunks(), encode_chunked=True,
+                           headers={"Transfer-Encoding": "chunked"})
+        assert connection.getresponse().status == 413
+    finally:
+        connection.close()
+    status, headers, _ = post(server, "/login", login_form(course["tokens"]["ana"]))
+    assert status == 303 and headers["location"] == "/"  # a form of the right size still logs in
+
+
+def test_a_request_whose_body_never_ends_is_dropped(course, server):  # noqa: F811
+    held = socket.create_connection(("127.0.0.1", port_of(server)))
+    try:
+        held.sendall(b"POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\ntoken=")
+        held.settimeout(BODY_SECONDS + WAIT)  # a hang check only
+        try:
+            while held.recv(1024):  # whatever it answers, the server then closes the connection
+                pass
+        except TimeoutError:
+            pytest.fail(f"the server kept a request whose body never ends open for {BODY_SECONDS + WAIT} s")
+    finally:
+        held.close()
+    stopped = server.stop_and_read()
+    assert "ClientDisconnect" not in stopped and "Traceback" not in stopped
+
+
+def test_a_client_gone_in_the_middle_of_an_upload_leaves_nothing(course, server):  # noqa: F811
+    """An upload cut off (the student's connection lost) is not recorded, and the server says nothing."""
+    cut = socket.create_connection(("127.0.0.1", port_of(server)))
+    cut.sendall(b"POST /api/submissions?problem=addup&file=a.py HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                b"Authorization: Bearer " + course["tokens"]["ana"].encode() + b"\r\nContent-Length: 1000\r\n\r\n"
+                + GOOD.encode())
+    cut.close()
+    status, body = server.request(course["tokens"]["tina"], "/api/submissions?all=1")
+    assert status == 200 and b'"submissions":[]' in body
+    said = server.stop_and_read()
+    assert "Traceback" not in said, said
