@@ -1,6 +1,7 @@
 """`judge serve` against a hostile student, or anyone who can reach its port, for real: a server
 process on 127.0.0.1 and raw sockets. A submission number past what the store can hold, a login
-form with no end (too big, or sent a byte at a time), an upload cut off in the middle."""
+form with no end (too big, or sent a byte at a time), an upload cut off in the middle, another
+site's form logging the student in as someone else."""
 
 from __future__ import annotations
 
@@ -82,6 +83,27 @@ def test_a_request_whose_body_never_ends_is_dropped(course, server):  # noqa: F8
         held.close()
     stopped = server.stop_and_read()
     assert "ClientDisconnect" not in stopped and "Traceback" not in stopped
+
+
+@pytest.mark.parametrize("headers", [{"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site"},
+                                     {"Sec-Fetch-Site": "same-site"},
+                                     {"Origin": "http://evil.example"}],
+                         ids=["cross-site", "sibling-site", "older-browser"])
+def test_another_sites_form_cannot_log_a_student_in(course, server, headers):  # noqa: F811
+    """A page elsewhere posting the attacker's own token to /login would log the victim in as the
+    attacker, whose account then receives the victim's work."""
+    status, answer_headers, body = post(server, "/login", login_form(course["tokens"]["ben"]),
+                                        {"Content-Type": "application/x-www-form-urlencoded", **headers})
+    assert status == 403 and "set-cookie" not in answer_headers
+    assert b"another site" in body
+
+
+def test_the_pages_own_login_form_logs_in(course, server):  # noqa: F811
+    own = f"http://127.0.0.1:{port_of(server)}"
+    for headers in ({"Origin": own, "Sec-Fetch-Site": "same-origin"}, {"Origin": own}, {}):
+        status, answer_headers, _ = post(server, "/login", login_form(course["tokens"]["ana"]), headers)
+        assert status == 303 and answer_headers["location"] == "/", headers
+        assert "judge_token=" in answer_headers["set-cookie"]
 
 
 def test_a_client_gone_in_the_middle_of_an_upload_leaves_nothing(course, server):  # noqa: F811

@@ -18,7 +18,7 @@ import json
 import secrets
 import time
 from collections.abc import AsyncIterator
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlsplit
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -174,6 +174,8 @@ def build_app(course: Course) -> Starlette:
         return HTMLResponse(html, headers=SECURITY_HEADERS | {"Content-Security-Policy": PAGE_CSP})
 
     async def login(request: Request) -> Response:
+        if from_another_site(request):  # its page would log the student in as whoever it chose
+            raise Refusal(403, "this login form was sent from another site; log in from the judge's own page")
         form = parse_qs((await read_body(request, LOGIN_FORM_BYTES, "login form")).decode("utf-8", "replace"))
         token = (form.get("token") or [""])[0].strip()
         if course.identify(token) is None:
@@ -239,6 +241,17 @@ async def read_body(request: Request, cap: int, what: str) -> bytes:
         if len(body) > cap:
             raise too_big
     return bytes(body)
+
+
+def from_another_site(request: Request) -> bool:
+    """Whether a browser sent this for another site's page: its Sec-Fetch-Site says so, or, from a
+    browser that does not send one, its Origin names another host than the request's own."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None:
+        return site not in ("same-origin", "none")
+    origin = request.headers.get("origin")
+    # Host names only: a reverse proxy may pass on the host without the port the browser used.
+    return origin is not None and urlsplit(origin).hostname != urlsplit("//" + request.headers.get("host", "")).hostname
 
 
 async def _rows(course: Course, changes: Changes, upload_id: int) -> AsyncIterator[bytes]:
