@@ -1,16 +1,19 @@
 """`judge serve` against a hostile student, or anyone who can reach its port, for real: a server
 process on 127.0.0.1 and raw sockets. A submission number past what the store can hold, a login
 form with no end (too big, or sent a byte at a time), an upload cut off in the middle, another
-site's form logging the student in as someone else."""
+site's form logging the student in as someone else, and more connections than the open-file
+limit it was started with."""
 
 from __future__ import annotations
 
 import http.client
+import resource
 import socket
 import urllib.parse
 
 import pytest
-from test_course_server import GOOD, WAIT, Server, course  # noqa: F401 (fixture)
+from test_course_server import GOOD, WAIT, Server, course, submit, write  # noqa: F401 (fixture)
+from test_scoreboard_server import half_sent_requests
 
 from judge.course_server.serving import BODY_SECONDS
 
@@ -104,6 +107,27 @@ def test_the_pages_own_login_form_logs_in(course, server):  # noqa: F811
         status, answer_headers, _ = post(server, "/login", login_form(course["tokens"]["ana"]), headers)
         assert status == 303 and answer_headers["location"] == "/", headers
         assert "judge_token=" in answer_headers["set-cookie"]
+
+
+def test_connections_past_the_open_file_limit_it_started_with_are_neither_logged_nor_fatal(course, tmp_path):  # noqa: F811
+    """The server raises its open-file limit to what its connection limit needs (as the live
+    scoreboard does): started under 256, it holds 400 half-sent requests and still judges."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 3000:
+        pytest.skip(f"needs a hard open-file limit of 3000; it is {hard}")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))
+    try:
+        server = Server(course, "--min-interval", "0")
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    try:
+        with half_sent_requests(port_of(server), 400) as held:
+            judged = submit(server, course["tokens"]["ana"], "addup", write(tmp_path, "a.py", GOOD))
+        assert len(held) == 400
+        assert judged.returncode == 0, judged.stdout + judged.stderr
+    finally:
+        said = server.stop_and_read()
+    assert "Too many open files" not in said
 
 
 def test_a_client_gone_in_the_middle_of_an_upload_leaves_nothing(course, server):  # noqa: F811

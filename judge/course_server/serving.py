@@ -1,7 +1,7 @@
 """`judge serve`'s server: the course's Starlette app on uvicorn, with the live scoreboard's
-defences (a deadline on each request's headers, a connection limit, short keep-alive) and one
-on each request's body, TLS when given a certificate, and the judging threads started before the
-first request."""
+defences (a deadline on each request's headers, a connection limit, short keep-alive, the
+open-file limit the connection limit needs) and one on each request's body, TLS when given a
+certificate, and the judging threads started before the first request."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from judge.scoreboard.server import (
     HEADER_BYTES,
     KEEP_ALIVE_SECONDS,
     HeaderDeadlineProtocol,
+    allow_open_files,
 )
 
 # A request arrives whole (headers and body) within this many seconds of the connection or of the
@@ -61,6 +62,7 @@ def serve(course: Course, host: str, port: int, certfile: Path | None = None, ke
     """Serve ``course`` until Ctrl-C or SIGTERM; prints the address on standard output once listening."""
     listener = _listen(host, port)
     requeued = course.start()
+    allow_open_files(CONNECTION_LIMIT + 100)
     server = uvicorn.Server(uvicorn.Config(
         build_app(course), interface="asgi3", http=RequestDeadlineProtocol, ws="none", lifespan="on",
         limit_concurrency=CONNECTION_LIMIT, timeout_keep_alive=KEEP_ALIVE_SECONDS,
