@@ -2,17 +2,21 @@
 process on 127.0.0.1 and raw sockets. A submission number past what the store can hold, a login
 form with no end (too big, or sent a byte at a time), an upload cut off in the middle, another
 site's form logging the student in as someone else, and more connections than the open-file
-limit it was started with."""
+limit it was started with. And the clients, given an address where something else answers."""
 
 from __future__ import annotations
 
 import http.client
+import http.server
 import resource
 import socket
+import subprocess
+import sys
+import threading
 import urllib.parse
 
 import pytest
-from test_course_server import GOOD, WAIT, Server, course, submit, write  # noqa: F401 (fixture)
+from test_course_server import GOOD, WAIT, Server, course, judge_env, submit, write  # noqa: F401 (fixture)
 from test_scoreboard_server import half_sent_requests
 
 from judge.course_server.serving import BODY_SECONDS
@@ -141,3 +145,39 @@ def test_a_client_gone_in_the_middle_of_an_upload_leaves_nothing(course, server)
     assert status == 200 and b'"submissions":[]' in body
     said = server.stop_and_read()
     assert "Traceback" not in said, said
+
+
+class NotAJudge(http.server.BaseHTTPRequestHandler):
+    """What a network's login page, or another site, answers to anything: 200 and HTML."""
+
+    def answer(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        page = b"<html><p>Accept this network's terms to go on.</p></html>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(page)))
+        self.end_headers()
+        self.wfile.write(page)
+
+    do_GET = do_POST = answer
+
+    def log_message(self, *_args) -> None:
+        pass
+
+
+def test_the_clients_say_when_the_address_answers_as_no_course_judge_does(tmp_path):
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), NotAJudge)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    address = f"http://127.0.0.1:{other.server_address[1]}"
+    try:
+        for command in (["status"], ["submit", "addup", str(write(tmp_path, "a.py", GOOD))],
+                        ["login", "--token", "t"]):
+            done = subprocess.run([sys.executable, "-m", "judge", *command, "--server", address], capture_output=True,
+                                  text=True, env=judge_env(JUDGE_TOKEN="t", JUDGE_CONFIG=str(tmp_path / "login.json")),
+                                  timeout=WAIT, check=False)
+            assert done.returncode == 2, (command, done.stderr)
+            assert f"{address} did not answer as a course judge does" in done.stderr
+            assert "Traceback" not in done.stderr
+    finally:
+        other.shutdown()
+        other.server_close()

@@ -84,24 +84,40 @@ class Client:
             raise ClientError(f"cannot reach the course judge at {self.server} ({reason}); check the address "
                               f"and your connection") from None
 
-    def json(self, method: str, path: str, body: bytes | None = None) -> dict:
+    def json(self, method: str, path: str, body: bytes | None = None, keys: tuple[str, ...] = ()) -> dict:
         with self._request(method, path, body) as response:
-            return json.loads(response.read().decode("utf-8"))
+            return self._answer(response.read(), keys)
+
+    def _answer(self, data: bytes, keys: tuple[str, ...]) -> dict:
+        """The JSON object, with ``keys``, that a course judge answers; ClientError if ``data`` is not
+        one (another server at the address, or a network's login page answering in its place)."""
+        try:
+            answer = json.loads(data.decode("utf-8"))
+        except ValueError:
+            answer = None
+        if not isinstance(answer, dict) or not all(key in answer for key in keys):
+            raise ClientError(f"{self.server} did not answer as a course judge does; check --server (the address "
+                              f"`judge serve` printed), and that no network login page stands in the way")
+        return answer
 
     def submit(self, problem: str, file: Path) -> dict:
         """Upload ``file`` for ``problem``: the server's ``{"id", "rows"}``."""
         query = urllib.parse.urlencode({"problem": problem, "file": file.name})
-        return self.json("POST", f"/api/submissions?{query}", file.read_bytes())
+        sent = self.json("POST", f"/api/submissions?{query}", file.read_bytes(), keys=("id", "rows"))
+        if not str(sent["rows"]).startswith("/api/"):  # a path of this server's, never another address
+            raise ClientError(f"{self.server} did not answer as a course judge does; check --server")
+        return sent
 
     def rows(self, path: str) -> Iterator[dict]:
         """The events of a submission's rows stream, as they come."""
         with self._request("GET", path) as response:
             for line in response:
                 if line.strip():
-                    yield json.loads(line.decode("utf-8"))
+                    event = self._answer(line, ())
+                    yield self._answer(line, ("exit_status",)) if event.get("done") else event
 
     def submissions(self, everyone: bool = False) -> list[dict]:
-        return self.json("GET", "/api/submissions" + ("?all=1" if everyone else ""))["submissions"]
+        return self.json("GET", "/api/submissions" + ("?all=1" if everyone else ""), keys=("submissions",))["submissions"]
 
 
 def _sentence(error: urllib.error.HTTPError) -> str:
