@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import http.client
 import http.server
+import json
 import resource
 import socket
 import subprocess
@@ -53,6 +54,14 @@ def test_a_submission_number_past_the_stores_integers_or_not_ascii_is_no_such_su
                  "/api/submissions/%C2%B2"):  # a superscript two: a digit to str.isdigit, not to int
         status, body = server.request(course["tokens"]["ana"], path)
         assert (status, body) == (404, b'{"error":"there is no such submission"}'), path
+
+
+def test_a_route_or_method_the_server_has_not_is_refused_in_json_as_every_refusal_is(course, server):  # noqa: F811
+    for path, method, status, sentence in (("/api/nosuch", "GET", 404, "there is nothing at /api/nosuch"),
+                                           ("/api/submissions", "PUT", 405, "PUT is not answered at /api/submissions"),
+                                           ("/api/submissions/1", "DELETE", 405, "DELETE is not answered")):
+        answer_status, body = server.request(course["tokens"]["ana"], path, method)
+        assert answer_status == status and sentence in json.loads(body)["error"], (path, method, body)
 
 
 def test_the_login_form_is_read_only_up_to_its_cap(course, server):  # noqa: F811

@@ -22,6 +22,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
@@ -201,6 +202,14 @@ def build_app(course: Course) -> Starlette:
     async def refused(_request: Request, error: Refusal) -> Response:
         return refusal(error.status, error.sentence)
 
+    async def not_here(request: Request, error: HTTPException) -> Response:
+        if error.status_code == 405:
+            return refusal(405, f"{request.method} is not answered at {request.url.path}; the course judge's API "
+                                f"reference lists each route's method")
+        if error.status_code == 404:
+            return refusal(404, f"there is nothing at {request.url.path}; the course judge's API reference lists its routes")
+        return refusal(error.status_code, str(error.detail))
+
     async def gone(_request: Request, _error: ClientDisconnect) -> Response:
         return Response(status_code=400)  # read by nobody: the client left in the middle of its request
 
@@ -225,7 +234,8 @@ def build_app(course: Course) -> Starlette:
         Route("/api/class/download", class_download),
         Route("/api/class/rejudge-preview", rejudge_preview, methods=["POST"]),
     ]
-    return Starlette(routes=routes, exception_handlers={Refusal: refused, ClientDisconnect: gone}, lifespan=lifespan)
+    return Starlette(routes=routes, exception_handlers={
+        Refusal: refused, HTTPException: not_here, ClientDisconnect: gone}, lifespan=lifespan)
 
 
 async def read_body(request: Request, cap: int, what: str) -> bytes:
