@@ -1,8 +1,9 @@
 """`judge serve` against a hostile student, or anyone who can reach its port, for real: a server
 process on 127.0.0.1 and raw sockets. A submission number past what the store can hold, a login
 form with no end (too big, or sent a byte at a time), an upload cut off in the middle, another
-site's form logging the student in as someone else, and more connections than the open-file
-limit it was started with. And the clients, given an address where something else answers."""
+site's form logging the student in as someone else, more connections than the open-file limit it
+was started with, one student's flood of submissions. And the clients, given an address where
+something else answers."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import threading
 import urllib.parse
 
 import pytest
-from test_course_server import GOOD, WAIT, Server, course, judge_env, submit, write  # noqa: F401 (fixture)
+from test_course_server import GOOD, SLOW, WAIT, Server, course, judge_env, submit, wait_for_state, write  # noqa: F401 (fixture)
 from test_scoreboard_server import half_sent_requests
 
 from judge.course_server.serving import BODY_SECONDS
@@ -154,6 +155,25 @@ def test_a_client_gone_in_the_middle_of_an_upload_leaves_nothing(course, server)
     assert status == 200 and b'"submissions":[]' in body
     said = server.stop_and_read()
     assert "Traceback" not in said, said
+
+
+def test_one_students_flood_of_submissions_holds_up_no_one_else(course):  # noqa: F811
+    """ana sends four slow submissions, then ben one: ben's is judged before ana's third (the
+    students take turns), not after all of ana's."""
+    server = Server(course, "--min-interval", "0", "--workers", "1")
+    try:
+        ana, ben, tina = (course["tokens"][name] for name in ("ana", "ben", "tina"))
+        for number in range(4):
+            status, _ = server.request(ana, f"/api/submissions?problem=addup&file=slow{number}.py", "POST", SLOW.encode())
+            assert status == 201
+        status, body = server.request(ben, "/api/submissions?problem=addup&file=good.py", "POST", GOOD.encode())
+        assert status == 201
+        wait_for_state(server, ben, json.loads(body)["id"], "done")
+        _status, body = server.request(tina, "/api/submissions?all=1")
+        done = [upload["file_name"] for upload in json.loads(body)["submissions"] if upload["state"] == "done"]
+        assert "good.py" in done and len(done) <= 3, done  # at most ana's first two before it
+    finally:
+        server.stop()
 
 
 class NotAJudge(http.server.BaseHTTPRequestHandler):
