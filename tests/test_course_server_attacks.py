@@ -2,8 +2,8 @@
 process on 127.0.0.1 and raw sockets. A submission number past what the store can hold, a login
 form with no end (too big, or sent a byte at a time), an upload cut off in the middle, another
 site's form logging the student in as someone else, more connections than the open-file limit it
-was started with, one student's flood of submissions. And the clients, given an address where
-something else answers."""
+was started with, one student's flood of submissions, a student named as a teacher. And the
+clients, given an address where something else answers."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ import threading
 import urllib.parse
 
 import pytest
+from conftest import run_judge
 from test_course_server import GOOD, SLOW, WAIT, Server, course, judge_env, submit, wait_for_state, write  # noqa: F401 (fixture)
 from test_scoreboard_server import half_sent_requests
 
@@ -174,6 +175,17 @@ def test_one_students_flood_of_submissions_holds_up_no_one_else(course):  # noqa
         assert "good.py" in done and len(done) <= 3, done  # at most ana's first two before it
     finally:
         server.stop()
+
+
+def test_a_name_is_a_students_or_a_teachers_never_both(course, tmp_path):  # noqa: F811
+    """Submissions are kept by name: a student named as a teacher would list the teacher's as theirs."""
+    both = run_judge("roster", "issue", str(write(tmp_path, "r.csv", "student\ncy\n")), "--teacher", "cy",
+                     "--db", str(course["db"]))
+    later = run_judge("roster", "issue", str(write(tmp_path, "more.csv", "student\ndan\ntina\n")),
+                      "--db", str(course["db"]))  # tina holds a teacher's token already
+    for done, name in ((both, "cy"), (later, "tina")):
+        assert done.returncode == 2 and done.stdout == ""  # no token issued to anyone
+        assert f"{name} would be both a student and a teacher" in done.stderr
 
 
 class NotAJudge(http.server.BaseHTTPRequestHandler):
