@@ -87,6 +87,11 @@ class Server:
             self.process.send_signal(signal.SIGTERM)
             self.process.wait(timeout=WAIT)
 
+    def stop_and_read(self) -> str:
+        """Stop the server; everything it wrote on its standard error."""
+        self.stop()
+        return self.process.stderr.read()
+
     def request(self, token: str, path: str, method: str = "GET", body: bytes | None = None) -> tuple[int, bytes]:
         request = urllib.request.Request(self.url + path, data=body, method=method,
                                          headers={"Authorization": f"Bearer {token}"})
@@ -607,7 +612,7 @@ def test_an_address_that_is_not_a_course_judge_is_a_sentence(not_a_judge, tmp_pa
         assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
         assert f"{not_a_judge} did not answer as a course judge does" in done.stderr \
             or f"{not_a_judge} answered 405" in done.stderr, done.stderr
-        assert "check the address your teacher gave you" in done.stderr
+        assert "the address your teacher gave you" in done.stderr
     down = subprocess.run([sys.executable, "-m", "judge", "status", "--server", not_a_judge + "/down"],
                           capture_output=True, text=True, env=env, timeout=WAIT, check=False)
     assert down.returncode == 2 and "answered 502 Bad Gateway: the course judge behind it is down" in down.stderr

@@ -42,7 +42,10 @@ def handle(args: argparse.Namespace) -> int:
     store = CourseStore(args.db)
     try:
         if args.action == "issue":
-            for name, role in [(name, STUDENT) for name in students] + [(name, TEACHER) for name in args.teacher]:
+            wanted = [(name, STUDENT) for name in students] + [(name, TEACHER) for name in args.teacher]
+            for name, role in wanted:  # every name checked before any token is issued
+                check_one_role(store, name, role, wanted)
+            for name, role in wanted:
                 print(f"{name},{issue(store, name, role)}")
             return EXIT_OK
         for name in args.names:
@@ -51,3 +54,12 @@ def handle(args: argparse.Namespace) -> int:
         return EXIT_OK
     finally:
         store.close()
+
+
+def check_one_role(store: CourseStore, name: str, role: str, wanted: list[tuple[str, str]]) -> None:
+    """A name is a student's or a teacher's, never both: the server keeps submissions by name, so
+    a student sharing a teacher's name would list the teacher's submissions as their own."""
+    other = TEACHER if role == STUDENT else STUDENT
+    if other in store.roles(name) or (name, other) in wanted:
+        raise UsageError(f"{name} would be both a student and a teacher; give the teacher another name "
+                         f"(submissions are kept by name)")

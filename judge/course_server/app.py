@@ -18,11 +18,12 @@ import json
 import secrets
 import time
 from collections.abc import AsyncIterator
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlsplit
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
+from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
@@ -34,6 +35,8 @@ from judge.renderers.html_page import asset, csp_hash, environment
 
 COOKIE = "judge_token"
 CSRF_HEADER = "x-csrf-token"
+MAX_ID = 2**63 - 1  # the largest SQLite integer
+LOGIN_FORM_BYTES = 4096
 KEEP_ALIVE_SECONDS = 15  # a waiting rows stream says so this often (proxies close silent streams)
 PAGE_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
             "form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
@@ -101,10 +104,9 @@ def build_app(course: Course) -> Starlette:
         return identity
 
     def own_upload(request: Request, identity: Identity) -> Upload:
-        try:
-            upload = course.store.upload(int(request.path_params["upload_id"]))
-        except ValueError:
-            upload = None
+        number = request.path_params["upload_id"]
+        known = number.isascii() and number.isdigit() and int(number) <= MAX_ID  # any other is nobody's
+        upload = course.store.upload(int(number)) if known else None
         if upload is None:
             raise Refusal(404, "there is no such submission")
         if not (identity.is_teacher or upload.student == identity.name):
@@ -113,17 +115,9 @@ def build_app(course: Course) -> Starlette:
 
     async def submit(request: Request) -> Response:
         identity = who(request, changing=True)
-        declared = request.headers.get("content-length")
-        if declared is not None and declared.isdigit() and int(declared) > course.limits.upload_bytes:
-            raise Refusal(413, f"the file is {declared} bytes; this judge accepts files of up to "
-                               f"{course.limits.upload_bytes} bytes")
-        body = bytearray()
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > course.limits.upload_bytes:
-                raise Refusal(413, f"the file is over {course.limits.upload_bytes} bytes, the most this judge accepts")
+        body = await read_body(request, course.limits.upload_bytes, "file")
         upload = await run_in_threadpool(course.accept, identity, request.query_params.get("problem", ""),
-                                         request.query_params.get("file", ""), bytes(body))
+                                         request.query_params.get("file", ""), body)
         return JSONResponse({"id": upload.id, "rows": f"/api/submissions/{upload.id}/rows",
                              "queued": course.queued()}, status_code=201, headers=SECURITY_HEADERS)
 
@@ -181,7 +175,9 @@ def build_app(course: Course) -> Starlette:
         return HTMLResponse(html, headers=SECURITY_HEADERS | {"Content-Security-Policy": PAGE_CSP})
 
     async def login(request: Request) -> Response:
-        form = parse_qs((await request.body())[:4096].decode("utf-8", "replace"))
+        if from_another_site(request):  # its page would log the student in as whoever it chose
+            raise Refusal(403, "this login form was sent from another site; log in from the judge's own page")
+        form = parse_qs((await read_body(request, LOGIN_FORM_BYTES, "login form")).decode("utf-8", "replace"))
         token = (form.get("token") or [""])[0].strip()
         if course.identify(token) is None:
             return RedirectResponse("/?e=unknown", status_code=303)
@@ -206,6 +202,17 @@ def build_app(course: Course) -> Starlette:
     async def refused(_request: Request, error: Refusal) -> Response:
         return refusal(error.status, error.sentence)
 
+    async def not_here(request: Request, error: HTTPException) -> Response:
+        if error.status_code == 405:
+            return refusal(405, f"{request.method} is not answered at {request.url.path}; the course judge's API "
+                                f"reference lists each route's method")
+        if error.status_code == 404:
+            return refusal(404, f"there is nothing at {request.url.path}; the course judge's API reference lists its routes")
+        return refusal(error.status_code, str(error.detail))
+
+    async def gone(_request: Request, _error: ClientDisconnect) -> Response:
+        return Response(status_code=400)  # read by nobody: the client left in the middle of its request
+
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         changes.bind()
@@ -227,7 +234,34 @@ def build_app(course: Course) -> Starlette:
         Route("/api/class/download", class_download),
         Route("/api/class/rejudge-preview", rejudge_preview, methods=["POST"]),
     ]
-    return Starlette(routes=routes, exception_handlers={Refusal: refused}, lifespan=lifespan)
+    return Starlette(routes=routes, exception_handlers={
+        Refusal: refused, HTTPException: not_here, ClientDisconnect: gone}, lifespan=lifespan)
+
+
+async def read_body(request: Request, cap: int, what: str) -> bytes:
+    """The request's body; Refusal (413) once it is past ``cap`` bytes, by its Content-Length
+    or, sent in chunks, as it arrives (never held whole beyond the cap)."""
+    too_big = Refusal(413, f"the {what} is over {cap} bytes; this judge accepts {what}s of up to {cap} bytes")
+    declared = request.headers.get("content-length", "")
+    if declared.isascii() and declared.isdigit() and int(declared) > cap:
+        raise too_big
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > cap:
+            raise too_big
+    return bytes(body)
+
+
+def from_another_site(request: Request) -> bool:
+    """Whether a browser sent this for another site's page: its Sec-Fetch-Site says so, or, from a
+    browser that does not send one, its Origin names another host than the request's own."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None:
+        return site not in ("same-origin", "none")
+    origin = request.headers.get("origin")
+    # Host names only: a reverse proxy may pass on the host without the port the browser used.
+    return origin is not None and urlsplit(origin).hostname != urlsplit("//" + request.headers.get("host", "")).hostname
 
 
 async def _rows(course: Course, changes: Changes, upload_id: int) -> AsyncIterator[bytes]:

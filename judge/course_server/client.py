@@ -85,20 +85,42 @@ class Client:
             raise ClientError(f"cannot reach the course judge at {self.server} ({reason}); check the address "
                               f"and your connection") from None
 
-    def json(self, method: str, path: str, body: bytes | None = None) -> dict:
+    def json(self, method: str, path: str, body: bytes | None = None, keys: tuple[str, ...] = ()) -> dict:
         with self._request(method, path, body) as response:
             try:
-                answer = json.loads(response.read().decode("utf-8"))
-            except (ValueError, OSError):
-                raise self._not_a_judge("its answer is not JSON") from None
-        if not isinstance(answer, dict):
-            raise self._not_a_judge(f"a JSON {type(answer).__name__}")
+                data = response.read()
+            except (OSError, http.client.HTTPException) as error:
+                raise self._lost(error) from None
+        return self._answer(data, keys)
+
+    def _answer(self, data: bytes, keys: tuple[str, ...]) -> dict:
+        """The JSON object, with ``keys``, that a course judge answers; ClientError if ``data`` is not
+        one (another server at the address, or a network's login page answering in its place)."""
+        try:
+            answer = json.loads(data.decode("utf-8"))
+        except ValueError:
+            answer = None
+        if not isinstance(answer, dict) or not all(key in answer for key in keys):
+            raise self._not_a_judge()
         return answer
+
+    def _not_a_judge(self) -> ClientError:
+        return ClientError(f"{self.server} did not answer as a course judge does; check --server (the address "
+                           f"your teacher gave you, or `judge serve` printed), and that no network login page "
+                           f"stands in the way")
+
+    def _lost(self, error: Exception) -> ClientError:
+        """The connection dropped mid-answer: the server stopped, or the network."""
+        return ClientError(f"lost the connection to the course judge at {self.server} ({error}); "
+                           f"`judge status` shows the submission once it is judged")
 
     def submit(self, problem: str, file: Path) -> dict:
         """Upload ``file`` for ``problem``: the server's ``{"id", "rows"}``."""
         query = urllib.parse.urlencode({"problem": problem, "file": file.name})
-        return self.json("POST", f"/api/submissions?{query}", file.read_bytes())
+        sent = self.json("POST", f"/api/submissions?{query}", file.read_bytes(), keys=("id", "rows"))
+        if not str(sent["rows"]).startswith("/api/"):  # a path of this server's, never another address
+            raise self._not_a_judge()
+        return sent
 
     def rows(self, path: str) -> Iterator[dict]:
         """The events of a submission's rows stream, as they come."""
@@ -106,22 +128,16 @@ class Client:
             try:
                 for line in response:
                     if line.strip():
-                        yield json.loads(line.decode("utf-8"))
-            except ValueError:
-                raise self._not_a_judge("its rows are not JSON") from None
-            except (OSError, http.client.HTTPException) as error:  # the connection dropped: the server stopped, or the network
-                raise ClientError(f"lost the connection to the course judge at {self.server} ({error}); "
-                                  f"`judge status` shows the submission once it is judged") from None
+                        event = self._answer(line, ())
+                        yield self._answer(line, ("exit_status",)) if event.get("done") else event
+            except (OSError, http.client.HTTPException) as error:
+                raise self._lost(error) from None
 
     def submissions(self, everyone: bool = False) -> list[dict]:
-        answer = self.json("GET", "/api/submissions" + ("?all=1" if everyone else ""))
-        if not isinstance(answer.get("submissions"), list):
-            raise self._not_a_judge("no list of submissions")
+        answer = self.json("GET", "/api/submissions" + ("?all=1" if everyone else ""), keys=("submissions",))
+        if not isinstance(answer["submissions"], list):
+            raise self._not_a_judge()
         return answer["submissions"]
-
-    def _not_a_judge(self, what) -> ClientError:
-        return ClientError(f"{self.server} did not answer as a course judge does ({what}); check the address "
-                           f"your teacher gave you")
 
 
 def _sentence(error: urllib.error.HTTPError, server: str) -> str:

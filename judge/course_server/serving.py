@@ -1,6 +1,7 @@
 """`judge serve`'s server: the course's Starlette app on uvicorn, with the live scoreboard's
-defences (a deadline on each request's headers, a connection limit, short keep-alive), TLS when
-given a certificate, and the judging threads started before the first request."""
+defences (a deadline on each request's headers, a connection limit, short keep-alive, the
+open-file limit the connection limit needs) and one on each request's body, TLS when given a
+certificate, and the judging threads started before the first request."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import socket
 import sys
 from pathlib import Path
 
+import h11
 import uvicorn
 
 from judge.course_server.app import build_app
@@ -22,15 +24,47 @@ from judge.scoreboard.server import (
     HEADER_BYTES,
     KEEP_ALIVE_SECONDS,
     HeaderDeadlineProtocol,
+    allow_open_files,
 )
+
+# A request arrives whole (headers and body) within this many seconds of the connection or of the
+# previous answer: 256 KiB at 4 KiB/s. Without it, a body sent a byte a minute holds its
+# connection for ever, and CONNECTION_LIMIT such bodies refuse everyone else.
+BODY_SECONDS = 60
+
+
+class RequestDeadlineProtocol(HeaderDeadlineProtocol):
+    """The scoreboard's protocol (a deadline on the headers) with one more on the whole request."""
+
+    _request_deadline = None
+
+    def _start_header_deadline(self) -> None:
+        super()._start_header_deadline()
+        if self._request_deadline is not None:
+            self._request_deadline.cancel()
+        if not self.transport.is_closing():
+            self._request_deadline = self.loop.call_later(BODY_SECONDS, self._drop_if_request_incomplete)
+
+    def _cancel_header_deadline(self) -> None:
+        super()._cancel_header_deadline()
+        if self._request_deadline is not None:
+            self._request_deadline.cancel()
+            self._request_deadline = None
+
+    def _drop_if_request_incomplete(self) -> None:
+        self._request_deadline = None
+        # IDLE or SEND_BODY: its headers or its body are not all here (an answered request is DONE).
+        if self.conn.their_state in (h11.IDLE, h11.SEND_BODY) and not self.transport.is_closing():
+            self.transport.close()
 
 
 def serve(course: Course, host: str, port: int, certfile: Path | None = None, keyfile: Path | None = None) -> None:
     """Serve ``course`` until Ctrl-C or SIGTERM; prints the address on standard output once listening."""
     listener = _listen(host, port)
     requeued = course.start()
+    allow_open_files(CONNECTION_LIMIT + 100)
     server = uvicorn.Server(uvicorn.Config(
-        build_app(course), interface="asgi3", http=HeaderDeadlineProtocol, ws="none", lifespan="on",
+        build_app(course), interface="asgi3", http=RequestDeadlineProtocol, ws="none", lifespan="on",
         limit_concurrency=CONNECTION_LIMIT, timeout_keep_alive=KEEP_ALIVE_SECONDS,
         timeout_graceful_shutdown=GRACE_SECONDS, h11_max_incomplete_event_size=HEADER_BYTES,
         server_header=False, log_config=None, log_level="error", access_log=False,

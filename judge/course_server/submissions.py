@@ -136,6 +136,12 @@ class CourseStore:
             return self.db.execute("UPDATE course_tokens SET revoked=1 WHERE student=? AND revoked=0",
                                    (student,)).rowcount
 
+    def roles(self, student: str) -> set[str]:
+        """The roles ``student``'s tokens were issued for, revoked or not."""
+        with self._using():
+            return {row[0] for row in self.db.execute("SELECT DISTINCT role FROM course_tokens WHERE student=?",
+                                                      (student,))}
+
     def tokens_in_force(self) -> list[tuple[str, str, str]]:
         """(token hash, student, role) of every token not revoked."""
         with self._using():

@@ -78,7 +78,7 @@ def serve(db: Path, mode: str, host: str, port: int, freeze_at: float | None,
     cannot be listened on raises OSError before anything is served. With an ``assignment``, the
     board is its problems at its points, as the printed one is."""
     listener = _listen(host, port)
-    _allow_open_files(CONNECTION_LIMIT + 100)
+    allow_open_files(CONNECTION_LIMIT + 100)
     page = _page(mode, freeze_at, assignment).encode("utf-8")
     app = ScoreboardApp(StandingsFeed(db, mode, freeze_at, assignment), page, host,
                         should_stop=lambda: server.should_exit)
@@ -110,7 +110,7 @@ def _listen(host: str, port: int) -> socket.socket:
     return socket.create_server((host.strip("[]"), port), family=family, backlog=CONNECTION_LIMIT)
 
 
-def _allow_open_files(count: int) -> None:
+def allow_open_files(count: int) -> None:
     """Raise the soft open-file limit towards ``count``, so that the connection limit, not the file
     limit, is what refuses connections (as far as the hard limit allows)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
