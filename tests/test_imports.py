@@ -56,7 +56,7 @@ RUN_IMPORTS = {
     "judge.text.output_diff",
     "judge.authoring.planned_examples", "judge.model.problem", "judge.languages.program", "judge.problem_code.python_files", "judge.problem_code.reference",
     "judge.renderers", "judge.renderers.run", "judge.renderers.run.table", "judge.renderers.report", "judge.model.results",
-    "judge.model.returned_value", "judge.runner", "judge.sandbox", "judge.sandbox.clean_start", "judge.sandbox.command",
+    "judge.model.returned_value", "judge.runner", "judge.sandbox", "judge.sandbox.command",
     "judge.sandbox.ipc_namespace", "judge.sandbox.limits", "judge.sandbox.namespace_refusal",
     "judge.sandbox.new_root", "judge.sandbox.probe_cache", "judge.sandbox.root_init", "judge.sandbox.run",
     "judge.sandbox.runtime", "judge.sandbox.scratch", "judge.sandbox.server", "judge.sandbox.slots",

@@ -18,8 +18,6 @@ from judge.harness.proc_usage import (
     usage,
 )
 from judge.harness.process_watch import STDERR_KEEP, Watch, watch
-from judge.model.vocabulary import SandboxTier
-from judge.sandbox import clean_start
 from judge.sandbox.command import running_as_root
 from judge.sandbox.host import close_all, has_namespaces
 from judge.sandbox.ipc_namespace import run_shared_memory_kb
@@ -113,30 +111,20 @@ def _run(spec: RunSpec, scratch: Path, stdin: bytes, stdio: tuple[int, int] | No
         # Each moved above PIPE_OUT first: one of them may be PIPE_IN, which the first dup2 replaces.
         stdio = tuple(_above(fd, PIPE_OUT) for fd in stdio)
         actions += [(os.POSIX_SPAWN_DUP2, stdio[0], PIPE_IN), (os.POSIX_SPAWN_DUP2, stdio[1], PIPE_OUT)]
-    # The process the judge starts carries the judge's peak memory: where that could hide a peak
-    # over the run's limit, the run starts from a small helper that reports the chain's own.
-    report = None
-    if spec.tier != SandboxTier.ROOT and clean_start.needed(_own_peak_kb(), spec.limits.memory_ceiling // 1024):
-        report = clean_start.open_report()  # (the root tier's init reports it already)
     started = time.monotonic()
     try:
-        pid = spawn(spec, actions, report[1] if report else None)
+        pid = spawn(spec, actions)
     except OSError as error:
         os.close(stderr_read)
-        if report:
-            os.close(report[0])
         return Outcome(internal_error=f"could not start {spec.argv()[0]}: {error}")
     finally:
         os.close(stderr_write)
         close_all(stdio or ())
-        if report:
-            os.close(report[1])
-    helper = pid if report else None  # not the run's: its own CPU and memory are left out
     try:
         if on_start is not None:
             _hand_pidfd(pid, on_start)
         seen = watch(pid, stderr_read, started + spec.limits.wall_time, spec.limits.cpu_time,
-                     spec.limits.memory_ceiling // 1024, lambda: _memory_reading(pid, spec.uid, helper))
+                     spec.limits.memory_ceiling // 1024, lambda: _memory_reading(pid, spec.uid))
         if seen.stopped:
             kill_group(pid)
         _, status, rusage = os.wait4(pid, 0)
@@ -148,27 +136,30 @@ def _run(spec: RunSpec, scratch: Path, stdin: bytes, stdio: tuple[int, int] | No
     finally:
         spawned_pids.discard(pid)
         os.close(stderr_read)
-    chain = clean_start.read_report(report[0]) if report else None
-    # The spawned process starts as a copy of the judge, and the kernel records the judge's peak
-    # memory as its own: only a peak above the judge's (read after the run, as the judge may have
-    # grown meanwhile) belongs to the program; the helper's report has the chain's own. A run
-    # stopped by force was never reaped by its parent, so rusage misses it: the readings from
-    # /proc are the better measure then.
+    # The spawned process starts as a copy of the judge, and at its exec the kernel records the
+    # peak of the judge's memory as its own: only a peak above that (read after the run, as the
+    # judge may have grown meanwhile) belongs to the program. A run stopped by force was never
+    # reaped by its parent, so rusage misses it: the readings from /proc are the better measure then.
+    judge_peak_kb = _own_memory_peak_kb()
     outlived_cpu, outlived_peak_kb = usage_left
-    if chain is not None:
-        kernel_peak_kb, reaped_cpu = chain.program_peak_kb, chain.cpu
-    else:
-        kernel_peak_kb = rusage.ru_maxrss if rusage.ru_maxrss > _own_peak_kb() else 0
-        reaped_cpu = rusage.ru_utime + rusage.ru_stime
-    peak_kb = max(kernel_peak_kb, outlived_peak_kb)
+    peak_kb = max(rusage.ru_maxrss if rusage.ru_maxrss > judge_peak_kb else 0, outlived_peak_kb)
     if peak_kb >= seen.memory_kb:  # the kernel's peak of a process, not the watcher's reading
         seen.memory_kb, seen.memory_parts = peak_kb, None
-    seen.cpu = max(reaped_cpu + outlived_cpu, seen.cpu)
+    seen.cpu = max(rusage.ru_utime + rusage.ru_stime + outlived_cpu, seen.cpu)
     return _outcome(status, seen, wall, stdout_path, spec)
 
 
-def _own_peak_kb() -> int:
-    """The judge's own peak memory so far, in KiB."""
+def _own_memory_peak_kb() -> int:
+    """The peak of the judge's own memory (VmHWM), in KiB. Not its rusage: that starts at the
+    peak of whatever process exec'd the judge (a large test worker, a shell that had grown), which
+    would hide every program's peak below it."""
+    try:
+        with open("/proc/self/status", "rb") as status:
+            for line in status:
+                if line.startswith(b"VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
@@ -224,20 +215,19 @@ def _reap_what_outlived(uid: int) -> tuple[float, int]:
     return cpu, peak_kb
 
 
-def _run_processes(pid: int, uid: int, helper: int | None = None) -> list[int]:
+def _run_processes(pid: int, uid: int) -> list[int]:
     """Every process of a run: its tree (every thread's children) and, as root, everything
-    running under the run's slot uid (orphans re-parented out of the tree, setsid daemons);
-    not the clean-start ``helper`` at its top."""
-    pids = {pid, *descendants(pid)} - {helper}
+    running under the run's slot uid (orphans re-parented out of the tree, setsid daemons)."""
+    pids = {pid, *descendants(pid)}
     if running_as_root():
         pids.update(processes_of_uid(uid))
     return sorted(pids)
 
 
-def _memory_reading(pid: int, uid: int, helper: int | None = None) -> tuple[float, dict[str, int]]:
+def _memory_reading(pid: int, uid: int) -> tuple[float, dict[str, int]]:
     """(CPU seconds, KiB of memory by kind) of the run now: what its processes hold resident,
     and what they hold where no resident size shows it."""
-    processes = _run_processes(pid, uid, helper)
+    processes = _run_processes(pid, uid)
     cpu, resident_kb = usage(processes, own_processes=2)  # the wrapper and the program
     # Files in the run's in-memory directories (/tmp, /dev/shm, ...) are memory too. Read
     # through a live process of the run (a zombie has no namespaces left to read).

@@ -37,5 +37,3 @@ def language_paths() -> tuple[str, ...]:
 PIPE_IN, PIPE_OUT = 5, 6
 # Where the root tier's bwrap writes what it made (its init's pid: judge/sandbox/root_init.py).
 INIT_INFO_FD = 7
-# Where the clean-start helper gets the pipe it reports the chain's usage on (judge/sandbox/clean_start.py).
-REPORT_FD = 8

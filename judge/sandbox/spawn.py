@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from judge.model.vocabulary import SandboxTier
-from judge.sandbox.clean_start import helper_prefix
 from judge.sandbox.command import (
     PROGRAM_DIR_INSIDE,
     SAFE_PATH,
@@ -21,7 +20,7 @@ from judge.sandbox.command import (
 )
 from judge.sandbox.limits import Limits
 from judge.sandbox.root_init import open_info, reap_init
-from judge.sandbox.runtime import INIT_INFO_FD, REPORT_FD
+from judge.sandbox.runtime import INIT_INFO_FD
 from judge.sandbox.slots import spawned_pids
 from judge.sandbox.tiers import builds_view_with_bwrap, bwrap_path, unshare_hides
 
@@ -104,14 +103,10 @@ class RunSpec:
         return root
 
 
-def spawn(spec: RunSpec, file_actions: list, report: int | None = None) -> int:
+def spawn(spec: RunSpec, file_actions: list) -> int:
     """Start ``spec`` in a session of its own with ``file_actions``; its pid (OSError if it
-    cannot start). With ``report`` (the write end of a pipe), the chain starts through the
-    clean-start helper, which reports its usage there (judge/sandbox/clean_start.py)."""
+    cannot start)."""
     argv = spec.argv()
-    if report is not None:
-        argv = helper_prefix(REPORT_FD, spec.limits.stop_at_output_limit) + argv
-        file_actions = [*file_actions, (os.POSIX_SPAWN_DUP2, report, REPORT_FD)]
     env = outer_env(spec.program_env(), spec.tier)
     info = open_info() if spec.tier == SandboxTier.ROOT else None
     if info is not None:
