@@ -236,3 +236,23 @@ def test_entries_in_use_hold_no_descriptor_each(cache, monkeypatch):
     held = [entry_for(f"program-{number}") for number in range(20)]
     assert open_fds() == before
     assert all(intact(entry) for entry in [first, *held])
+
+
+def test_a_judge_registers_only_while_no_sweep_reads_the_registrations(tmp_path):
+    """A sweep reads the registrations holding the cache-wide lock exclusively, and takes a
+    registration's unlocked name for a killed judge's: a judge registering meanwhile would lose
+    its file between creating and locking it. So registering waits for the sweep's lock."""
+    import fcntl
+    import threading
+
+    from judge.languages.cache_users import USERS, _Registration, cache_wide
+
+    made = []
+    with cache_wide(tmp_path, fcntl.LOCK_EX):  # as a sweep holds it while it reads .users/
+        registering = threading.Thread(target=lambda: made.append(_Registration(tmp_path)))
+        registering.start()
+        registering.join(0.5)
+        assert registering.is_alive() and not made  # waiting for the lock
+        assert not list((tmp_path / USERS).glob("*"))  # nothing there a sweep could take for a dead judge's
+    registering.join(30)
+    assert made and made[0].current()

@@ -69,13 +69,16 @@ class _Registration:
 
     def _lock_file(self) -> int:
         """Create and lock ``<id>.lock``: locked under another name first, so that a sweep never
-        sees it unlocked and takes it for a dead judge's."""
+        sees it unlocked and takes it for a dead judge's; and holding the cache-wide lock, so that
+        no sweep sees the new name between its creation and its lock (and removes it as a killed
+        judge's)."""
         folder = self.root / USERS
         folder.mkdir(mode=0o700, exist_ok=True)
         aside = folder / f"{self.id}.new"
-        descriptor = os.open(aside, os.O_RDWR | os.O_CREAT | os.O_EXCL | _OPEN, 0o600)
-        fcntl.flock(descriptor, fcntl.LOCK_EX)
-        aside.rename(folder / f"{self.id}.lock")
+        with cache_wide(self.root, fcntl.LOCK_SH):
+            descriptor = os.open(aside, os.O_RDWR | os.O_CREAT | os.O_EXCL | _OPEN, 0o600)
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+            aside.rename(folder / f"{self.id}.lock")
         return descriptor
 
     def current(self) -> bool:
