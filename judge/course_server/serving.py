@@ -6,7 +6,6 @@ certificate, and the judging threads started before the first request."""
 from __future__ import annotations
 
 import logging
-import signal
 import socket
 import sys
 from pathlib import Path
@@ -25,6 +24,7 @@ from judge.scoreboard.server import (
     KEEP_ALIVE_SECONDS,
     HeaderDeadlineProtocol,
     allow_open_files,
+    run_until_stopped,
 )
 
 # A request arrives whole (headers and body) within this many seconds of the connection or of the
@@ -75,15 +75,10 @@ def serve(course: Course, host: str, port: int, certfile: Path | None = None, ke
     print(f"judge serve: serving {len(course.open_problems)} problem(s) from {course.db}"
           + (f"; {requeued} submission(s) from before the restart queued again" if requeued else "")
           + " (Ctrl-C stops it)", file=sys.stderr, flush=True)
-    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        server.run(sockets=[listener])
-    except KeyboardInterrupt:
-        pass
+        run_until_stopped(server, listener)
     finally:
-        signal.signal(signal.SIGTERM, previous)
         course.stop()
-        listener.close()
     print("judge serve: stopped", file=sys.stderr)
 
 
@@ -103,7 +98,3 @@ def _log_errors() -> None:
         handler.setFormatter(logging.Formatter("judge serve: %(message)s"))
         logger.addHandler(handler)
         logger.setLevel(logging.ERROR)
-
-
-def _interrupt(_number, _frame) -> None:
-    raise KeyboardInterrupt

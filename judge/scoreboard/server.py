@@ -92,8 +92,14 @@ def serve(db: Path, mode: str, host: str, port: int, freeze_at: float | None,
           file=sys.stderr, flush=True)
     if not db.exists():
         print(f"waiting for {db} to be created (by `judge grade --db {db}`)", file=sys.stderr, flush=True)
-    # uvicorn catches SIGTERM and SIGINT, shuts down, then raises the signal again under the handler
-    # it found: this one makes SIGTERM end like Ctrl-C does.
+    run_until_stopped(server, listener)
+    print("scoreboard stopped", file=sys.stderr)
+
+
+def run_until_stopped(server: uvicorn.Server, listener: socket.socket) -> None:
+    """Serve on ``listener`` until Ctrl-C or SIGTERM, then close it. uvicorn catches both, shuts
+    down, then raises the signal again under the handler it found: this one makes SIGTERM end
+    like Ctrl-C does."""
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         server.run(sockets=[listener])
@@ -102,7 +108,6 @@ def serve(db: Path, mode: str, host: str, port: int, freeze_at: float | None,
     finally:
         signal.signal(signal.SIGTERM, previous)
         listener.close()
-    print("scoreboard stopped", file=sys.stderr)
 
 
 def _listen(host: str, port: int) -> socket.socket:
