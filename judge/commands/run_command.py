@@ -35,7 +35,7 @@ from judge.model.feedback import DEFAULT_LEVEL, LEVELS, StudentView, at_least, l
 from judge.model.verdict import Verdict
 from judge.model.vocabulary import Visibility
 from judge.renderers import format_names, load_format
-from judge.renderers.case_stream import CaseStream, row_for_all, status_stream
+from judge.renderers.case_stream import CaseStream, decide_unrun, status_stream
 from judge.renderers.case_view import sample_view
 from judge.renderers.report import SHOW_COUNTEREXAMPLE, cases_to_json, render_case_in_full
 from judge.runner import judge_submission
@@ -157,13 +157,7 @@ def _judge_streaming(args: argparse.Namespace, problem, source: Path, cases: lis
         with stream:
             result = judge_submission(problem, source, args.lang, cases=cases, jobs=args.jobs,
                                       on_case=decided, stop_on_failure=args.fail_fast)
-            unrun = [case for case in result.cases if view.case(case).name not in stream.decided_results]
-            if table is not None and unrun and len(unrun) == len(result.cases):
-                # A compile error (or a missing toolchain) decides every case at once, alike, unrun: one row.
-                stream.decided_together(row_for_all(unrun, table))
-            else:
-                for case in unrun:
-                    decided(case)
+            decide_unrun(stream, result, view.case, table)
     except KeyboardInterrupt as stop:
         _show_stopped(stream, table is not None, problem, source, stop)
         raise

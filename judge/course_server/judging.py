@@ -24,7 +24,7 @@ from judge.model.problem import Problem
 from judge.model.results import CaseResult
 from judge.model.verdict import Verdict
 from judge.renderers import load_format
-from judge.renderers.case_stream import CaseStream, row_for_all
+from judge.renderers.case_stream import CaseStream, decide_unrun
 from judge.renderers.report import CaseTable
 from judge.runner import judge_submission
 
@@ -117,20 +117,17 @@ def _judge_streaming(problem: Problem, path: Path, view: StudentView, hints: boo
     table = CaseTable(names, ROW_WIDTH)
     stream = CaseStream(table, names, out=sink)
 
+    def shown(case: CaseResult) -> CaseResult:
+        return _hint_kept(view.case(case), hints)
+
     def decided(case: CaseResult) -> None:
         keep(positions[case.name], case)
-        stream.decided(_hint_kept(view.case(case), hints))
+        stream.decided(shown(case))
 
     with stream:
         result = judge_submission(problem, path, None, jobs=jobs, on_case=decided)
-        unrun = [case for case in result.cases if view.case(case).name not in stream.decided_results]
-        for case in unrun:
+        for case in decide_unrun(stream, result, shown, table):
             keep(positions[case.name], case)
-        if unrun and len(unrun) == len(result.cases):  # a compile error: one row for all
-            stream.decided_together(row_for_all(unrun, table))
-        else:
-            for case in unrun:
-                stream.decided(_hint_kept(view.case(case), hints))
     return result
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import TextIO
 
 from judge.model.results import CaseResult
@@ -128,9 +129,21 @@ def status_stream() -> TextIO | None:
     return sys.stderr if sys.stderr.isatty() else None
 
 
-def row_for_all(cases: list, table) -> CaseResult:
-    """The one row of cases decided alike without running (as failed_preparation decides them),
-    for ``CaseStream.decided_together``."""
+def decide_unrun(stream: CaseStream, result, shown: Callable[[CaseResult], CaseResult], table) -> list[CaseResult]:
+    """After judge_submission: the rows of the cases it decided without running them (a compile
+    error or a missing toolchain decides every case at once, alike: one row for all, where there
+    is a ``table``), each as ``shown``; those cases."""
+    unrun = [case for case in result.cases if shown(case).name not in stream.decided_results]
+    if table is not None and unrun and len(unrun) == len(result.cases):
+        stream.decided_together(_row_for_all(unrun, table))
+    else:
+        for case in unrun:
+            stream.decided(shown(case))
+    return unrun
+
+
+def _row_for_all(cases: list, table) -> CaseResult:
+    """The one row of cases decided alike without running (as failed_preparation decides them)."""
     label = f"all {len(cases)}"
     first = cases[0]
     return CaseResult(label if len(label) <= table.widths[0] else "all", "", first.verdict, message=first.message)
