@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from judge import __version__
+from judge.classroom.sqlite_file import SQLiteFile
 from judge.errors import StoreError
 from judge.formats import format_of
 from judge.languages.content_hash import source_hash
@@ -25,7 +23,6 @@ from judge.model.results import CaseResult
 
 DEFAULT_DB = Path(".judge") / "results.db"
 SCHEMA_VERSION = 3  # PRAGMA user_version of the stores this judge writes; raise it when SCHEMA changes
-BUSY_TIMEOUT = 30.0  # seconds a write waits for another judge writing the same store
 TABLES = {"submissions", "case_results", "explanations"}
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS submissions (
@@ -79,19 +76,16 @@ def suite_hash(problem: Problem) -> str:
     return format_of(problem).content_hash(problem)
 
 
-class Store:
+class Store(SQLiteFile):
     """Thread-safe access to one results database. Several judges may write one store at once
     (write-ahead log, writes wait up to BUSY_TIMEOUT for each other); every failure to use it is
     a StoreError naming the file and what to do."""
 
+    kind = "the results database"
+
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.path = path
-        self.lock = threading.Lock()
-        try:
-            self.db = sqlite3.connect(path, check_same_thread=False, timeout=BUSY_TIMEOUT)
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot open the results database {path} ({error}); pass another --db") from None
+        super().__init__(path)
         try:
             _check_is_ours(self.db, path)  # reads only: a file that is not ours is left exactly as it was
             with self._using():
@@ -104,19 +98,6 @@ class Store:
         except BaseException:
             self.db.close()
             raise
-
-    @contextmanager
-    def _using(self) -> Iterator[None]:
-        """One access to the database, under the thread lock; SQLite's failures become StoreError."""
-        with self.lock:
-            try:
-                yield
-            except sqlite3.Error as error:
-                raise StoreError(_explain(self.path, error)) from None
-
-    def close(self) -> None:
-        with self.lock:
-            self.db.close()
 
     def submission(self, student: str, problem: Problem, source: Path, language: str,
                    submitted_at: float | None = None, follow_file_links: bool = False) -> tuple[int, bool]:
@@ -276,20 +257,6 @@ def read_history(path: Path, judging: bool = False) -> list[dict]:
         raise StoreError(f"{path} is not a usable results database ({error}); pass another --db") from None
     finally:
         db.close()
-
-
-def _explain(path: Path, error: sqlite3.Error) -> str:
-    """What went wrong with the store at ``path``, and what to do, in one sentence."""
-    text = str(error)
-    if "full" in text:
-        return (f"the disk holding the results database {path} is full ({text}); every result recorded "
-                f"before stays: free some space and run the same command again to resume")
-    if "locked" in text or "busy" in text:
-        return (f"the results database {path} stayed locked by another judge for {BUSY_TIMEOUT:g} s ({text}); "
-                f"run again when it is done, or pass another --db")
-    if isinstance(error, sqlite3.DatabaseError) and "not a database" in text:
-        return f"{path} is not a usable results database ({text}); move it away or pass another --db"
-    return f"the results database {path} could not be used ({text}); pass another --db"
 
 
 def _submitted_at(source: Path) -> float:

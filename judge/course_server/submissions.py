@@ -10,17 +10,13 @@ twice into the same record."""
 from __future__ import annotations
 
 import json
-import sqlite3
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from judge.classroom.sqlite_file import SQLiteFile
 from judge.errors import StoreError
 
-BUSY_TIMEOUT = 30.0
 QUEUED, JUDGING, DONE = "queued", "judging", "done"
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS course_tokens (
@@ -93,35 +89,20 @@ def _owner_only(path: Path) -> None:
                              f"pass a --db of your own") from None
 
 
-class CourseStore:
+class CourseStore(SQLiteFile):
     """The server's tables in the SQLite file ``path`` (write-ahead log: the judging threads write
     while the HTTP side reads); thread-safe."""
 
+    kind = "the course's store"
+
     def __init__(self, path: Path) -> None:
-        self.path = path
-        self.lock = threading.Lock()
-        try:
-            self.db = sqlite3.connect(path, check_same_thread=False, timeout=BUSY_TIMEOUT)
-            with self._using():
-                self.db.execute("PRAGMA journal_mode=WAL")
-                self.db.execute("PRAGMA synchronous=FULL")  # an upload answered is on the disk
-                with self.db:
-                    self.db.executescript(SCHEMA)
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot use {path} as the course's store ({error}); pass another --db") from None
+        super().__init__(path)
+        with self._using():
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")  # an upload answered is on the disk
+            with self.db:
+                self.db.executescript(SCHEMA)
         _owner_only(path)
-
-    @contextmanager
-    def _using(self) -> Iterator[None]:
-        with self.lock:
-            try:
-                yield
-            except sqlite3.Error as error:
-                raise StoreError(f"the course's store {self.path} could not be used ({error})") from None
-
-    def close(self) -> None:
-        with self.lock:
-            self.db.close()
 
     # Tokens (judge/course_server/tokens.py hashes them; only hashes are stored).
 
