@@ -1,12 +1,13 @@
 """The judge's extension points, declared in one place as typed protocols: a problem format, a
-language, a task type, and the output formats of each kind of result. A new one of any of them is
+language, a task type, a score type, and the output formats of each kind of result. A new one of any of them is
 one module that provides what its protocol declares; the judge calls nothing else of it.
 
 The built-in ones inherit defaults from a base class beside them (``formats/base.py``,
 ``languages/base.py``, ``tasks/base.py``); another package's need not, as long as it has the
 protocol's attributes and methods. Registering one: a format or a language through the
 ``judge.formats`` or ``judge.languages`` entry-point group, a task type in ``judge.tasks``'s
-``TASK_TYPES``, an output format as a module ``judge/renderers/<kind>/<name>.py``.
+``TASK_TYPES``, an output format as a module ``judge/renderers/<kind>/<name>.py``. A score type is
+one class the scoring rules that use it construct (``judge/model/scoring.py`` holds the shared ones).
 
 This module imports nothing of the judge at run time: every layer may name these protocols.
 """
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from judge.languages.program import Program
     from judge.model.problem import Case, Problem
     from judge.model.results import CaseResult, Check, Prepared, SubmissionResult
+    from judge.model.scoring import Scored
     from judge.model.signature import Signature
     from judge.model.vocabulary import TaskStyle, Visibility
     from judge.renderers.report import CaseTable
@@ -197,6 +199,19 @@ class TaskType(Protocol):
 
     def describe(self) -> str:
         """The I/O style in a word or two, for `judge list`."""
+
+
+@runtime_checkable
+class ScoreType(Protocol):
+    """How a group's results (each case's or sub-group's verdict and score, in order) reduce to the
+    group's own verdict and score, as CMS's group score types reduce their cases. A problem's score
+    is its groups reduced, up to the whole."""
+
+    name: str  # what it is called where a problem's settings choose it ("sum", "pass-fail")
+
+    def reduce(self, results: Iterable[Scored]) -> Scored:
+        """The group's (verdict, score). ``results`` come lazily, in order: one that stops early
+        (a break at the first rejection) leaves the rest unworked-out."""
 
 
 # Output formats: one module each, ``judge/renderers/<kind>/<name>.py``, which the command of that

@@ -1,4 +1,5 @@
-"""Scores of scoring problems, aggregated through the test data groups.
+"""Scores of scoring problems, aggregated through the test data groups: each group's settings
+choose its score type, of the shared ones (judge/model/scoring.py) or the package's custom grader.
 
 Legacy and 2023-07-draft packages follow problemtools' default grader: every directory of
 ``data/`` is a group; a case scores ``accept_score`` (or its validator's ``score.txt``) when
@@ -15,24 +16,37 @@ compile error) among its sub-results gets that, as problemtools gives it, withou
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
-from collections.abc import Callable, Sequence
-from typing import Protocol
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 from judge.formats.icpc.output_validator import Judgement
 from judge.formats.icpc.package import V2025, Package
-from judge.model.verdict import Verdict, overall_verdict, worst_verdict
+from judge.model.scoring import (
+    SCORE_RULES,
+    VERDICT_RULES,
+    Aggregate,
+    ErrorsUngraded,
+    LastOnly,
+    PassFail,
+    Requiring,
+    Scored,
+    UntilRejected,
+)
+from judge.model.verdict import Verdict, overall_verdict
 
-SCORE_AGGREGATORS: dict[str, Callable[[Sequence[float]], float]] = {
-    "sum": sum, "avg": lambda scores: sum(scores) / len(scores), "min": min, "max": max}
+if TYPE_CHECKING:
+    from judge.extension_points import ScoreType
+
 DEFAULT_MAX_SCORE = 100.0
-UNGRADED = (Verdict.IE, Verdict.CE)  # a group with such a sub-result is not graded: it gets that
 
 
 class Grader(Protocol):
     """A custom grader (judge/formats/icpc/graders.py's CustomGrader)."""
 
-    def grade(self, group: str, results: list[tuple[str, float]], flags: list[str]) -> tuple[Verdict, float]: ...
+    def grade(self, group: str, results: list[Scored], flags: list[str]) -> tuple[Verdict, float]: ...
 
 
 def max_score(package: Package) -> float:
@@ -70,66 +84,81 @@ def aggregate(package: Package, results, grader: Grader | None = None) -> tuple[
     with ``grading: custom``."""
     by_name = {result.name: result for result in results}
     if package.version == V2025:
-        score = _group_score_2025(package, "secret", by_name) if "secret" in package.groups else 0.0
+        score = _group_score_2025(package, "secret", by_name).score if "secret" in package.groups else 0.0
         return overall_verdict([result.verdict for result in results]), round(score, 6)
-    verdict, points = _legacy_group(package, "", by_name, grader)
-    return Verdict(verdict or Verdict.AC), round(points, 6)
+    verdict, points = _legacy_group(package, "", by_name, grader) or (Verdict.AC, 0.0)
+    return Verdict(verdict), round(points, 6)
 
 
 # ---------------------------------------------------------------------------------------------
 # Legacy / 2023-07-draft: problemtools' default grader
 
-def _legacy_group(package: Package, name: str, by_name: dict, grader: Grader | None) -> tuple[str | None, float]:
-    """(verdict, score) of one group, or (None, 0) when none of its cases ran."""
-    group = package.groups[name]
-    settings = group.settings
-    children: list[tuple[str, float]] = []
-    for kind, child in group.children:
+def _legacy_group(package: Package, name: str, by_name: dict, grader: Grader | None) -> Scored | None:
+    """(verdict, score) of one group, or None when none of its cases ran."""
+    settings = package.groups[name].settings
+    ran = _ran_children(package, name, by_name, grader)
+    first = next(ran, None)
+    if first is None:
+        return None
+    return _legacy_score_type(name, settings, grader).reduce(itertools.chain([first], ran))
+
+
+def _ran_children(package: Package, name: str, by_name: dict, grader: Grader | None) -> Iterator[Scored]:
+    """The group's sub-results in order, worked out as they are asked for (a break asks for no
+    more): its cases that ran, and its sub-groups where any of their cases did."""
+    settings = package.groups[name].settings
+    for kind, child in package.groups[name].children:
         if kind == "group":
-            verdict, points = _legacy_group(package, child, by_name, grader)
-            if verdict is None:
-                continue
+            result = _legacy_group(package, child, by_name, grader)
+            if result is not None:
+                yield result
         elif child in by_name:
-            result = by_name[child]
-            verdict = result.verdict
-            if result.score is not None:
-                points = result.score
-            else:
-                points = float(settings.get("accept_score", 1.0) if verdict == Verdict.AC else settings.get("reject_score", 0.0))
-        else:
-            continue
-        children.append((verdict, points))
-        if verdict != Verdict.AC and settings.get("on_reject", "break") == "break":
-            break
-    if not children:
-        return None, 0.0
+            yield _case_score(by_name[child], settings)
+
+
+def _case_score(result, settings: dict) -> Scored:
+    """A case's score: its validator's, else the group's ``accept_score`` or ``reject_score``."""
+    if result.score is not None:
+        return Scored(result.verdict, result.score)
+    points = settings.get("accept_score", 1.0) if result.verdict == Verdict.AC else settings.get("reject_score", 0.0)
+    return Scored(result.verdict, float(points))
+
+
+def _legacy_score_type(name: str, settings: dict, grader: Grader | None) -> ScoreType:
+    """The score type a group's settings choose: its custom grader or the default one with its
+    ``grader_flags``, not grading a judging error, stopped at the first rejection on ``on_reject: break``."""
     flags = str(settings.get("grader_flags") or "").split()
-    ungraded = next((verdict for verdict, _ in children if verdict in UNGRADED), None)
-    if ungraded is not None:
-        return ungraded, 0.0
     if settings.get("grading") == "custom":
         assert grader is not None, "a package whose groups ask for a custom grader has one (see package.py)"
-        return grader.grade(name, children, flags)
-    return _grade(children, flags)
-
-
-def _grade(children: list[tuple[str, float]], flags: list[str]) -> tuple[str, float]:
-    verdicts = [verdict for verdict, _ in children]
-    scores = [points for _, points in children]
-    if "ignore_sample" in flags:
-        verdicts, scores = verdicts[-1:], scores[-1:]
-    aggregate_scores = SCORE_AGGREGATORS["sum"]
-    mode = "worst_error"
-    for flag in flags:
-        aggregate_scores = SCORE_AGGREGATORS.get(flag, aggregate_scores)
-        mode = flag if flag in ("worst_error", "no_errors", "first_error", "always_accept") else mode
-    if ("accept_if_any_accepted" in flags and Verdict.AC in verdicts) or mode == "always_accept":
-        verdict = Verdict.AC
-    elif mode == "first_error":
-        verdict = overall_verdict(verdicts)
+        graded: ScoreType = CustomGrading(grader, name, tuple(flags))
     else:
-        verdict = worst_verdict(verdicts)
-    return verdict, float(aggregate_scores(scores))
+        graded = default_grader(flags)
+    score_type: ScoreType = ErrorsUngraded(graded)
+    return UntilRejected(score_type) if settings.get("on_reject", "break") == "break" else score_type
+
+
+def default_grader(flags: list[str]) -> ScoreType:
+    """problemtools' default grader given ``grader_flags``: the last verdict flag and the last score
+    flag win (worst_error and sum by default; no_errors is worst_error)."""
+    score_rule, verdict_rule = "sum", "worst_error"
+    for flag in flags:
+        score_rule = flag if flag in SCORE_RULES else score_rule
+        verdict_rule = flag if flag in VERDICT_RULES else "worst_error" if flag == "no_errors" else verdict_rule
+    grader: ScoreType = Aggregate(score_rule, verdict_rule, "accept_if_any_accepted" in flags)
+    return LastOnly(grader) if "ignore_sample" in flags else grader
+
+
+@dataclass(frozen=True)
+class CustomGrading:
+    """A group with ``grading: custom``: the package's grader gives its verdict and score."""
+
+    grader: Grader
+    group: str
+    flags: tuple[str, ...]
+    name = "custom"
+
+    def reduce(self, results: Iterable[Scored]) -> Scored:
+        return Scored(*self.grader.grade(self.group, list(results), list(self.flags)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -152,7 +181,12 @@ def case_max_score(package: Package, case: str) -> float:
     if package.version != V2025:
         return float(package.groups[package.cases[case].group].settings.get("accept_score", 1.0))
     group = _scoring_group(package, package.cases[case].group)
-    mode, bound, members = _group_rules(package, group)
+    return _case_bound(*_group_rules(package, group))
+
+
+def _case_bound(mode: str, bound: float, members: list[str]) -> float:
+    """The most one of a 2025-09 group's own cases can score: the group's maximum with ``min``
+    aggregation, an equal share of it otherwise."""
     return bound if mode == "min" else bound / max(1, len(members))
 
 
@@ -178,38 +212,35 @@ def _group_rules(package: Package, name: str) -> tuple[str, float, list[str]]:
     return mode, bound, members
 
 
-def _group_score_2025(package: Package, name: str, by_name: dict) -> float:
-    own = package.groups[name].own
+def _group_score_2025(package: Package, name: str, by_name: dict) -> Scored:
+    """A 2025-09 group's result: a pass-fail group reduces all its cases; a sum or min group its
+    subgroups' results, or its own cases' where it has no subgroups. Its score counts only when the
+    groups its ``require_pass`` names passed."""
     mode, bound, members = _group_rules(package, name)
-    subgroups = sorted({_scoring_group(package, package.cases[case].group) for case in package.cases
-                        if case.startswith(name + "/")} - {name})
-    if subgroups:
-        scores = [_group_score_2025(package, group, by_name) for group in subgroups]
-        passed = all(by_name.get(case) is not None and by_name[case].verdict == Verdict.AC
-                     for case in package.cases if case.startswith(name + "/"))
-    else:
-        case_bound = bound if mode == "min" else bound / max(1, len(members))
-        scores = [_case_score(by_name.get(case), case_bound) for case in members]
-        passed = all(by_name.get(case) is not None and by_name[case].verdict == Verdict.AC for case in members)
-    if not _required_passed(package, own.get("require_pass"), by_name):
-        return 0.0
+    under = [case for case in package.cases if case.startswith(name + "/")]
+    subgroups = sorted({_scoring_group(package, package.cases[case].group) for case in under} - {name})
+    case_bound = _case_bound(mode, bound, members)
     if mode == "pass-fail":
-        return bound if passed and math.isfinite(bound) else 0.0
-    if not scores:
-        return 0.0
-    return float(min(scores) if mode == "min" else sum(scores))
-
-
-def _required_passed(package: Package, required, by_name: dict) -> bool:
-    """Whether every case of the groups ``require_pass`` names (a name or a list) was accepted."""
+        score_type: ScoreType = PassFail(bound if math.isfinite(bound) else 0.0)
+        results = [_scored_2025(by_name.get(case), case_bound) for case in under]
+    else:
+        score_type = Aggregate(mode)
+        results = [_group_score_2025(package, group, by_name) for group in subgroups] if subgroups \
+            else [_scored_2025(by_name.get(case), case_bound) for case in members]
+    required = package.groups[name].own.get("require_pass")
     names = [required] if isinstance(required, str) else list(required or [])
-    return all(by_name.get(case) is not None and by_name[case].verdict == Verdict.AC
-               for group in names for case in package.cases if case.startswith(str(group) + "/"))
+    prerequisites = tuple(_scored_2025(by_name.get(case), 0.0) for group in names
+                          for case in package.cases if case.startswith(str(group) + "/"))
+    return Requiring(score_type, prerequisites).reduce(results)
 
 
-def _case_score(result, bound: float) -> float:
-    if result is None or result.verdict != Verdict.AC:
-        return 0.0
+def _scored_2025(result, bound: float) -> Scored:
+    """A case's result (None: not run): its validator's score when accepted, else ``bound`` (0 when
+    unbounded); nothing when rejected."""
+    if result is None:
+        return Scored(None, 0.0)
+    if result.verdict != Verdict.AC:
+        return Scored(result.verdict, 0.0)
     if result.score is not None:
-        return result.score
-    return bound if math.isfinite(bound) else 0.0
+        return Scored(result.verdict, result.score)
+    return Scored(result.verdict, bound if math.isfinite(bound) else 0.0)
