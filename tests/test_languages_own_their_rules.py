@@ -157,3 +157,14 @@ def test_the_accepted_submissions_of_languages_slow_to_start_are_judged_first():
     problem = load_package(PACKAGES / "addition", run_generators=False)
     accepted = [path.name for path in accepted_submissions(problem)]
     assert accepted[0] == "multi_java" and set(accepted[1:]) >= {"add.c", "add.py", "multi_cpp", "multi_js"}
+
+
+def test_a_python_2_script_is_one_the_package_checks_skip_by_its_languages_word(tmp_path):
+    from judge.formats.icpc.programs import unsupported_reason
+
+    old = tmp_path / "old.py"
+    old.write_text("#!/usr/bin/env python2\nprint 'hi'\n")
+    assert unsupported_reason(old) == "old.py is Python 2 (its first line says so); only Python 3 runs here"
+    new = tmp_path / "new.py"
+    new.write_text("#!/usr/bin/env python3\nprint('hi')\n")
+    assert unsupported_reason(new) is None
