@@ -117,6 +117,14 @@ class Language(Protocol):
     # A program that reads two integers and prints their sum: `judge doctor` runs it.
     self_test_source: str
     self_test_file: str
+    # A folder program (a package's submission or validator), so that a format names no language's
+    # files: what its sources include rather than compile (C's headers), the languages whose sources
+    # it builds beside its own (C++ builds C), and the entry files a folder names, in order.
+    header_extensions: tuple[str, ...]
+    also_builds: tuple[str, ...]
+    folder_entries: tuple[str, ...]
+    # Slow to build and start (a JVM): among programs judged side by side, these start first.
+    starts_slowly: bool
 
     @property
     def install_hint(self) -> str:
@@ -128,6 +136,28 @@ class Language(Protocol):
     def prepare(self, source: Path, style: str, signature: Signature | None = None) -> Program:
         """Turn a source file into a runnable Program (compiling it once, cached). For a
         function-style problem, ``signature`` is its typed signature, if the suite gives one."""
+
+    def prepare_folder(self, files: dict[str, bytes], path: Path, entry: str | None,
+                       header_folders: tuple[str, ...] = ()) -> Program:
+        """Turn a folder's files into a runnable Program by this language's rules for its entry (a
+        format passes what only it knows: the ``entry`` its package names, the ``header_folders``
+        it supplied); CompileError when it cannot be built."""
+
+    def holds_entry(self, files: dict[str, bytes]) -> bool:
+        """Whether ``files`` (a package's code that goes with every submission) hold a folder
+        program's entry by this language's rules: then they choose it, not the submission's name."""
+
+    def cannot_run(self, path: Path) -> str | None:
+        """Why a source file of this language still cannot run here (a Python 2 script), or None:
+        a package's checks skip it with that reason."""
+
+    def naming_hint(self, problem: str) -> str:
+        """What to tell a student whose file is named after no problem (Java: after the problem,
+        not the class), ``problem`` as the example; "" for nothing."""
+
+    def failing_line(self, stderr: str) -> str | None:
+        """Where the runtime's report of an uncaught error places it in the submission (``line 7``),
+        or None: a sample case's message says where it failed."""
 
     def limits(self, base: Limits) -> Limits:
         """The limits a program of this language runs with, from the problem's base limits."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 import os
 import re
 from collections.abc import Callable
@@ -13,9 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from judge.errors import CompileError, JudgeFault, LanguageUnavailable, SuiteError, UnsupportedSubmission
-from judge.harness import FUNCTION_HARNESS_FILE, SERVER_FILE, START_FILE
 from judge.languages import LANGUAGES, Language, Program, language_for
-from judge.languages.base import server_support_files, trim_message
+from judge.languages.base import trim_message
 from judge.model.problem import Case, Problem
 from judge.model.results import CaseResult, Prepared, PrepareFailure, SubmissionResult
 from judge.model.scoring import score
@@ -227,7 +225,8 @@ def _judge_case_once(problem: Problem, prepared: Prepared, case: Case, execute: 
             check = check_output(problem, case, got)
         except JudgeFault as fault:
             outcome.internal_error = str(fault)
-    decision = decide_run(outcome, limits, check, prepared.language, shown_error(outcome.stderr, case.visibility))
+    decision = decide_run(outcome, limits, check, prepared.language,
+                          shown_error(outcome.stderr, case.visibility, prepared.language))
     return CaseResult(
         name=case.name, group=case.group, verdict=decision.verdict, cpu_time=round(outcome.cpu_time, 4),
         wall_time=round(outcome.wall_time, 4), memory_kb=outcome.memory_kb, exit_code=outcome.exit_code,
@@ -267,25 +266,17 @@ def check_output(problem: Problem, case: Case, got: str) -> CheckResult:
         raise JudgeFault(f"checking case {case.name} failed: {type(error).__name__}: {error}") from error
 
 
-# Where a runtime's report of an uncaught error places it in the submission: Python's innermost
-# frame is its traceback's last, node's and the JVM's the first of their stacks. The JVM's own
-# frames name their module (`at java.base/java.util.Scanner.next(Scanner.java:1478)`).
-PYTHON_FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)', re.MULTILINE)
-NODE_FRAME = re.compile(r"/solution\.[cm]?js:(\d+)")
-JAVA_FRAME = re.compile(r"^\s*at (?![\w.$]+/)[\w.$<>]+\([^():]+\.java:(\d+)\)", re.MULTILINE)
-
-
 # An uncaught exception's class at the start of the runtime's report line: Python's
 # `RecursionError: ...`, node's `TypeError: ...`, Java's `Exception in thread "main" java.lang.X: ...`.
 EXCEPTION_CLASS = re.compile(r'^(?:Exception in thread "[^"]*" )?((?:[A-Za-z_$][\w$]*\.)*[A-Za-z_$][\w$]*(?:Error|Exception))(?::|$)')
 
 
-def shown_error(stderr: bytes, visibility: str) -> str:
+def shown_error(stderr: bytes, visibility: str, language: Language | None = None) -> str:
     """What of a program's stderr a case's message may carry: a sample case's error line
     (``error_line``); of a hidden case only the exception's class, never its message or any
     other text, since a program can print its input there."""
     if visibility == Visibility.SAMPLE:
-        return error_line(stderr)
+        return error_line(stderr, language)
     return exception_class(stderr)
 
 
@@ -301,46 +292,14 @@ def exception_class(stderr: bytes) -> str:
     return ""
 
 
-def error_line(stderr: bytes) -> str:
+def error_line(stderr: bytes, language: Language | None = None) -> str:
     """The line of a program's stderr that says what went wrong: the last one naming an error or
     exception (Python's last traceback line, Java's and node's exception line), else the last;
-    with the line of the submission where it happened, when the runtime's report names it."""
+    with the line of the submission where it happened, when its ``language`` finds it in the
+    runtime's report."""
     text = stderr.decode("utf-8", errors="replace")
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     named = [line for line in lines if ("Error" in line or "Exception" in line) and not line.startswith("at ")]
     line = (named or lines or [""])[-1][:200]
-    where = error_location(text)
+    where = language.failing_line(text) if language is not None else None
     return f"{line} ({where})" if line and where else line
-
-
-def error_location(stderr: str) -> str | None:
-    """Where in the submission an uncaught error's report places it (``line 7``, or
-    ``helper.py, line 2`` in a file other than a Python program's entry), if it says."""
-    python = _python_location(stderr)
-    if python:
-        return python
-    found = NODE_FRAME.search(stderr) or JAVA_FRAME.search(stderr)
-    return f"line {found.group(1)}" if found else None
-
-
-def _python_location(stderr: str) -> str | None:
-    """The innermost frame of a Python traceback in the program's own files: its entry runs as
-    ``solution.py`` (a folder's entry under its own name, by a launcher of that name), beside
-    the modules it imports and the judge's start and server files, which are never the place."""
-    frames = PYTHON_FRAME.findall(stderr)
-    entries = [path for path, _ in frames if path.endswith("/solution.py")]
-    if not entries:
-        return None
-    program_dir = entries[0][:-len("solution.py")]
-    own = [(path[len(program_dir):], line) for path, line in frames
-           if path.startswith(program_dir) and path[len(program_dir):] not in _judge_python_files()]
-    if not own:
-        return None
-    name, line = own[-1]
-    return f"line {line}" if name == "solution.py" else f"{name}, line {line}"
-
-
-@functools.cache
-def _judge_python_files() -> frozenset[str]:
-    return frozenset({START_FILE, SERVER_FILE, FUNCTION_HARNESS_FILE, *server_support_files()})
-

@@ -217,7 +217,7 @@ def _shown_name(name: str) -> str:
 def problem_of(file_name: str, problems: list[str]) -> tuple[str | None, str]:
     """The problem a file name is for (case aside, download copies as the file they copy), or
     None and why not, with the nearest problem's name for a near miss."""
-    stem, _, extension = file_name.rpartition(".") if "." in file_name else (file_name, "", "")
+    stem = file_name.rpartition(".")[0] if "." in file_name else file_name
     copy = DOWNLOAD_COPY.match(stem)
     by_key = {problem.casefold(): problem for problem in problems}
     for candidate in (stem, copy["name"] if copy else None):
@@ -227,11 +227,17 @@ def problem_of(file_name: str, problems: list[str]) -> tuple[str | None, str]:
     near = nearest(stem.casefold(), by_key)
     if near:
         reason += f"; did you mean {by_key[near]}?"
-    elif extension.lower() == "java" and problems:
-        example = problems[0]
-        reason += (f"; name a Java file after the problem it solves ({example}.java or "
-                   f"{example.capitalize()}.java), not after its class")
+    elif problems and (hint := _naming_hint(file_name, problems[0])):
+        reason += f"; {hint}"
     return None, reason + "; skipped"
+
+
+def _naming_hint(file_name: str, problem: str) -> str:
+    """What the file's language says about naming a file after a problem ("" for none, or no language)."""
+    try:
+        return language_for(Path(file_name)).naming_hint(problem)
+    except UnknownLanguage:
+        return ""
 
 
 def _same_name(file_name: str, problem: str) -> bool:

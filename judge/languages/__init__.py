@@ -25,7 +25,7 @@ ENTRY_POINT_GROUP = "judge.languages"
 ALIASES = {"py": "python", "python3": "python", "c++": "cpp", "js": "javascript", "node": "javascript", "kt": "kotlin", "sh": "bash"}
 
 __all__ = ["LANGUAGES", "CompileError", "Language", "LanguageUnavailable", "Program",
-           "UnknownLanguage", "declarations", "language_for"]
+           "UnknownLanguage", "declarations", "folder_language", "language_for"]
 
 
 # The built-in languages, in the order they are listed and asked about: name -> (module, class).
@@ -119,6 +119,37 @@ def language_for(source: Path, name: str | None = None) -> Language:
         return language
     raise UnknownLanguage(f"cannot tell the language of {source.name} from its extension "
                           f"{source.suffix or '(none)'}; use one of {known_extensions()}, or pass --lang")
+
+
+def folder_language(names: list[str]) -> Language:
+    """The language of a folder program whose files are ``names``: the one language of its
+    sources, headers aside (or the one that builds the others beside its own: C++ with C);
+    CompileError when there is none, or several."""
+    found: dict[str, Language] = {}
+    unknown = []
+    for name in names:  # the built-in extensions first: a header alone asks no other package
+        suffix = Path(name).suffix
+        builtin = BUILTIN_EXTENSIONS.get(suffix) or BUILTIN_EXTENSIONS.get(suffix.lower())
+        if builtin:
+            found[builtin] = LANGUAGES[builtin]
+        else:
+            unknown.append(name)
+    headers = {suffix for language in found.values() for suffix in language.header_extensions}
+    for name in unknown:
+        if Path(name).suffix.lower() in headers:
+            continue
+        try:
+            language = language_for(Path(name))
+        except UnknownLanguage:
+            continue
+        found[language.name] = language
+    builder = next((language for language in found.values()
+                    if set(found) <= {language.name, *language.also_builds}), None)
+    if builder is None:
+        what = f"sources of {', '.join(sorted(found))}" if found else "no source file of a supported language"
+        raise CompileError(f"cannot tell the program's language: {what} "
+                           f"(a directory program holds the sources of one language)")
+    return builder
 
 
 def known_extensions() -> str:

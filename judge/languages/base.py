@@ -82,6 +82,15 @@ class Language:
     # A program that reads two integers and prints their sum: `judge doctor` runs it.
     self_test_source = ""
     self_test_file = ""
+    # A folder program (a package's submission or validator): the files its sources include
+    # rather than compile (C's headers), which leave the folder's language to its other files; the
+    # languages whose sources beside its own are built as it (C beside C++); and the entry files a
+    # folder of it names, in order, when it is not the only source (Python's __main__.py).
+    header_extensions: tuple[str, ...] = ()
+    also_builds: tuple[str, ...] = ()
+    folder_entries: tuple[str, ...] = ()
+    # Its programs are slow to build and start (a JVM): judged side by side with others, they go first.
+    starts_slowly = False
 
     @property
     def install_hint(self) -> str:
@@ -115,6 +124,38 @@ class Language:
         if not self.exec_server:
             return None
         return ExecPool(program, style, limits)
+
+    def prepare_folder(self, files: dict[str, bytes], path: Path, entry: str | None,
+                       header_folders: tuple[str, ...] = ()) -> Program:
+        """Turn a folder's files (relative name: content) into a runnable Program, by this
+        language's own rules for its entry. ``path``: the folder, named in messages; ``entry``: the
+        entry file (or what names it, as a Java class) when the folder's owner says which;
+        ``header_folders``: folders among ``files`` searched for included headers after the
+        program's own (a package's standard headers). CompileError when it cannot be built."""
+        raise CompileError(f"{path.name}: a {self.title or self.name} program is one file here, not a folder")
+
+    def holds_entry(self, files: dict[str, bytes]) -> bool:
+        """Whether ``files`` (code that goes with every submission) hold a folder program's entry
+        by this language's rules: a file of ``folder_entries``, else (a language whose entry the
+        code declares, as Java's main class) any source."""
+        if self.folder_entries:
+            return any(name in files for name in self.folder_entries)
+        return any(Path(name).suffix in self.extensions for name in files)
+
+    def cannot_run(self, path: Path) -> str | None:
+        """Why the source file at ``path``, though of this language, cannot run here (a Python 2
+        script), or None."""
+        return None
+
+    def naming_hint(self, problem: str) -> str:
+        """What to tell a student whose file in this language is named after no problem, with
+        ``problem`` as the example ("" for nothing beyond the list of problems)."""
+        return ""
+
+    def failing_line(self, stderr: str) -> str | None:
+        """Where in the submission the runtime's report of an uncaught error (its ``stderr``)
+        places it (``line 7``, ``helper.py, line 2``), or None when it does not say."""
+        return None
 
 
 @functools.cache

@@ -1,5 +1,6 @@
 """Bash scripts (.sh, .bash), as DOMjudge and BAPCtools judge them: ``bash -n`` checks the syntax
-up front (an error is CE, as in the compiled languages), then ``bash`` runs the script."""
+up front (an error is CE, as in the compiled languages), then ``bash`` runs the script. A folder's
+entry is ``main.sh``, else ``main.bash``, else its only script."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import shlex
 from pathlib import Path
 
 from judge.languages.base import Language, Program, cache_key, cached_build, read_source
+from judge.languages.folder import entry_file
 from judge.model.signature import Signature
 
 BASH_COMMAND = ("bash", "--norc", "--noprofile")
@@ -21,11 +23,16 @@ class Bash(Language):
     extensions = (".sh", ".bash")
     toolchain = ("bash",)
     apt_packages = ("bash",)
+    folder_entries = ("main.sh", "main.bash")
     self_test_file = "sum.sh"
     self_test_source = "read -r a b\necho $((a + b))\n"
 
     def prepare(self, source: Path, style: str, signature: Signature | None = None) -> Program:
         return self.prepare_files({"solution" + source.suffix.lower(): read_source(source)}, None)
+
+    def prepare_folder(self, files: dict[str, bytes], path: Path, entry: str | None,
+                       header_folders: tuple[str, ...] = ()) -> Program:
+        return self.prepare_files(files, entry_file(files, self.extensions, self.folder_entries, path, entry))
 
     def prepare_files(self, files: dict[str, bytes], entry: str | None) -> Program:
         """A script, or a folder of them run from ``entry`` (the only script when None), each

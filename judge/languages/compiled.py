@@ -2,6 +2,9 @@
 
 Function-style problems are compiled together with a harness generated from the problem's
 signature (``judge/languages/functions/c.py`` and ``cpp.py``), in the same single compile step.
+
+A folder program compiles every source in it together (headers aside); C sources beside C++ ones
+compile as C++.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ class CompiledLanguage(Language):
     exec_server = True
     # The compiler's own programs and libraries, the headers, the linker's plugins.
     build_paths = ("/usr/lib/gcc", "/usr/libexec/gcc", "/usr/include", "/usr/lib/bfd-plugins")
+    header_extensions = (".h", ".hpp", ".hh", ".hxx")
 
     @property
     def toolchain(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -50,6 +54,18 @@ class CompiledLanguage(Language):
         key = cache_key(self.name, self.version(), " ".join(command), *_named(files))
         directory = cached_build(key, files, command, clean_message=renamed(self.source_name, source.name))
         return Program(self.name, directory, (NATIVE_PROGRAM,))
+
+    def prepare_folder(self, files: dict[str, bytes], path: Path, entry: str | None,
+                       header_folders: tuple[str, ...] = ()) -> Program:
+        """Every C and C++ source of the folder compiled together (the compiler tells them by
+        their extension); ``main()`` is the entry, wherever it is."""
+        sources = [name for name in files if Path(name).suffix.lower() in folder_sources()]
+        # The folders supplied are searched after the program's own: a header it holds itself wins.
+        after = [part for folder in header_folders for part in ("-idirafter", "{work}/" + folder)]
+        command = [self.compiler, *self.flags, *after, "-o", "{work}/program",
+                   *("{work}/" + name for name in sources), "-lm"]
+        key = cache_key(self.name, self.version(), " ".join(command), *files, *files.values())
+        return Program(self.name, cached_build(key, files, command), (NATIVE_PROGRAM,))
 
 
 def build_function_call(language: CompiledLanguage, style: CFunction | CppFunction, code: bytes,
@@ -71,6 +87,11 @@ def renamed(copy_name: str, file_name: str):
     the copy the judge compiles (`main.c:3:5: error` reads `sum.c:3:5: error`)."""
     where = re.compile(rf"(?<![\w./-]){re.escape(copy_name)}(?=:)")
     return lambda text: where.sub(lambda _match: file_name, text)
+
+
+def folder_sources() -> tuple[str, ...]:
+    """The extensions of the files a folder program of C or C++ compiles."""
+    return tuple(dict.fromkeys((*C.extensions, *Cpp.extensions)))
 
 
 def _named(files: dict[str, bytes]) -> list[bytes | str]:
@@ -95,6 +116,7 @@ class Cpp(CompiledLanguage):
     name = "cpp"
     title = "C++"
     extensions = (".cpp", ".cc", ".cxx", ".c++", ".C")  # .C, in capitals, is C++ to gcc
+    also_builds = ("c",)  # a folder's C sources beside C++ ones compile as C++
     compiler = "g++"
     source_name = "main.cpp"
     # C++20 with GNU extensions, as DOMjudge builds it (BAPCtools takes gnu++23): contest

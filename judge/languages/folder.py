@@ -15,6 +15,9 @@ A package's own programs (its validators, generators and example submissions) ma
 or folder of the package (``load_package`` checked that every link stays inside it):
 ``follow_file_links`` reads those, a folder linked to as a folder of the program (a folder that
 holds itself, through a link, is refused).
+
+Which of a folder's files is its entry is its language's rule (``Language.prepare_folder``);
+``entry_file`` is the rule most of them share.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.errors import RefusedSubmission
+from judge.errors import CompileError, RefusedSubmission
 from judge.sandbox.host import CLOSE_ON_EXEC, DIRECTORY, NON_BLOCKING, NO_FOLLOW
 
 FOLDER_MAX_BYTES = 8 << 20  # the total size of a folder program's files
@@ -163,3 +166,22 @@ def _read_file(name: str, folder: int, where: str, budget: _Budget, follow_file_
         content = handle.read(budget.bytes + 1)
     budget.take(where, len(content))
     return content
+
+
+def entry_file(files: dict[str, bytes], suffixes: tuple[str, ...], preferred: tuple[str, ...], path: Path,
+               chosen: str | None, first_otherwise: bool = False) -> str:
+    """A folder program's entry file: ``chosen``, else the first of ``preferred`` there is, else
+    the only source (a file with ``suffixes``; with ``first_otherwise``, the first source in name
+    order); CompileError when there is none."""
+    if chosen:
+        if chosen not in files:
+            raise CompileError(f"{path.name}: its entry point {chosen} is not one of its files")
+        return chosen
+    for name in preferred:
+        if name in files:
+            return name
+    candidates = [name for name in files if name.endswith(suffixes)]
+    if len(candidates) == 1 or (candidates and first_otherwise):
+        return min(candidates)
+    raise CompileError(f"{path.name}: cannot tell the entry file among {', '.join(candidates)}; "
+                       f"name it {' or '.join(preferred)}")

@@ -15,6 +15,10 @@ The serial collector stays: G1 starts faster (JDK 17 loads its archived heap obj
 G1) but pads every large array to whole regions, so a program that fits under -Xmx with the
 serial collector can run out of memory with G1.
 
+A folder program compiles every ``.java`` file together; its main class is ``Main``, else the
+class declaring ``main`` (qualified by the package its file declares), unless the folder's owner
+names the class or its file.
+
 Memory: the JVM reserves gigabytes of address space up front, so an address-space limit would
 kill it before ``main`` runs. Instead the heap is capped with -Xmx at the problem's limit, and the
 resident set is checked against the limit plus a fixed allowance for the JVM itself.
@@ -50,6 +54,9 @@ COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
 # "http://" is a string, not a comment); a brace or a `class` inside them declares nothing.
 NOT_CODE = re.compile(r'"""[\s\S]*?"""|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*|/\*[\s\S]*?\*/')
 TYPE_DECLARATION = re.compile(r"\b(?:class|interface|enum|record)\s+(\w+)")
+# A frame of the program's own in the JVM's stack trace; the JDK's own frames name their module
+# (`at java.base/java.util.Scanner.next(Scanner.java:1478)`). The first is where it failed.
+JAVA_FRAME = re.compile(r"^\s*at (?![\w.$]+/)[\w.$<>]+\([^():]+\.java:(\d+)\)", re.MULTILINE)
 
 
 class Java(Language):
@@ -64,6 +71,7 @@ class Java(Language):
     limit_address_space = False
     min_processes = 256
     exec_server = True
+    starts_slowly = True
     styles = (TaskStyle.STDIO, TaskStyle.FUNCTION)
     function_style = JavaFunction()
     self_test_file = "Sum.java"
@@ -91,6 +99,37 @@ class Java(Language):
         public_class, main_class = find_classes(text)
         directory = self._compile({f"{public_class or main_class}.java": text.encode()})
         return Program(self.name, directory, self.run_command(main_class))
+
+    def prepare_folder(self, files: dict[str, bytes], path: Path, entry: str | None,
+                       header_folders: tuple[str, ...] = ()) -> Program:
+        sources = [name for name in files if name.endswith(self.extensions)]
+        main_class = None
+        qualified = {}  # each class declaring main, by its simple name
+        for name in sources:
+            text = files[name].decode("utf-8", errors="replace")
+            try:
+                _public, owner = find_classes(text)
+            except CompileError:
+                continue
+            qualified[owner] = _in_package(text, owner)
+            if main_class is None or owner == "Main":
+                main_class = qualified[owner]
+        if entry:  # a class name, or the path of the file declaring it
+            wanted = Path(entry).stem if entry.endswith(self.extensions) else entry
+            main_class = qualified.get(wanted, wanted)
+        if main_class is None:
+            raise CompileError("no class with `public static void main(String[] args)` in any .java file")
+        command = self.compile_command(sources)
+        key = cache_key(self.name, self.version(), " ".join(command), *files, *files.values())
+        return Program(self.name, cached_build(key, files, command), self.run_command(main_class))
+
+    def naming_hint(self, problem: str) -> str:
+        return (f"name a Java file after the problem it solves ({problem}.java or {problem.capitalize()}.java), "
+                f"not after its class")
+
+    def failing_line(self, stderr: str) -> str | None:
+        found = JAVA_FRAME.search(stderr)
+        return f"line {found.group(1)}" if found else None
 
     def _prepare_function_call(self, text: str, signature: Signature | None) -> Program:
         """The student's class and the generated harness, compiled together; the harness is the
@@ -126,6 +165,12 @@ class Java(Language):
                 # As Codeforces and Baekjoon set it: templates test System.getProperty("ONLINE_JUDGE").
                 "-DONLINE_JUDGE=true",
                 "-cp", classpath, main_class)
+
+
+def _in_package(text: str, owner: str) -> str:
+    """A class's name as ``java`` runs it: qualified by the package its source declares."""
+    declared = PACKAGE_LINE.search(COMMENTS.sub("", text))
+    return f"{declared.group(1)}.{owner}" if declared else owner
 
 
 def public_class(text: str) -> str | None:

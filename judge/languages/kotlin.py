@@ -75,11 +75,18 @@ class Kotlin(Java):
             raise CompileError("Kotlin programs are judged on standard input and output only")
         return self.prepare_files({source.name: read_source(source)}, None)
 
+    def prepare_folder(self, files: dict[str, bytes], path: Path, entry: str | None,
+                       header_folders: tuple[str, ...] = ()) -> Program:
+        return self.prepare_files(files, entry)
+
+    def naming_hint(self, problem: str) -> str:
+        return ""  # the class is named after the file, whatever it is
+
     def prepare_files(self, files: dict[str, bytes], entry: str | None) -> Program:
         """A program of one or more ``.kt`` files (by name); ``entry`` names the file declaring
         ``main`` when the package says which."""
         self.version()
-        sources = [name for name in files if name.endswith(".kt")]
+        sources = [name for name in files if name.endswith(self.extensions)]
         main_file = entry if entry in sources else next(
             (name for name in sources if TOP_LEVEL_MAIN.search(_code(files[name]))), None)
         if main_file is None:

@@ -1,10 +1,15 @@
-"""Python 3 submissions: checked for syntax in the judge, run with an isolated interpreter."""
+"""Python 3 submissions: checked for syntax in the judge, run with an isolated interpreter.
+
+A folder program's entry is ``__main__.py``, else ``main.py``, else the only ``.py`` file; it runs
+through a launcher, with the folder's other modules beside it to import.
+"""
 
 from __future__ import annotations
 
 import functools
 import io
 import os
+import re
 import tokenize
 from pathlib import Path
 
@@ -19,12 +24,25 @@ from judge.languages.base import (
     read_source,
     server_support_files,
 )
+from judge.languages.folder import entry_file
 from judge.languages.functions.python import PythonFunction
 from judge.languages.program import python_interpreter
 from judge.languages.warm import WarmPool
 from judge.model.signature import Signature
 from judge.model.vocabulary import TaskStyle
 from judge.sandbox import Limits
+
+# python -I keeps the script's directory off sys.path: the launcher puts it back, then runs the
+# entry file as the main script (under its own name, for tracebacks).
+FOLDER_LAUNCHER = """import sys
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+del sys
+__file__ = __file__.rsplit("/", 1)[0] + "/{entry}"
+exec(compile(open(__file__, "rb").read(), __file__, "exec"))
+"""
+# The entry runs as solution.py: a folder's, through the launcher of that name.
+ENTRY_NAME = "solution.py"
+TRACEBACK_FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)', re.MULTILINE)
 
 
 @functools.cache
@@ -47,6 +65,7 @@ class Python(Language):
     function_style = PythonFunction()  # today's harness calls solution(*args), typed or not
     memory_markers = (b"MemoryError",)
     apt_packages = ("python3",)
+    folder_entries = ("__main__.py", "main.py")
     self_test_file = "sum.py"
     self_test_source = "a, b = map(int, input().split())\nprint(a + b)\n"
 
@@ -62,6 +81,36 @@ class Python(Language):
 
     def warm_pool(self, program: Program, style: str, limits: Limits):
         return WarmPool(program, style, limits)
+
+    def prepare_folder(self, files: dict[str, bytes], path: Path, entry: str | None,
+                       header_folders: tuple[str, ...] = ()) -> Program:
+        chosen = entry_file(files, self.extensions, self.folder_entries, path, entry)
+        if chosen == ENTRY_NAME:
+            raise CompileError(f"{path.name}: rename {ENTRY_NAME} (the judge runs its launcher under that name)")
+        launcher = FOLDER_LAUNCHER.format(entry=chosen).encode()
+        return self.prepare_sources(files, launcher, ENTRY_NAME, TaskStyle.STDIO)
+
+    def cannot_run(self, path: Path) -> str | None:
+        first = path.read_bytes().split(b"\n", 1)[0]
+        if first.startswith(b"#!") and b"python2" in first:
+            return f"{path.name} is Python 2 (its first line says so); only Python 3 runs here"
+        return None
+
+    def failing_line(self, stderr: str) -> str | None:
+        """The innermost frame of the traceback in the program's own files: its entry runs as
+        ``solution.py`` (a folder's entry under its own name, by a launcher of that name), beside
+        the modules it imports and the judge's start and server files, which are never the place."""
+        frames = TRACEBACK_FRAME.findall(stderr)
+        entries = [path for path, _ in frames if path.endswith("/" + ENTRY_NAME)]
+        if not entries:
+            return None
+        program_dir = entries[0][:-len(ENTRY_NAME)]
+        own = [(path[len(program_dir):], line) for path, line in frames
+               if path.startswith(program_dir) and path[len(program_dir):] not in _judge_files()]
+        if not own:
+            return None
+        name, line = own[-1]
+        return f"line {line}" if name == ENTRY_NAME else f"{name}, line {line}"
 
     def prepare(self, source: Path, style: str, signature: Signature | None = None) -> Program:
         code = read_source(source)
@@ -102,6 +151,12 @@ class Python(Language):
             command += ["{prog}/" + entry]
         directory = cached_build(cache_key(self.name, style, *modules, *files.values()), files, None)
         return Program(self.name, directory, tuple(command))
+
+
+@functools.cache
+def _judge_files() -> frozenset[str]:
+    """The judge's own files beside a Python program's."""
+    return frozenset({START_FILE, SERVER_FILE, FUNCTION_HARNESS_FILE, *server_support_files()})
 
 
 @functools.cache

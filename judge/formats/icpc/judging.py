@@ -53,7 +53,7 @@ def package_case_result(case: Case, prepared, outcome: Outcome, judgement: Judge
         outcome.internal_error = judgement.message
     check = CheckResult(judgement.verdict == Verdict.AC, judgement.message) if judgement else None
     decision = decide_run(outcome, prepared.limits, check, prepared.language,
-                          shown_error(outcome.stderr, case.visibility))
+                          shown_error(outcome.stderr, case.visibility, prepared.language))
     return CaseResult(
         name=case.name, group=case.group, verdict=decision.verdict, cpu_time=round(outcome.cpu_time, 4),
         wall_time=round(outcome.wall_time, 4), memory_kb=outcome.memory_kb, exit_code=outcome.exit_code,

@@ -1,21 +1,16 @@
 """Programs of a package — submissions and validators — given as one file or as a directory.
 
 A directory holds either ``build``/``run`` scripts (``build`` runs once in a copy of the directory,
-then ``run`` is the program), or the sources of one language: every C/C++ source is compiled
-together; Java's main class is ``Main`` or else the class declaring ``main``; Python's entry file is
-``__main__.py``, else ``main.py``, else the only ``.py`` file; JavaScript's is the file
-``package.json``'s ``main`` names, else ``main.js``, else ``main.mjs``, else the first
-``.js``/``.mjs``/``.cjs`` file in name order (DOMjudge runs the first file it is given), and every
-``.js`` file must pass ``node --check`` (as DOMjudge checks them), so a module the entry imports
-under a name node does not resolve is a run-time error, as there. An entry point the package
-names for an example submission comes first. A directory's files are read by ``judge.languages.folder``: no symbolic links, within caps.
+then ``run`` is the program), or the sources of one language, which its language builds by its own
+rules for a folder (``Language.prepare_folder``: which file or class is the entry, what is compiled
+together). What only the package knows goes with them: an entry point the package names for an
+example submission comes first, its ``include/`` files go with every submission, and its C and C++
+programs get the standard validator headers they include and lack. A directory's files are read by
+``judge.languages.folder``: no symbolic links, within caps.
 """
 
 from __future__ import annotations
 
-import json
-import posixpath
-import shlex
 import tempfile
 from pathlib import Path
 
@@ -38,19 +33,16 @@ from judge.languages import (
     LanguageUnavailable,
     Program,
     UnknownLanguage,
+    folder_language,
     language_for,
 )
 from judge.languages.base import cache_key, cached_build, exec_server_files, read_source
 from judge.languages.folder import read_folder
-from judge.languages.java import COMMENTS, PACKAGE_LINE, find_classes
-from judge.languages.javascript import NODE_COMMAND
-from judge.languages.program import NATIVE_PROGRAM
 from judge.model.problem import MIB
 from judge.model.vocabulary import TaskStyle
 from judge.runner import built
 from judge.sandbox import Outcome, run_sandboxed
 
-HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx")
 SCRIPT_NAMES = ("build", "run")
 # Validators in a format this judge has no interpreter for (problemtools and BAPCtools run them
 # with the VIVA jar they ship).
@@ -67,25 +59,21 @@ def unsupported_reason(path: Path, follow_file_links: bool = False) -> str | Non
         return None
     try:
         if path.is_dir():
-            language = _directory_language(list(read_folder(path, follow_file_links)))
+            language = folder_language(list(read_folder(path, follow_file_links)))
         else:
             language = language_for(path)
     except UnknownLanguage:
         return f"no supported language has the extension {path.suffix or '(none)'}"
     except (CompileError, RefusedSubmission) as error:
         return str(error)
-    if path.is_file() and language.name == "python" and _is_python2(path.read_bytes()):
-        return f"{path.name} is Python 2 (its first line says so); only Python 3 runs here"
+    refused = language.cannot_run(path) if path.is_file() else None
+    if refused:
+        return refused
     try:
         language.version()
     except LanguageUnavailable as error:
         return f"no {language.title or language.name} toolchain here ({error})"
     return None
-
-
-def _is_python2(code: bytes) -> bool:
-    first = code.split(b"\n", 1)[0]
-    return first.startswith(b"#!") and b"python2" in first
 
 
 def prepare_program(path: Path, entry: str | None = None, follow_file_links: bool = False,
@@ -106,10 +94,10 @@ def prepare_program(path: Path, entry: str | None = None, follow_file_links: boo
         language = language_for(path)
         # A package's own program may be a link to another file of the package (load_package checked).
         code = (path.read_bytes() if follow_file_links else read_source(path)) if constants or package_root else b""
-        if package_root is not None and language.name in ("c", "cpp"):
-            files = with_standard_headers({path.name: substitute_file(code, constants)}, SOURCE_SUFFIXES)
+        if package_root is not None and language.header_extensions:
+            files = with_standard_headers({path.name: substitute_file(code, constants)}, _sources(language))
             if len(files) > 1:  # built as a folder of the file and the headers
-                return language, _compiled(language, _with_exec_server(language, files), path, entry)
+                return language, _built_folder(language, files, path, entry)
         if substitute_file(code, constants) == code:
             return language, language.prepare(path, TaskStyle.STDIO)
         with tempfile.TemporaryDirectory(prefix="judge-constants-") as scratch:  # built from a copy
@@ -119,12 +107,30 @@ def prepare_program(path: Path, entry: str | None = None, follow_file_links: boo
     files = substitute_files(read_folder(path, follow_file_links), constants)
     if any(name in files for name in SCRIPT_NAMES):
         return None, _script_program(files)
-    language = _directory_language(list(files))
-    if package_root is not None and language.name in ("c", "cpp"):
-        files = with_standard_headers(_without_outside_headers(files, path, package_root), SOURCE_SUFFIXES)
-    builder = {"c": _compiled, "cpp": _compiled, "java": _java, "python": _python,
-               "javascript": _javascript, "kotlin": _kotlin, "bash": _bash}[language.name]
-    return language, builder(language, _with_exec_server(language, files), path, entry)
+    language = folder_language(list(files))
+    if package_root is not None and language.header_extensions:
+        files = with_standard_headers(_without_outside_headers(files, path, package_root), _sources(language))
+    return language, _built_folder(language, files, path, entry)
+
+
+def _built_folder(language: Language, files: dict[str, bytes], path: Path, entry: str | None) -> Program:
+    """A folder program built by its language, with the standard headers the package supplied
+    searched after its own folders (a copy of its own wins), and what to do about one missing."""
+    supplied = (HEADERS_FOLDER,) if any(name.startswith(f"{HEADERS_FOLDER}/") for name in files) else ()
+    try:
+        return language.prepare_folder(_with_exec_server(language, files), path, entry, header_folders=supplied)
+    except CompileError as error:
+        hint = missing_header_hint(str(error))
+        if hint:
+            raise CompileError(f"{error}{hint}") from None
+        raise
+
+
+def _sources(language: Language) -> tuple[str, ...]:
+    """The extensions of a folder's sources in ``language``, those it builds beside its own
+    (C's beside C++'s) included: the files whose includes the package's headers answer."""
+    return tuple(dict.fromkeys(suffix for name in (language.name, *language.also_builds)
+                               for suffix in LANGUAGES[name].extensions))
 
 
 def _with_exec_server(language: Language, files: dict[str, bytes]) -> dict[str, bytes]:
@@ -227,18 +233,8 @@ def _runnable_with(source: Path, entry: str | None, included: dict[str, bytes],
             target.write_bytes(content)
         # A one-file submission's own file is its entry, unless the package names one or gives
         # its main program (a file the folder's rules take as the entry): then those rules choose.
-        own_entry = source.name if source.is_file() and not _gives_entry(included, language) else None
+        own_entry = source.name if source.is_file() and not language.holds_entry(included) else None
         return _runnable(folder, entry or own_entry)
-
-
-def _gives_entry(included: dict[str, bytes], language: Language) -> bool:
-    """Whether the package's included files hold the program's entry: for Python and JavaScript,
-    a file of the entry names (or a package.json naming its main); for Java, C and C++, any
-    source (the main class, or main())."""
-    names = ENTRY_NAMES.get(language.name)
-    if names is not None:
-        return any(name in included for name in (*names, "package.json"))
-    return any(Path(name).suffix in language.extensions for name in included)
 
 
 def _runnable(source: Path, entry: str | None, follow_file_links: bool = False) -> tuple[Language, Program]:
@@ -255,27 +251,9 @@ def submission_language(source: Path, follow_file_links: bool = False) -> Langua
     if source.is_file():
         return language_for(source)
     try:
-        return _directory_language(list(read_folder(source, follow_file_links)))
+        return folder_language(list(read_folder(source, follow_file_links)))
     except CompileError as error:
         raise UnknownLanguage(str(error)) from None
-
-
-def _directory_language(files: list[str]) -> Language:
-    found = set()
-    for name in files:
-        if name.endswith(HEADER_SUFFIXES):
-            continue
-        try:
-            found.add(language_for(Path(name)).name)
-        except UnknownLanguage:
-            continue
-    if found == {"c", "cpp"}:
-        found = {"cpp"}  # C sources compile as C++ next to C++ ones
-    if len(found) != 1:
-        what = f"sources of {', '.join(sorted(found))}" if found else "no source file of a supported language"
-        raise CompileError(f"cannot tell the program's language: {what} "
-                           f"(a directory program holds the sources of one language)")
-    return LANGUAGES[found.pop()]
 
 
 def _script_program(files: dict[str, bytes]) -> Program:
@@ -287,137 +265,3 @@ def _script_program(files: dict[str, bytes]) -> Program:
     directory = cached_build(cache_key("package-script", *files, *files.values()), files,
                              ["/bin/sh", "-c", steps])
     return Program("script", directory, ("{prog}/run",))
-
-
-SOURCE_SUFFIXES = tuple(dict.fromkeys(LANGUAGES["c"].extensions + LANGUAGES["cpp"].extensions))
-
-
-def _compiled(language: Language, files: dict[str, bytes], path: Path, entry: str | None) -> Program:
-    sources = [name for name in files if not name.endswith(HEADER_SUFFIXES)
-               and Path(name).suffix.lower() in SOURCE_SUFFIXES]
-    # The standard headers supplied are searched after the program's own folders: its copy wins.
-    supplied = ["-idirafter", f"{{work}}/{HEADERS_FOLDER}"] if any(
-        name.startswith(f"{HEADERS_FOLDER}/") for name in files) else []
-    command = [language.compiler, *language.flags, *supplied, "-o", "{work}/program",  # type: ignore[attr-defined]
-               *("{work}/" + name for name in sources), "-lm"]
-    key = cache_key(language.name, language.version(), " ".join(command), *files, *files.values())
-    try:
-        return Program(language.name, cached_build(key, files, command), (NATIVE_PROGRAM,))
-    except CompileError as error:
-        hint = missing_header_hint(str(error))
-        if hint:
-            raise CompileError(f"{error}{hint}") from None
-        raise
-
-
-def _java(language: Language, files: dict[str, bytes], path: Path, entry: str | None) -> Program:
-    sources = [name for name in files if name.endswith(".java")]
-    main_class = None
-    qualified = {}  # each class declaring main, by its simple name
-    for name in sources:
-        text = files[name].decode("utf-8", errors="replace")
-        try:
-            _public, owner = find_classes(text)
-        except CompileError:
-            continue
-        qualified[owner] = _in_package(text, owner)
-        if main_class is None or owner == "Main":
-            main_class = qualified[owner]
-    if entry:  # a class name, or the path of the file declaring it
-        wanted = Path(entry).stem if entry.endswith(".java") else entry
-        main_class = qualified.get(wanted, wanted)
-    if main_class is None:
-        raise CompileError("no class with `public static void main(String[] args)` in any .java file")
-    command = language.compile_command(sources)  # type: ignore[attr-defined]
-    key = cache_key(language.name, language.version(), " ".join(command), *files, *files.values())
-    directory = cached_build(key, files, command)
-    return Program(language.name, directory, language.run_command(main_class))  # type: ignore[attr-defined]
-
-
-def _kotlin(language: Language, files: dict[str, bytes], path: Path, entry: str | None) -> Program:
-    return language.prepare_files(files, entry)  # type: ignore[attr-defined]
-
-
-def _in_package(text: str, owner: str) -> str:
-    """A class's name as ``java`` runs it: qualified by the package its source declares."""
-    declared = PACKAGE_LINE.search(COMMENTS.sub("", text))
-    return f"{declared.group(1)}.{owner}" if declared else owner
-
-
-def _entry(files: dict[str, bytes], suffixes: tuple[str, ...], preferred: tuple[str, ...], path: Path,
-           chosen: str | None, first_otherwise: bool = False) -> str:
-    """The entry file: ``chosen``, else the first of ``preferred`` there is, else the only source
-    (with ``first_otherwise``: the first source in name order); CompileError when there is none."""
-    if chosen:
-        if chosen not in files:
-            raise CompileError(f"{path.name}: its entry point {chosen} is not one of its files")
-        return chosen
-    for name in preferred:
-        if name in files:
-            return name
-    candidates = [name for name in files if name.endswith(suffixes)]
-    if len(candidates) == 1 or (candidates and first_otherwise):
-        return sorted(candidates)[0]
-    raise CompileError(f"{path.name}: cannot tell the entry file among {', '.join(candidates)}; "
-                       f"name it {' or '.join(preferred)}")
-
-
-# python -I keeps the script's directory off sys.path: the launcher puts it back, then runs the
-# entry file as the main script (under its own name, for tracebacks).
-PYTHON_LAUNCHER = """import sys
-sys.path.insert(0, __file__.rsplit("/", 1)[0])
-del sys
-__file__ = __file__.rsplit("/", 1)[0] + "/{entry}"
-exec(compile(open(__file__, "rb").read(), __file__, "exec"))
-"""
-
-
-# The entry file a folder of these languages names, in order (when not the only source).
-ENTRY_NAMES = {"python": ("__main__.py", "main.py"), "javascript": ("main.js", "main.mjs"),
-               "bash": ("main.sh", "main.bash")}
-
-
-def _python(language: Language, files: dict[str, bytes], path: Path, chosen: str | None) -> Program:
-    entry = _entry(files, language.extensions, ENTRY_NAMES["python"], path, chosen)
-    if entry == "solution.py":
-        raise CompileError(f"{path.name}: rename solution.py (the judge runs its launcher under that name)")
-    launcher = PYTHON_LAUNCHER.format(entry=entry).encode()
-    return language.prepare_sources(files, launcher, "solution.py", TaskStyle.STDIO)  # type: ignore[attr-defined]
-
-
-def _bash(language: Language, files: dict[str, bytes], path: Path, chosen: str | None) -> Program:
-    entry = _entry(files, language.extensions, ENTRY_NAMES["bash"], path, chosen)
-    return language.prepare_files(files, entry)  # type: ignore[attr-defined]
-
-
-def _javascript(language: Language, files: dict[str, bytes], path: Path, chosen: str | None) -> Program:
-    entry = _entry(files, language.extensions, ENTRY_NAMES["javascript"], path, chosen or _package_main(files, path),
-                   first_otherwise=True)
-    # Every .js file's syntax, as DOMjudge's js compile script checks them, and the entry's.
-    checked = sorted({entry, *(name for name in files if name.endswith(".js"))})
-    check = ["/bin/sh", "-c", " && ".join(f"node --check {shlex.quote('{work}/' + name)}" for name in checked)]
-    key = cache_key(language.name, language.version(), entry, *files, *files.values())
-    return Program(language.name, cached_build(key, files, check), (*NODE_COMMAND, "{prog}/" + entry))
-
-
-# How node resolves a package's main when it names no file as it is: these endings, then the
-# folder's index file.
-NODE_MAIN_ENDINGS = ("", ".js", ".mjs", ".cjs", "/index.js", "/index.mjs", "/index.cjs")
-
-
-def _package_main(files: dict[str, bytes], path: Path) -> str | None:
-    """The entry file a JavaScript folder's ``package.json`` names as its ``main``, or None
-    without one. CompileError for a package.json that cannot be read or names no file here."""
-    if "package.json" not in files:
-        return None
-    try:
-        main = json.loads(files["package.json"]).get("main")
-    except (ValueError, AttributeError) as error:
-        raise CompileError(f"{path.name}/package.json is not a JSON object ({error})") from None
-    if main is None:
-        return None
-    wanted = posixpath.normpath(str(main)).removeprefix("./")
-    found = next((wanted + ending for ending in NODE_MAIN_ENDINGS if wanted + ending in files), None)
-    if found is None:
-        raise CompileError(f"{path.name}/package.json: its main {main!r} is not one of the folder's files")
-    return found

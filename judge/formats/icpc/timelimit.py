@@ -145,9 +145,10 @@ def _cache_path(package):
 
 
 def accepted_submissions(problem: Problem) -> list[Path]:
-    """The accepted submissions the limit is inferred from, Java's first (the slowest to build)."""
+    """The accepted submissions the limit is inferred from, those of languages slow to build and
+    start first (Java's)."""
     return sorted((path for path, folder in submissions(problem.package) if folder == ACCEPTED and not unsupported_reason(path, follow_file_links=True)),
-                  key=lambda path: path.suffix != ".java")
+                  key=lambda path: not submission_language(path, follow_file_links=True).starts_slowly)
 
 
 def judge_accepted(problem: Problem, pool: Executor) -> dict[Path, Future[SubmissionResult]]:
