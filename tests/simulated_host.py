@@ -27,6 +27,7 @@ systems offer; not that Windows or macOS run it.
 
 from __future__ import annotations
 
+import atexit
 import builtins
 import importlib.abc
 import os
@@ -129,6 +130,7 @@ def _hide_proc() -> None:
 def _windows_tools() -> str:
     """A folder of the toolchains under their Windows names, for the front of PATH."""
     folder = tempfile.mkdtemp(prefix="judge-windows-tools-")
+    atexit.register(shutil.rmtree, folder, True)
     for name, target in WINDOWS_TOOLS.items():
         found = shutil.which(target)
         if found:

@@ -30,18 +30,21 @@ def test_scratch_directories_of_a_killed_judge_are_removed_by_the_next_one():
     stale = temporary / f"judge-run-{_pid_of_a_finished_process()}-testdead"
     (stale / "work").mkdir(parents=True)
     (stale / "work" / "output").write_text("left behind")
+    upload = temporary / f"judge-upload-{_pid_of_a_finished_process()}-testdead"  # a killed course judge's
+    upload.mkdir()
+    (upload / "solution.py").write_text("print(1)\n")
     alive = temporary / f"judge-server-{os.getppid()}-testlive"  # its judge is still running
     alive.mkdir()
     recent = temporary / f"judge-run-{_pid_of_a_finished_process()}-testnew"  # may be another namespace's
     recent.mkdir()
     an_hour_ago = time.time() - 3600
-    for path in (stale, alive):
+    for path in (stale, upload, alive):
         os.utime(path, (an_hour_ago, an_hour_ago))
     try:
         scratch.remove_stale_scratch_dirs.cache_clear()
         outcome = run_sandboxed(["/bin/true"], stdin=b"", limits=Limits(cpu_time=1, wall_time=5, memory=64 << 20, output=1 << 20))
         assert outcome.exit_code == 0
-        assert not stale.exists() and alive.exists() and recent.exists()
+        assert not stale.exists() and not upload.exists() and alive.exists() and recent.exists()
         assert not list(temporary.glob(f"judge-run-{os.getpid()}-*"))  # the run removed its own
     finally:
         alive.rmdir()

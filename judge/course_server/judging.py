@@ -8,7 +8,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 import shutil
-import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -27,6 +26,7 @@ from judge.renderers import load_format
 from judge.renderers.case_stream import CaseStream, decide_unrun
 from judge.renderers.report import CaseTable
 from judge.runner import judge_submission
+from judge.sandbox.scratch import scratch_dir
 
 log = logging.getLogger("judge.serve")
 ROW_WIDTH = 100  # the rows are drawn once, on the server, for every terminal that reads them
@@ -76,7 +76,7 @@ def judge_upload(upload: Upload, source: bytes, problems: Problems, course: Cour
     course.start_judging(upload.id)
     changed(upload.id)
     sink = LineSink(course, upload.id, changed)
-    folder = Path(tempfile.mkdtemp(prefix=f"judge-upload-{upload.id}-"))
+    folder = scratch_dir("upload")  # a server killed while judging leaves it for the next judge to remove
     try:
         path = folder / upload.file_name
         path.write_bytes(source)

@@ -28,8 +28,9 @@ def remove_stale_scratch_dirs() -> None:
     sharing this /tmp would look dead too, and its directories are in use."""
     temporary = Path(tempfile.gettempdir())
     now = time.time()
-    # run and server: the sandbox's; problem and submission: what a cluster worker was sent
-    for entry in [path for kind in ("run", "server", "problem", "submission")
+    # run and server: the sandbox's; problem and submission: what a cluster worker was sent;
+    # upload: the file a course judge is judging
+    for entry in [path for kind in ("run", "server", "problem", "submission", "upload")
                   for path in temporary.glob(f"judge-{kind}-*-*")]:
         owner = entry.name.split("-")[2]
         try:
