@@ -216,3 +216,9 @@ def test_waiting_for_all_ends_at_the_first_failure():
         wait_all_or_first_failure([slow, workers.submit(int, "7")])
         assert slow.result() is True
 
+
+def test_every_pool_of_the_judge_is_this_one():
+    """No module but judge/workers.py starts a thread pool of its own."""
+    pools = sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "judge").rglob("*.py")
+                   if "ThreadPoolExecutor" in path.read_text())
+    assert pools == ["judge/workers.py"]
