@@ -6,7 +6,6 @@ import dataclasses
 import os
 import re
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from judge.sandbox import Limits, Outcome, run_sandboxed
 from judge.sandbox.host import has_namespaces
 from judge.sandbox.limits import STACK_LIMIT
 from judge.tasks.base import Execute
+from judge.workers import Workers
 
 OUTPUT_EXCERPT_CHARS = 4096  # of a sample case's output, kept for showing the difference
 
@@ -151,8 +151,8 @@ def _run_cases(problem: Problem, prepared: Prepared, cases: list[Case], execute:
             if stop_when(results[-1]):
                 break
     elif jobs > 1:
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            results = list(pool.map(run_one, cases))
+        with Workers(jobs) as workers:
+            results = list(workers.in_order(run_one, cases))
     else:
         results = [run_one(case) for case in cases]
     return results

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import shutil
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -19,6 +18,7 @@ from judge.formats.icpc.loading import load_package
 from judge.formats.icpc.submission_runs import Planned, SubmissionRuns, decided_past_time_limit, judged_past_time_limit
 from judge.model.results import CaseResult, SubmissionResult
 from judge.model.verdict import Verdict
+from judge.workers import Workers
 
 PACKAGES = ROOT / "tests" / "packages"
 
@@ -66,8 +66,8 @@ def judged_while_inferring(problem) -> tuple[float, dict[str, Verdict], dict[str
     """The inferred limit; each planned submission's verdict; the limit each time-out was run
     under while the limit was unknown; the submissions judged again once it was known."""
     planned = planned_runs(problem)
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        runs = SubmissionRuns(problem, planned, pool, cores=2)
+    with Workers(2) as workers:
+        runs = SubmissionRuns(problem, planned, workers)
         limit = runs.with_time_limit().time_limit
         verdicts = {item.path.name: runs.result(index)[0].verdict for index, item in enumerate(planned)}
         guessed = {planned[index].path.name: future.result()[1] for index, future in runs.guessed.items()}

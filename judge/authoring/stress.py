@@ -11,9 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from hashlib import sha256
 from pathlib import Path
@@ -30,6 +28,7 @@ from judge.model.vocabulary import Visibility
 from judge.problem_code.hypothesis_search import search as hypothesis_search
 from judge.problem_code.reference import reference_answer, rejection
 from judge.runner import executor, prepare, run_case
+from judge.workers import Workers
 
 if TYPE_CHECKING:
     from judge.model.results import CaseResult
@@ -191,25 +190,19 @@ def _search_and_shrink(problem: Problem, examples: int, seed: int, search: _Sear
 def _judge_ahead(planned: PlannedExamples, search: _Search, jobs: int) -> bool:
     """Judge the planned examples ``jobs`` at a time, recording results in order; stop at the
     first that fails. Returns whether one failed."""
-    window: deque = deque()  # (example, its future), in the order generated
-    pool = ThreadPoolExecutor(max_workers=jobs)
-    try:
+    def examples_to_run():
         for value in planned:
             if search.finding_over():
-                break
-            if search.admissible is not None and not search.admissible(value):
-                continue  # never run: it counts as passed, as in the search
-            window.append((value, pool.submit(search.run, value)))
-            while window and (window[0][1].done() or len(window) > 2 * jobs):
-                value, future = window.popleft()
-                if search.record_generated(value, future.result()):
-                    return True
-        for value, future in window:
-            if search.record_generated(value, future.result()):
+                return
+            if search.admissible is None or search.admissible(value):
+                yield value  # (one not admissible is never run: it counts as passed, as in the search)
+
+    with Workers(jobs) as workers:  # a failure found: the examples not begun are not judged
+        for value, result in workers.in_order(lambda value: (value, search.run(value)), examples_to_run(),
+                                               ahead=2 * jobs):  # judged ahead of the results taken
+            if search.record_generated(value, result):
                 return True
         return False
-    finally:
-        pool.shutdown(cancel_futures=True)
 
 
 class _Search:

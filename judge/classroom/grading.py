@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -22,6 +21,7 @@ from judge.sandbox import isolation_summary
 from judge.model.scoring import rank
 from judge.classroom.store import Store
 from judge.text.suggestions import listing, nearest
+from judge.workers import Workers
 
 
 @dataclass(frozen=True)
@@ -319,12 +319,9 @@ class LocalPool:
                 on_done(entry)
             return result
 
-        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            try:
-                return list(pool.map(grade, entries))
-            except BaseException:  # stopped, or the store failed: submissions not begun are not started
-                pool.shutdown(wait=False, cancel_futures=True)
-                raise
+        # Stopped, or the store failed: submissions not begun are not started.
+        with Workers(self.jobs) as workers:
+            return list(workers.in_order(grade, entries))
 
 
 def grade_folder(folder: Path, store: Store, jobs: int = 1, on_start: Callable[[int], None] | None = None,

@@ -14,6 +14,7 @@ from judge.errors import RefusedSubmission, UsageError
 from judge.languages.base import own_file
 from judge.languages.folder import read_folder
 from judge.sandbox import WEAK_ENV, diagnose_refusal, isolation_fix, sandbox_tier, weakness
+from judge.workers import usable_cores
 
 
 def positive(kind: type, name: str):
@@ -61,8 +62,8 @@ def add_problems_option(parser: argparse.ArgumentParser) -> None:
 
 
 def add_jobs_option(parser: argparse.ArgumentParser, what: str) -> None:
-    parser.add_argument("-j", "--jobs", type=positive_int, default=os.cpu_count() or 1,
-                        help=f"{what} in parallel (default: CPU count; results are the same as -j 1)")
+    parser.add_argument("-j", "--jobs", type=positive_int, default=usable_cores(),
+                        help=f"{what} in parallel (default: the CPUs the judge may use; results are the same as -j 1)")
 
 
 def add_cold_option(parser: argparse.ArgumentParser) -> None:

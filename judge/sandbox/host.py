@@ -68,13 +68,6 @@ def user_tag() -> str:
     return "".join(ch for ch in os.environ.get("USERNAME", "user") if ch.isalnum() or ch in "-_") or "user"
 
 
-def usable_cores() -> int:
-    """The CPUs this process may run on (all of them where the system cannot say which)."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
-
-
 def max_rss_bytes_per_unit() -> int:
     """The unit of getrusage's ru_maxrss, in bytes: bytes on macOS's kernel, KiB on Linux's."""
     return 1 if hasattr(os, "uname") and os.uname().sysname == "Darwin" else 1024

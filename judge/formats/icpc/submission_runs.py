@@ -20,7 +20,6 @@ The others are built, and judged once the limit is known, those expected to time
 from __future__ import annotations
 
 import dataclasses
-from concurrent.futures import Executor, Future
 from pathlib import Path
 
 from judge.errors import JudgeError
@@ -39,6 +38,7 @@ from judge.model.results import CaseResult, SubmissionResult
 from judge.model.verdict import Verdict, decide
 from judge.runner import base_limits, failed, judge_submission, prepare, summarize
 from judge.sandbox import Limits, Outcome
+from judge.workers import Future, Workers
 
 Judged = tuple[SubmissionResult, str]  # a submission's result, and a warning about it (or "")
 Guessed = tuple[SubmissionResult, float]  # a run made before the limit was known, and the limit it was made under
@@ -73,7 +73,7 @@ def times_out_only(problem: Problem, rule: Expectation | list[Rule]) -> bool:
 class SubmissionRuns:
     """The runs of ``planned`` in ``pool``, started at once (see the module's docstring)."""
 
-    def __init__(self, problem: Problem, planned: list[Planned], pool: Executor, cores: int) -> None:
+    def __init__(self, problem: Problem, planned: list[Planned], pool: Workers) -> None:
         self.problem, self.planned, self.pool = problem, planned, pool
         self.early: dict[int, Future[SubmissionResult]] = {}  # runs made before the limit was known
         self.guessed: dict[int, Future[Guessed]] = {}  # time-outs run before it, under a limit guessed
@@ -82,7 +82,7 @@ class SubmissionRuns:
         if time_limit_known(problem.package):
             self._start_judging()
         else:
-            self._start_inferring(cores)
+            self._start_inferring(pool.count)
 
     def with_time_limit(self) -> Problem:
         """The problem with its time limit, inferred (waiting for the accepted runs) if it must

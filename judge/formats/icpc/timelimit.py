@@ -12,7 +12,6 @@ import json
 import math
 import os
 import sys
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from pathlib import Path
 
 from judge.formats.icpc.expectations import submissions
@@ -25,6 +24,7 @@ from judge.model.results import SubmissionResult
 from judge.model.verdict import Verdict
 from judge.runner import base_limits, judge_submission
 from judge.sandbox import Limits
+from judge.workers import Future, Workers, usable_cores
 
 CAP_SECONDS = 20.0  # CPU seconds an accepted submission may take while the limit is unknown
 ACCEPTED = "accepted"
@@ -58,7 +58,7 @@ def inferred_time_limit(problem: Problem) -> float:
         return cached
     # As many programs run at once as there are cores (see verify): submissions side by side,
     # each running its cases side by side when there are fewer submissions than cores.
-    with ThreadPoolExecutor(max_workers=max(1, min(os.cpu_count() or 1, len(accepted_submissions(problem))))) as pool:
+    with Workers(min(usable_cores(), len(accepted_submissions(problem)))) as pool:
         runs = {path: future.result() for path, future in judge_accepted(problem, pool).items()}
     return record_inferred_limit(problem, runs)
 
@@ -151,12 +151,12 @@ def accepted_submissions(problem: Problem) -> list[Path]:
                   key=lambda path: not submission_language(path, follow_file_links=True).starts_slowly)
 
 
-def judge_accepted(problem: Problem, pool: Executor) -> dict[Path, Future[SubmissionResult]]:
+def judge_accepted(problem: Problem, pool: Workers) -> dict[Path, Future[SubmissionResult]]:
     """Each accepted submission judged in ``pool`` under a generous cap (CAP_SECONDS), by
     resolved path, each saying so as it starts."""
     capped = dataclasses.replace(problem, time_limit=CAP_SECONDS)
     accepted = accepted_submissions(problem)
-    cores = os.cpu_count() or 1
+    cores = usable_cores()
     jobs = max(1, cores // max(1, min(cores, len(accepted))))  # the cores a submission has to itself
 
     def judged(number: int, path: Path) -> SubmissionResult:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Iterator
-from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from pathlib import Path
 
 from judge.formats.icpc.answer_validators import check_answer_validators
@@ -45,7 +44,7 @@ from judge.formats.icpc.timelimit import (
 from judge.model.problem import Problem
 from judge.model.results import NOT_CHECKED, NOT_JUDGED, Check, SubmissionResult
 from judge.model.verdict import Verdict, signal_name
-from judge.sandbox.host import usable_cores
+from judge.workers import Future, Workers, wait_all_or_first_failure
 
 
 def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]:
@@ -54,16 +53,15 @@ def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]
     (a validator that does not build or breaks its protocol). The example
     submissions are judged from the start, side by side (``SubmissionRuns``), while the other
     checks are made."""
-    cores = jobs or usable_cores()
     package: Package = problem.package
     name = problem.id
     in_order = _submission_rules(package, name)
     planned = [item for item in in_order if isinstance(item, Planned)]
-    pool = ThreadPoolExecutor(max_workers=cores)
-    beside = ThreadPoolExecutor(max_workers=1)  # the other checks, made while the submissions run
-    try:
-        runs = SubmissionRuns(problem, planned, pool, cores)
-        problem, early_checks = _limit_and_checks(runs, beside.submit(_package_checks, problem))
+    # A broken package (or Ctrl-C) ends the command: no run queued behind it starts.
+    with Workers(jobs) as workers:
+        runs = SubmissionRuns(problem, planned, workers)
+        # the other checks, made while the submissions run
+        problem, early_checks = _limit_and_checks(runs, workers.beside(_package_checks, problem))
         timing = package.timing
         yield Check(name, "package loads", True, f"{len(problem.cases)} cases, format {package.version}, "
                                                  f"{', '.join(sorted(package.types))}")
@@ -75,9 +73,6 @@ def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]
                 else item
         if not any(item.folder == "accepted" for item in planned):
             yield Check(name, "accepted submission", False, "no accepted submission in a supported language")
-    finally:  # a broken package (or Ctrl-C) ends the command: no run queued behind it starts
-        pool.shutdown(wait=True, cancel_futures=True)
-        beside.shutdown(wait=True)
 
 
 def _limit_warning(package: Package) -> str:
@@ -93,7 +88,7 @@ def _limit_and_checks(runs: SubmissionRuns, package_checks: Future[list[Check]])
     the checks' progress), and the package's other checks. A part of the package that does not
     build ends the command when it is found, not after the accepted runs; its error comes first
     (it explains why no accepted run passed)."""
-    wait([package_checks, *(runs.inference or {}).values()], return_when=FIRST_EXCEPTION)
+    wait_all_or_first_failure([package_checks, *(runs.inference or {}).values()])
     if package_checks.done() and package_checks.exception() is not None:
         package_checks.result()
     try:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from judge.errors import SuiteError
@@ -25,7 +24,7 @@ from judge.problem_code.reference import (
     validator_module,
 )
 from judge.runner import judge_submission
-from judge.sandbox.host import usable_cores
+from judge.workers import Workers
 
 STRATEGY_EXAMPLES = 50  # inputs drawn from a problem's strategies and shown to its validator
 
@@ -44,17 +43,13 @@ def verify_suite_problem(problem: Problem, jobs: int | None = None) -> Iterator[
     yield check_reference(problem)
     accepted: list[SubmissionResult] = []
     solutions = problem.example_solutions()
-    with ThreadPoolExecutor(max_workers=jobs or _default_jobs()) as pool:
-        results = pool.map(lambda job: judge_submission(problem, job[0], stop_on_failure=True), solutions)
+    with Workers(jobs) as workers:  # by default, as many as there are cores
+        results = workers.in_order(lambda job: judge_submission(problem, job[0], stop_on_failure=True), solutions)
         for (path, expected), result in zip(solutions, results):
             if expected == Verdict.AC:
                 accepted.append(result)
             yield solution_check(problem, path, expected, result)
     yield reference_against_accepted(problem, accepted)
-
-
-def _default_jobs() -> int:
-    return usable_cores()
 
 
 def check_case_names(problem: Problem) -> Check | None:
