@@ -114,6 +114,26 @@ def test_a_waiting_submission_is_not_waited_for_longer_than_under_the_limit(addi
     assert result.cases[0].wall_time < 4
 
 
+def test_a_computing_time_out_stopped_at_the_raised_limit_runs_once(addition, cache, monkeypatch):
+    """Under the raised limit (0.25 s x 10) a spinning program is stopped by the wall clock at
+    2.5 s (its CPU time cannot pass 2.5 s before that much wall time has). Past the limit's
+    0.25 s of CPU, it is TLE and did not end within the raised limit, so it is decided, not run
+    again with a loaded machine's wall clock (another 2.5 s, which problemtools and BAPCtools
+    never spend). On any machine giving it a tenth of a core it uses more than 0.25 s."""
+    import judge.runner
+
+    runs = []
+    judge_once = judge.runner._judge_case_once
+    monkeypatch.setattr(judge.runner, "_judge_case_once", lambda *args: runs.append(1) or judge_once(*args))
+    (addition / ".timelimit").write_text("0.25\n")
+    yaml = addition / "problem.yaml"
+    yaml.write_text(yaml.read_text() + "  time_safety_margin: 10\n")
+    problem = load_package(addition)
+    result, warning = judged_past_time_limit(problem, addition / "submissions" / "time_limit_exceeded" / "spins.py")
+    assert result.verdict == Verdict.TLE and warning == "" and len(result.cases) == 1
+    assert "over the limit 0.25 s" in result.cases[0].message and len(runs) == 1
+
+
 def test_judge_test_infers_the_limit_and_judges_each_submission_as_its_folder_says(addition, cache):
     (addition / ".timelimit").unlink()
     done = run_judge("test", str(addition))

@@ -199,10 +199,14 @@ def judged_past_time_limit(problem: Problem, path: Path) -> Judged:
 
 def run_past_time_limit(problem: Problem, path: Path) -> SubmissionResult:
     """The run ``judged_past_time_limit`` decides from: under time_limit * time_limit_to_tle, its
-    cases in order until one fails or runs past the limit."""
+    cases in order until one fails or runs past the limit. A case the wall clock stopped past the
+    limit's CPU time is decided, however loaded the machine (no run again with more wall time: it
+    is TLE under the limit, and did not end within the raised limit's seconds), as problemtools
+    and BAPCtools stop a run once it is past the limit and the safety margin."""
     limits = submission_language(path, follow_file_links=True).limits(base_limits(problem))
     return judge_submission(_raised(problem), path, stop_when=lambda case: failed(case) or _past(case, limits),
-                            limits=lambda raised: raised.with_wall(max(limits.wall_time, raised.cpu_time)))
+                            limits=lambda raised: raised.with_wall(max(limits.wall_time, raised.cpu_time)),
+                            settled=lambda case: case.cpu_time > limits.cpu_time)
 
 
 def decided_past_time_limit(problem: Problem, path: Path, run: SubmissionResult) -> Judged:
