@@ -17,6 +17,7 @@ from conftest import ROOT, run_judge
 from judge.formats.icpc.expectations import expectation, submissions
 from judge.formats.icpc.loading import load_package
 from judge.formats.icpc.submission_runs import Planned, SubmissionRuns, decided_past_time_limit, judged_past_time_limit
+from judge.formats.icpc.timelimit import accepted_submissions
 from judge.model.results import CaseResult, SubmissionResult
 from judge.model.verdict import Verdict
 
@@ -132,6 +133,44 @@ def test_a_computing_time_out_stopped_at_the_raised_limit_runs_once(addition, ca
     result, warning = judged_past_time_limit(problem, addition / "submissions" / "time_limit_exceeded" / "spins.py")
     assert result.verdict == Verdict.TLE and warning == "" and len(result.cases) == 1
     assert "over the limit 0.25 s" in result.cases[0].message and len(runs) == 1
+
+
+class NotedPool(ThreadPoolExecutor):
+    """A thread pool that notes the name of the submission each task judges or builds, in the
+    order the tasks are given to it (the tasks run as ever)."""
+
+    def __init__(self, workers: int) -> None:
+        super().__init__(max_workers=workers)
+        self.order: list[str] = []
+
+    def submit(self, function, /, *args, **kwargs):
+        path = next(arg.path if isinstance(arg, Planned) else arg for arg in args if isinstance(arg, (Path, Planned)))
+        self.order.append(path.name)
+        return super().submit(function, *args, **kwargs)
+
+
+def test_with_a_builder_the_slowest_build_first_there_and_the_quickest_run_first_in_the_pool(addition, cache):
+    """The builder builds every program ahead, javac's first and no Python program; the pool
+    starts with the time-out run, then takes the quickest to build first, Java last, so that no
+    worker waits for a build while another run could go. Every verdict is the folder's."""
+    (addition / ".timelimit").unlink()
+    problem = load_package(addition)
+    planned = [Planned(path, folder, expectation(path, folder)) for path, folder in submissions(problem.package)]
+    pool, builder = NotedPool(2), NotedPool(1)
+    with pool, builder:
+        runs = SubmissionRuns(problem, planned, pool, 2, builder)
+        runs.with_time_limit()
+        verdicts = [runs.result(index)[0].verdict for index in range(len(planned))]
+    assert builder.order[0] == "multi_java" and not [name for name in builder.order if name.startswith(("add.py", "multi_py"))]
+    assert set(builder.order) >= {"add.c", "add.c++", "multi_cpp", "multi_js", "packaged_js", "typo.cpp"}
+    assert pool.order[0] == "spins.py" and pool.order[-1] == "multi_java"
+    assert pool.order.index("rounds.py") < pool.order.index("add.c") < pool.order.index("add.c++")
+    assert all(verdict in item.rule.verdicts for verdict, item in zip(verdicts, planned)), verdicts
+
+
+def test_the_accepted_runs_go_the_slowest_to_build_first_without_a_builder(addition):
+    names = [path.name for path in accepted_submissions(load_package(addition))]
+    assert names[0] == "multi_java" and names.index("add.c++") < names.index("add.c") < names.index("add.py")
 
 
 def test_judge_test_infers_the_limit_and_judges_each_submission_as_its_folder_says(addition, cache):
