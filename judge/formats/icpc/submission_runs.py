@@ -221,22 +221,21 @@ def judged_past_time_limit(problem: Problem, path: Path) -> Judged:
     raised limit time_limit * time_limit_to_tle, its cases in order until one fails or runs past
     the limit itself (``decided_past_time_limit``). Judged under the limit first, its first TLE
     case would have to run again under the raised one to see whether it ends there: a second
-    time-out. The wall clock allows the limit's own, or the raised CPU time if more: a program
-    that waits is as much past the limit as under it, and ending after the raised limit's
-    seconds is not ending within it."""
+    time-out. The wall clock allows the raised CPU time and its overshoot (``run_past_time_limit``):
+    ending after the raised limit's seconds is not ending within it."""
     return decided_past_time_limit(problem, path, run_past_time_limit(problem, path))
 
 
 def run_past_time_limit(problem: Problem, path: Path) -> SubmissionResult:
     """The run ``judged_past_time_limit`` decides from: under time_limit * time_limit_to_tle, its
-    cases in order until one fails or runs past the limit. A case the wall clock stopped past the
-    limit's CPU time is decided, however loaded the machine (no run again with more wall time: it
-    is TLE under the limit, and did not end within the raised limit's seconds), as problemtools
-    and BAPCtools stop a run once it is past the limit and the safety margin."""
+    cases in order until one fails or runs past the limit. The wall clock allows the raised CPU
+    time with its overshoot (Limits.wall_for), so that a program computing on a quiet machine is
+    stopped by its CPU time, as problemtools and BAPCtools stop it: at the raised CPU time itself,
+    the wall clock came first, a little short of it, and the case ran again with a loaded
+    machine's wall clock (``slowed_by_machine``)."""
     limits = submission_language(path, follow_file_links=True).limits(base_limits(problem))
     return judge_submission(_raised(problem), path, stop_when=lambda case: failed(case) or _past(case, limits),
-                            limits=lambda raised: raised.with_wall(max(limits.wall_time, raised.cpu_time)),
-                            settled=lambda case: case.cpu_time > limits.cpu_time)
+                            limits=lambda raised: raised.with_wall(max(limits.wall_time, Limits.wall_for(raised.cpu_time))))
 
 
 def decided_past_time_limit(problem: Problem, path: Path, run: SubmissionResult) -> Judged:
