@@ -143,13 +143,13 @@ class SubmissionRuns:
             self._guess(index, inference)
         accepted = accepted_submissions(self.problem)
         judged = accepted_judging(self.problem, len(accepted))
-        numbers = {path.resolve(): number for number, path in enumerate(accepted, 1)}
-        early = [index for index, planned in enumerate(self.planned) if planned.path.resolve() not in numbers
+        numbered = {path.resolve(): (number, path) for number, path in enumerate(accepted, 1)}
+        early = [index for index, planned in enumerate(self.planned) if planned.path.resolve() not in numbered
                  and may_stop_early(self.problem, planned.rule) and Verdict.TLE not in planned.rule.verdicts]
-        runs = [*((path, None) for path in numbers), *((self.planned[index].path.resolve(), index) for index in early)]
+        runs = [*((path, None) for path in numbered), *((self.planned[index].path.resolve(), index) for index in early)]
         for path, index in self._in_pool_order(runs, key=lambda run: run[0]):
             if index is None:
-                inference[path] = self.pool.submit(judged, numbers[path], path)
+                inference[path] = self.pool.submit(judged, *numbered[path])
             else:
                 self.early[index] = self.pool.submit(_judged_early, self.problem, path, inference)
         self.inference = inference
