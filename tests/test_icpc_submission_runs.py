@@ -117,9 +117,10 @@ def test_a_waiting_submission_is_not_waited_for_longer_than_under_the_limit(addi
 
 def test_a_computing_time_out_is_stopped_by_its_cpu_time_under_the_raised_limit(addition, cache, monkeypatch):
     """Under the raised limit (0.25 s x 10) the wall clock allows 2.5 s and DOMjudge's overshoot,
-    so that a spinning program on a quiet machine meets its CPU limit first and is decided by
-    that run. At 2.5 s the wall clock came first, a little short of the CPU limit, and the case
-    ran again with a loaded machine's wall clock: every such submission cost two time-outs."""
+    so that a spinning program on a quiet machine meets its CPU limit first; on a loaded one it
+    meets the wall clock past the limit's 0.25 s of CPU, which decides it too. Either way one
+    run: at 2.5 s the wall clock came first, a little short of the CPU limit, and the case ran
+    again with a loaded machine's wall clock, two time-outs for every such submission."""
     import judge.runner
 
     walls = []
@@ -133,7 +134,25 @@ def test_a_computing_time_out_is_stopped_by_its_cpu_time_under_the_raised_limit(
     problem = load_package(addition)
     result, warning = judged_past_time_limit(problem, addition / "submissions" / "time_limit_exceeded" / "spins.py")
     assert result.verdict == Verdict.TLE and warning == "" and len(result.cases) == 1
-    assert "over the limit 0.25 s" in result.cases[0].message and walls[0] == 2.5 + 1
+    assert "over the limit 0.25 s" in result.cases[0].message and walls == [2.5 + 1]
+
+
+def test_a_case_its_first_run_settles_is_not_run_again_on_a_loaded_machine(addition, cache, monkeypatch):
+    """With the wall clock at the CPU limit, a spinning program always meets the wall clock
+    first, short of its CPU limit, as on a loaded machine: a case ``settled`` says is decided
+    keeps that run (the raised limit's time-outs past the limit's CPU time), where any other
+    runs again with a loaded machine's wall clock."""
+    import judge.runner
+
+    runs = []
+    judge_once = judge.runner._judge_case_once
+    monkeypatch.setattr(judge.runner, "_judge_case_once", lambda *args: runs.append(1) or judge_once(*args))
+    (addition / ".timelimit").write_text("0.5\n")
+    problem = load_package(addition)
+    result = judge.runner.judge_submission(problem, addition / "submissions" / "time_limit_exceeded" / "spins.py",
+                                           cases=problem.cases[:1], limits=lambda limits: limits.with_wall(limits.cpu_time),
+                                           settled=lambda case: True)
+    assert result.verdict == Verdict.TLE and len(runs) == 1
 
 
 class NotedPool(ThreadPoolExecutor):

@@ -230,12 +230,16 @@ def run_past_time_limit(problem: Problem, path: Path) -> SubmissionResult:
     """The run ``judged_past_time_limit`` decides from: under time_limit * time_limit_to_tle, its
     cases in order until one fails or runs past the limit. The wall clock allows the raised CPU
     time with its overshoot (Limits.wall_for), so that a program computing on a quiet machine is
-    stopped by its CPU time, as problemtools and BAPCtools stop it: at the raised CPU time itself,
-    the wall clock came first, a little short of it, and the case ran again with a loaded
-    machine's wall clock (``slowed_by_machine``)."""
+    stopped by its CPU time, as problemtools and BAPCtools stop it (at the raised CPU time itself,
+    the wall clock came first, a little short of it). A case the wall clock stops past the
+    limit's CPU time is decided: TLE under the limit, and not ending within the raised limit's
+    seconds. It is not run again with a loaded machine's wall clock, as a case stopped short of
+    the limit's CPU time is (``slowed_by_machine``): that would cost up to three times the
+    raised limit more, and could only show a quieter moment."""
     limits = submission_language(path, follow_file_links=True).limits(base_limits(problem))
     return judge_submission(_raised(problem), path, stop_when=lambda case: failed(case) or _past(case, limits),
-                            limits=lambda raised: raised.with_wall(max(limits.wall_time, Limits.wall_for(raised.cpu_time))))
+                            limits=lambda raised: raised.with_wall(max(limits.wall_time, Limits.wall_for(raised.cpu_time))),
+                            settled=lambda case: case.cpu_time > limits.cpu_time)
 
 
 def decided_past_time_limit(problem: Problem, path: Path, run: SubmissionResult) -> Judged:
