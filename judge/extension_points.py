@@ -123,8 +123,9 @@ class Language(Protocol):
     header_extensions: tuple[str, ...]
     also_builds: tuple[str, ...]
     folder_entries: tuple[str, ...]
-    # Slow to build and start (a JVM): among programs judged side by side, these start first.
-    starts_slowly: bool
+    # About how many seconds a small program's build takes (a JVM compiler's start, a C++
+    # compiler's headers): among programs judged side by side, the slowest to build start first.
+    build_seconds: float
 
     @property
     def install_hint(self) -> str:

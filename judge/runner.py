@@ -108,14 +108,16 @@ def judge_submission(problem: Problem, source: Path, language_name: str | None =
                      stop_on_failure: bool = False, cold: bool = False,
                      keep_output: bool = True,
                      stop_when: Callable[[CaseResult], bool] | None = None,
-                     limits: Callable[[Limits], Limits] | None = None) -> SubmissionResult:
+                     limits: Callable[[Limits], Limits] | None = None,
+                     settled: Callable[[CaseResult], bool] | None = None) -> SubmissionResult:
     """Judge ``source`` on ``cases`` (default: all of the problem's) and score it.
 
     With ``stop_on_failure`` the cases run in order and stop at the first that is not AC: the
     overall verdict is the same, and a slow wrong solution costs one time-out, not dozens.
     ``stop_when`` does the same with another test of a case's result (``stop_on_failure`` is
     ``stop_when=failed``). ``limits`` changes the limits the cases run under from the problem's
-    (as the language adjusts them).
+    (as the language adjusts them). A case ``settled`` says is decided keeps its run even where a
+    loaded machine's wall clock stopped it (``_judge_case`` would run it again with more wall time).
     Without ``keep_output`` the results hold no whole outputs (a class of submissions printing
     megabytes each would otherwise be held in memory until the report), only excerpts.
     """
@@ -129,7 +131,7 @@ def judge_submission(problem: Problem, source: Path, language_name: str | None =
     workers = 1 if stop_when else min(jobs, len(cases))
     cold = cold or not problem.task.runs_warm
     with executor(prepared.language, prepared.program, problem.io, prepared.limits, cold, workers) as execute:
-        results = _run_cases(problem, prepared, cases, execute, jobs, on_case, stop_when, keep_output)
+        results = _run_cases(problem, prepared, cases, execute, jobs, on_case, stop_when, keep_output, settled)
     result = summarize(problem, source, prepared.language.name, results)
     result.partial = len(results) < len(problem.cases)
     return result
@@ -137,9 +139,9 @@ def judge_submission(problem: Problem, source: Path, language_name: str | None =
 
 def _run_cases(problem: Problem, prepared: Prepared, cases: list[Case], execute: Execute, jobs: int,
                on_case: Callable[[CaseResult], None] | None, stop_when: Callable[[CaseResult], bool] | None,
-               keep_output: bool) -> list[CaseResult]:
+               keep_output: bool, settled: Callable[[CaseResult], bool] | None = None) -> list[CaseResult]:
     def run_one(case: Case) -> CaseResult:
-        result = run_case(problem, prepared, case, execute, keep_output)
+        result = run_case(problem, prepared, case, execute, keep_output, settled)
         if on_case:
             on_case(result)
         return result
@@ -182,11 +184,11 @@ def failed_preparation(problem: Problem, source: Path, cases: list[Case], failur
 
 
 def run_case(problem: Problem, prepared: Prepared, case: Case, execute: Execute | None = None,
-             keep_output: bool = True) -> CaseResult:
+             keep_output: bool = True, settled: Callable[[CaseResult], bool] | None = None) -> CaseResult:
     """Run one case in the sandbox (as the problem's task type runs it) and decide its verdict.
     The result keeps the whole output only with ``keep_output``; an excerpt of a sample case's
-    output always."""
-    result = _judge_case(problem, prepared, case, execute)
+    output always. ``settled``: as judge_submission's."""
+    result = _judge_case(problem, prepared, case, execute, settled)
     result.output_excerpt = result.output[:OUTPUT_EXCERPT_CHARS] if case.visibility == Visibility.SAMPLE else ""
     if result.verdict != Verdict.AC:
         result.hint, result.description = case.hint, case.description
@@ -195,16 +197,19 @@ def run_case(problem: Problem, prepared: Prepared, case: Case, execute: Execute 
     return result
 
 
-def _judge_case(problem: Problem, prepared: Prepared, case: Case, execute: Execute | None) -> CaseResult:
+def _judge_case(problem: Problem, prepared: Prepared, case: Case, execute: Execute | None,
+                settled: Callable[[CaseResult], bool] | None = None) -> CaseResult:
     """The case's result. A run whose allocation failed because the machine was short of memory
     is not the program's doing, so it runs once more, and is IE if that happens again; nor is a
     run the wall clock stopped while it was computing short of its CPU limit (a loaded machine):
-    it runs once more with the wall clock at Limits.loaded_wall, and that run decides."""
+    it runs once more with the wall clock at Limits.loaded_wall, and that run decides, unless
+    ``settled`` says the first run decides the case already."""
     result = _judge_case_once(problem, prepared, case, execute)
     limits = prepared.limits
     if result.machine_short_of_memory:
         result = _judge_case_once(problem, prepared, case, execute)
-    elif slowed_by_machine(result.verdict, result.cpu_time, result.wall_time, limits):
+    elif slowed_by_machine(result.verdict, result.cpu_time, result.wall_time, limits) \
+            and not (settled and settled(result)):
         loaded = dataclasses.replace(prepared, limits=limits.with_wall(max(limits.wall_time,
                                                                           Limits.loaded_wall(limits.cpu_time))))
         result = _judge_case_once(problem, loaded, case, execute)

@@ -16,6 +16,7 @@ from conftest import ROOT, run_judge
 from judge.formats.icpc.expectations import expectation, submissions
 from judge.formats.icpc.loading import load_package
 from judge.formats.icpc.submission_runs import Planned, SubmissionRuns, decided_past_time_limit, judged_past_time_limit
+from judge.formats.icpc.timelimit import accepted_submissions
 from judge.model.results import CaseResult, SubmissionResult
 from judge.model.verdict import Verdict
 from judge.workers import Workers
@@ -102,8 +103,8 @@ def test_a_time_out_run_under_a_limit_the_inference_does_not_give_is_judged_agai
 
 
 def test_a_waiting_submission_is_not_waited_for_longer_than_under_the_limit(addition, cache):
-    """Judged once under the raised limit (2 s), a program that waits forever still times out
-    at the limit's own wall clock (2 s: the limit and its overshoot), not the raised limit's."""
+    """Judged once under the raised limit (2 s), a program that waits forever times out at the
+    raised limit's wall clock (2 s and its overshoot of 1 s), never a loaded machine's."""
     sleeps = addition / "submissions" / "time_limit_exceeded" / "sleeps.py"
     sleeps.write_text("import time\ntime.sleep(60)\n")
     (addition / ".timelimit").write_text("1\n")
@@ -112,6 +113,84 @@ def test_a_waiting_submission_is_not_waited_for_longer_than_under_the_limit(addi
     assert result.verdict == Verdict.TLE and warning == ""
     assert "still running after 2 s of wall time" in result.cases[0].message
     assert result.cases[0].wall_time < 4
+
+
+def test_a_computing_time_out_is_stopped_by_its_cpu_time_under_the_raised_limit(addition, cache, monkeypatch):
+    """Under the raised limit (0.25 s x 10) the wall clock allows 2.5 s and DOMjudge's overshoot,
+    so that a spinning program on a quiet machine meets its CPU limit first; on a loaded one it
+    meets the wall clock past the limit's 0.25 s of CPU, which decides it too. Either way one
+    run: at 2.5 s the wall clock came first, a little short of the CPU limit, and the case ran
+    again with a loaded machine's wall clock, two time-outs for every such submission."""
+    import judge.runner
+
+    walls = []
+    judge_once = judge.runner._judge_case_once
+    monkeypatch.setattr(judge.runner, "_judge_case_once",
+                        lambda problem, prepared, *rest: walls.append(prepared.limits.wall_time)
+                        or judge_once(problem, prepared, *rest))
+    (addition / ".timelimit").write_text("0.25\n")
+    yaml = addition / "problem.yaml"
+    yaml.write_text(yaml.read_text() + "  time_safety_margin: 10\n")
+    problem = load_package(addition)
+    result, warning = judged_past_time_limit(problem, addition / "submissions" / "time_limit_exceeded" / "spins.py")
+    assert result.verdict == Verdict.TLE and warning == "" and len(result.cases) == 1
+    assert "over the limit 0.25 s" in result.cases[0].message and walls == [2.5 + 1]
+
+
+def test_a_case_its_first_run_settles_is_not_run_again_on_a_loaded_machine(addition, cache, monkeypatch):
+    """With the wall clock at the CPU limit, a spinning program always meets the wall clock
+    first, short of its CPU limit, as on a loaded machine: a case ``settled`` says is decided
+    keeps that run (the raised limit's time-outs past the limit's CPU time), where any other
+    runs again with a loaded machine's wall clock."""
+    import judge.runner
+
+    runs = []
+    judge_once = judge.runner._judge_case_once
+    monkeypatch.setattr(judge.runner, "_judge_case_once", lambda *args: runs.append(1) or judge_once(*args))
+    (addition / ".timelimit").write_text("0.5\n")
+    problem = load_package(addition)
+    result = judge.runner.judge_submission(problem, addition / "submissions" / "time_limit_exceeded" / "spins.py",
+                                           cases=problem.cases[:1], limits=lambda limits: limits.with_wall(limits.cpu_time),
+                                           settled=lambda case: True)
+    assert result.verdict == Verdict.TLE and len(runs) == 1
+
+
+class NotedPool(ThreadPoolExecutor):
+    """A thread pool that notes the name of the submission each task judges or builds, in the
+    order the tasks are given to it (the tasks run as ever)."""
+
+    def __init__(self, workers: int) -> None:
+        super().__init__(max_workers=workers)
+        self.order: list[str] = []
+
+    def submit(self, function, /, *args, **kwargs):
+        path = next(arg.path if isinstance(arg, Planned) else arg for arg in args if isinstance(arg, (Path, Planned)))
+        self.order.append(path.name)
+        return super().submit(function, *args, **kwargs)
+
+
+def test_with_a_builder_the_slowest_build_first_there_and_the_quickest_run_first_in_the_pool(addition, cache):
+    """The builder builds every program ahead, javac's first and no Python program; the pool
+    starts with the time-out run, then takes the quickest to build first, Java last, so that no
+    worker waits for a build while another run could go. Every verdict is the folder's."""
+    (addition / ".timelimit").unlink()
+    problem = load_package(addition)
+    planned = [Planned(path, folder, expectation(path, folder)) for path, folder in submissions(problem.package)]
+    pool, builder = NotedPool(2), NotedPool(1)
+    with pool, builder:
+        runs = SubmissionRuns(problem, planned, pool, 2, builder)
+        runs.with_time_limit()
+        verdicts = [runs.result(index)[0].verdict for index in range(len(planned))]
+    assert builder.order[0] == "multi_java" and not [name for name in builder.order if name.startswith(("add.py", "multi_py"))]
+    assert set(builder.order) >= {"add.c", "add.c++", "multi_cpp", "multi_js", "packaged_js", "typo.cpp"}
+    assert pool.order[0] == "spins.py" and pool.order[-1] == "multi_java"
+    assert pool.order.index("rounds.py") < pool.order.index("add.c") < pool.order.index("add.c++")
+    assert all(verdict in item.rule.verdicts for verdict, item in zip(verdicts, planned)), verdicts
+
+
+def test_the_accepted_runs_go_the_slowest_to_build_first_without_a_builder(addition):
+    names = [path.name for path in accepted_submissions(load_package(addition))]
+    assert names[0] == "multi_java" and names.index("add.c++") < names.index("add.c") < names.index("add.py")
 
 
 def test_judge_test_infers_the_limit_and_judges_each_submission_as_its_folder_says(addition, cache):

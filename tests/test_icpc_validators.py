@@ -243,6 +243,23 @@ def test_output_after_the_validator_accepted_is_dropped_not_a_crash(package_copy
     assert [case["verdict"] for case in result["cases"]] == ["AC", "AC"], result
 
 
+def test_the_output_validator_is_built_before_the_input_validators_run(package_copy, cache, monkeypatch):
+    """Every case of every submission waits for the output validator, so `judge test` builds it
+    before the package's other checks, which report it in its place as ever."""
+    from judge.formats.icpc import verify
+    from judge.formats.icpc.loading import load_package
+
+    problem = load_package(package_copy("multiplier"))
+    built_by_then = []
+    check_inputs = verify.check_input_validators
+    monkeypatch.setattr(verify, "check_input_validators",
+                        lambda package: built_by_then.append(problem.task.validator._program is not None)
+                        or check_inputs(package))
+    checks = [check.what for check in verify._package_checks(problem)]
+    assert built_by_then == [True]
+    assert checks.index("input validator validate.py") < checks.index("output validator")
+
+
 def test_a_broken_part_is_named_before_the_time_limit_it_leaves_no_way_to_infer(package_copy):
     """The package's checks run beside the time limit's inference: when both fail (an input
     validator that does not build, and no accepted submission), the broken part is named."""

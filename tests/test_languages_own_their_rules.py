@@ -151,9 +151,10 @@ def test_c_beside_cpp_is_a_cpp_folder_and_headers_name_no_language():
         folder_language(["util.h", "notes.txt"])
 
 
-def test_the_accepted_submissions_of_languages_slow_to_start_are_judged_first():
+def test_the_accepted_submissions_of_languages_slow_to_build_are_judged_first():
     """A package's time limit is inferred from its accepted submissions judged side by side: those
-    on a JVM, file or folder, start first, so that the slowest does not start last."""
+    slowest to build by their language's estimate (a JVM's, file or folder) start first, so that
+    the slowest does not start last."""
     problem = load_package(PACKAGES / "addition", run_generators=False)
     accepted = [path.name for path in accepted_submissions(problem)]
     assert accepted[0] == "multi_java" and set(accepted[1:]) >= {"add.c", "add.py", "multi_cpp", "multi_js"}

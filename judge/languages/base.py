@@ -79,6 +79,9 @@ class Language:
     # Whether its programs ship the exec server (exec_server_files) and run their cases through
     # it: one sandbox per submission instead of one per case.
     exec_server = False
+    # About how many seconds a small program's build takes (a JVM compiler's start, a C++
+    # compiler's headers): `judge test PKG` builds a package's programs slowest first.
+    build_seconds = 0.0
     # A program that reads two integers and prints their sum: `judge doctor` runs it.
     self_test_source = ""
     self_test_file = ""
@@ -89,8 +92,6 @@ class Language:
     header_extensions: tuple[str, ...] = ()
     also_builds: tuple[str, ...] = ()
     folder_entries: tuple[str, ...] = ()
-    # Its programs are slow to build and start (a JVM): judged side by side with others, they go first.
-    starts_slowly = False
 
     @property
     def install_hint(self) -> str:

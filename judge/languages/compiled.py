@@ -106,6 +106,7 @@ class C(CompiledLanguage):
     compiler = "gcc"
     source_name = "main.c"
     flags = ("-O2", "-std=c17", "-pipe", ONLINE_JUDGE)
+    build_seconds = 0.1
     apt_packages = ("gcc",)
     self_test_file = "sum.c"
     self_test_source = '#include <stdio.h>\nint main(void) { long a, b; scanf("%ld %ld", &a, &b); printf("%ld\\n", a + b); }\n'
@@ -122,6 +123,7 @@ class Cpp(CompiledLanguage):
     # C++20 with GNU extensions, as DOMjudge builds it (BAPCtools takes gnu++23): contest
     # submissions use ranges and views.
     flags = ("-O2", "-std=gnu++20", "-pipe", ONLINE_JUDGE)
+    build_seconds = 0.4
     apt_packages = ("g++",)
     self_test_file = "sum.cpp"
     self_test_source = "#include <iostream>\nint main() { long a, b; std::cin >> a >> b; std::cout << a + b << '\\n'; }\n"

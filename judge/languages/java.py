@@ -67,11 +67,11 @@ class Java(Language):
     memory_markers = (b"java.lang.OutOfMemoryError",)
     apt_packages = ("default-jdk-headless",)
     time_factor, time_extra = 2.0, 1.0  # JVM start-up and JIT threads
+    build_seconds = 0.8
     memory_slack = JVM_ALLOWANCE
     limit_address_space = False
     min_processes = 256
     exec_server = True
-    starts_slowly = True
     styles = (TaskStyle.STDIO, TaskStyle.FUNCTION)
     function_style = JavaFunction()
     self_test_file = "Sum.java"

@@ -52,6 +52,7 @@ class JavaScript(Language):
     memory_markers = (b"JavaScript heap out of memory", b"Allocation failed")
     apt_packages = ("nodejs",)
     time_factor, time_extra = 1.5, 0.2  # V8 start-up and its compiler threads
+    build_seconds = 0.1  # node --check
     memory_slack = NODE_ALLOWANCE
     limit_address_space = False
     exec_server = True

@@ -37,6 +37,7 @@ class Kotlin(Java):
     package_codes = ("kotlin",)
     toolchain = ("kotlinc", "java")
     apt_packages = ("kotlin",)
+    build_seconds = 3.0  # kotlinc: a larger compiler on the same JVM
     styles = (TaskStyle.STDIO,)
     function_style = None
     self_test_file = "sum.kt"

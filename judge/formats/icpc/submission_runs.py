@@ -15,6 +15,11 @@ decides it alike:
   less one, they start before the accepted runs, so that they end beside them, not after.
 
 The others are built, and judged once the limit is known, those expected to time out first.
+
+Given a builder of its own (one more thread), every program is built ahead there, the slowest to
+build first (kotlinc and javac start a JVM), while the pool judges the quickest to build first:
+the two meet in the middle, and a long build overlaps the runs that do not need it instead of
+holding up a worker of the pool.
 """
 
 from __future__ import annotations
@@ -27,8 +32,10 @@ from judge.formats.icpc.expectations import Expectation
 from judge.formats.icpc.programs import submission_language
 from judge.formats.icpc.submission_rules import Rule
 from judge.formats.icpc.timelimit import (
+    accepted_judging,
+    accepted_submissions,
+    build_seconds,
     decided_alike,
-    judge_accepted,
     least_limit,
     record_inferred_limit,
     time_limit_known,
@@ -71,14 +78,18 @@ def times_out_only(problem: Problem, rule: Expectation | list[Rule]) -> bool:
 
 
 class SubmissionRuns:
-    """The runs of ``planned`` in ``pool``, started at once (see the module's docstring)."""
+    """The runs of ``planned`` in ``pool``, started at once, and with a ``builder``, their builds
+    ahead (see the module's docstring)."""
 
-    def __init__(self, problem: Problem, planned: list[Planned], pool: Workers) -> None:
-        self.problem, self.planned, self.pool = problem, planned, pool
+    def __init__(self, problem: Problem, planned: list[Planned], pool: Workers,
+                 builder: Workers | None = None) -> None:
+        self.problem, self.planned, self.pool, self.builder = problem, planned, pool, builder
         self.early: dict[int, Future[SubmissionResult]] = {}  # runs made before the limit was known
         self.guessed: dict[int, Future[Guessed]] = {}  # time-outs run before it, under a limit guessed
         self.started: dict[int, Future[Judged]] = {}
         self.inference: dict[Path, Future[SubmissionResult]] | None = None  # while the limit is inferred
+        if builder is not None:
+            self._build_ahead()
         if time_limit_known(problem.package):
             self._start_judging()
         else:
@@ -116,35 +127,54 @@ class SubmissionRuns:
         (their runs are the longest, so they overlap the others' instead of ending the command
         alone)."""
         run_already = self.early.keys() | self.guessed.keys()
-        waiting = [index for index in range(len(self.planned)) if index not in run_already]
+        waiting = self._in_pool_order([index for index in range(len(self.planned)) if index not in run_already])
         waiting.sort(key=lambda index: not times_out_only(self.problem, self.planned[index].rule))
         for index in waiting:
             self.started[index] = self.pool.submit(judge_planned, self.problem, self.planned[index])
 
     def _start_inferring(self, cores: int) -> None:
-        """Up to ``cores - 1`` runs of those expected to time out, then the accepted runs, then
-        the other time-outs' runs (the longest first), then the early runs of the others expected
-        to fail, and the builds of the rest."""
+        """Up to ``cores - 1`` runs of those expected to time out, then the accepted runs and the
+        early runs of the others expected to fail (with a builder, mixed, the quickest to build
+        first), then the other time-outs' runs (the longest first), and the builds of the rest."""
         timing_out = [index for index, planned in enumerate(self.planned)
                       if times_out_only(self.problem, planned.rule)]
         inference: dict[Path, Future[SubmissionResult]] = {}  # filled below, read by the runs as they start
         for index in timing_out[:cores - 1]:
             self._guess(index, inference)
-        inference.update(judge_accepted(self.problem, self.pool))
+        accepted = accepted_submissions(self.problem)
+        judged = accepted_judging(self.problem, len(accepted))
+        numbered = {path.resolve(): (number, path) for number, path in enumerate(accepted, 1)}
+        early = [index for index, planned in enumerate(self.planned) if planned.path.resolve() not in numbered
+                 and may_stop_early(self.problem, planned.rule) and Verdict.TLE not in planned.rule.verdicts]
+        runs = [*((path, None) for path in numbered), *((self.planned[index].path.resolve(), index) for index in early)]
+        for path, index in self._in_pool_order(runs, key=lambda run: run[0]):
+            if index is None:
+                inference[path] = self.pool.submit(judged, *numbered[path])
+            else:
+                self.early[index] = self.pool.submit(_judged_early, self.problem, path, inference)
         self.inference = inference
         for index in timing_out[cores - 1:]:
             self._guess(index, inference)
-        builds = []
         for index, planned in enumerate(self.planned):
-            path, rule = planned.path.resolve(), planned.rule
+            path = planned.path.resolve()
             if path in inference:
                 self.early[index] = inference[path]
-            elif may_stop_early(self.problem, rule) and Verdict.TLE not in rule.verdicts:
-                self.early[index] = self.pool.submit(_judged_early, self.problem, path, inference)
-            elif index not in self.guessed:  # its run waits for the limit: its build goes ahead
-                builds.append(path)
-        for path in builds:
-            self.pool.submit(_build, self.problem, path)
+            elif index not in self.early and index not in self.guessed and self.builder is None:
+                self.pool.submit(_build, self.problem, path)  # its run waits for the limit: its build goes ahead
+
+    def _in_pool_order(self, items: list, key=None) -> list:
+        """``items`` (planned submissions' indexes, or ``key`` of each its path) in the order the
+        pool takes them: as they are, or with a builder, the quickest to build first (the
+        builder starts from the other end)."""
+        key = key or (lambda index: self.planned[index].path)
+        return sorted(items, key=lambda item: build_seconds(key(item))) if self.builder is not None else list(items)
+
+    def _build_ahead(self) -> None:
+        """Every program to judge that has a build, built in the builder, the slowest first."""
+        paths = dict.fromkeys([*(planned.path.resolve() for planned in self.planned),
+                               *(path.resolve() for path in accepted_submissions(self.problem))])
+        for path in sorted((path for path in paths if build_seconds(path) > 0), key=build_seconds, reverse=True):
+            self.builder.submit(_build, self.problem, path)
 
     def _guess(self, index: int, inference: dict[Path, Future[SubmissionResult]]) -> None:
         self.guessed[index] = self.pool.submit(_guessed_past_time_limit, self.problem, self.planned[index], inference)
@@ -191,18 +221,25 @@ def judged_past_time_limit(problem: Problem, path: Path) -> Judged:
     raised limit time_limit * time_limit_to_tle, its cases in order until one fails or runs past
     the limit itself (``decided_past_time_limit``). Judged under the limit first, its first TLE
     case would have to run again under the raised one to see whether it ends there: a second
-    time-out. The wall clock allows the limit's own, or the raised CPU time if more: a program
-    that waits is as much past the limit as under it, and ending after the raised limit's
-    seconds is not ending within it."""
+    time-out. The wall clock allows the raised CPU time and its overshoot (``run_past_time_limit``):
+    ending after the raised limit's seconds is not ending within it."""
     return decided_past_time_limit(problem, path, run_past_time_limit(problem, path))
 
 
 def run_past_time_limit(problem: Problem, path: Path) -> SubmissionResult:
     """The run ``judged_past_time_limit`` decides from: under time_limit * time_limit_to_tle, its
-    cases in order until one fails or runs past the limit."""
+    cases in order until one fails or runs past the limit. The wall clock allows the raised CPU
+    time with its overshoot (Limits.wall_for), so that a program computing on a quiet machine is
+    stopped by its CPU time, as problemtools and BAPCtools stop it (at the raised CPU time itself,
+    the wall clock came first, a little short of it). A case the wall clock stops past the
+    limit's CPU time is decided: TLE under the limit, and not ending within the raised limit's
+    seconds. It is not run again with a loaded machine's wall clock, as a case stopped short of
+    the limit's CPU time is (``slowed_by_machine``): that would cost up to three times the
+    raised limit more, and could only show a quieter moment."""
     limits = submission_language(path, follow_file_links=True).limits(base_limits(problem))
     return judge_submission(_raised(problem), path, stop_when=lambda case: failed(case) or _past(case, limits),
-                            limits=lambda raised: raised.with_wall(max(limits.wall_time, raised.cpu_time)))
+                            limits=lambda raised: raised.with_wall(max(limits.wall_time, Limits.wall_for(raised.cpu_time))),
+                            settled=lambda case: case.cpu_time > limits.cpu_time)
 
 
 def decided_past_time_limit(problem: Problem, path: Path, run: SubmissionResult) -> Judged:

@@ -12,6 +12,7 @@ import json
 import math
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from judge.formats.icpc.expectations import submissions
@@ -145,28 +146,39 @@ def _cache_path(package):
 
 
 def accepted_submissions(problem: Problem) -> list[Path]:
-    """The accepted submissions the limit is inferred from, those of languages slow to build and
-    start first (Java's)."""
+    """The accepted submissions the limit is inferred from, the slowest to build first."""
     return sorted((path for path, folder in submissions(problem.package) if folder == ACCEPTED and not unsupported_reason(path, follow_file_links=True)),
-                  key=lambda path: not submission_language(path, follow_file_links=True).starts_slowly)
+                  key=lambda path: -build_seconds(path))
+
+
+def build_seconds(path: Path) -> float:
+    """About how long the submission at ``path`` takes to build (its language's estimate)."""
+    return submission_language(path, follow_file_links=True).build_seconds
 
 
 def judge_accepted(problem: Problem, pool: Workers) -> dict[Path, Future[SubmissionResult]]:
     """Each accepted submission judged in ``pool`` under a generous cap (CAP_SECONDS), by
     resolved path, each saying so as it starts."""
-    capped = dataclasses.replace(problem, time_limit=CAP_SECONDS)
     accepted = accepted_submissions(problem)
+    judged = accepted_judging(problem, len(accepted))
+    return {path.resolve(): pool.submit(judged, number, path) for number, path in enumerate(accepted, 1)}
+
+
+def accepted_judging(problem: Problem, count: int) -> Callable[[int, Path], SubmissionResult]:
+    """How the ``number``-th of the ``count`` accepted submissions at ``path`` is judged to infer
+    the limit: under a generous cap (CAP_SECONDS), saying so as it starts."""
+    capped = dataclasses.replace(problem, time_limit=CAP_SECONDS)
     cores = usable_cores()
-    jobs = max(1, cores // max(1, min(cores, len(accepted))))  # the cores a submission has to itself
+    jobs = max(1, cores // max(1, min(cores, count)))  # the cores a submission has to itself
 
     def judged(number: int, path: Path) -> SubmissionResult:
         # It may take minutes: say what is going on (on stderr, which reports never are).
         print(f"judge: {problem.id} gives no time limit: inferring it from its accepted submissions "
-              f"({number}/{len(accepted)}: {path.relative_to(problem.package.root)}); done once, then cached",
+              f"({number}/{count}: {path.relative_to(problem.package.root)}); done once, then cached",
               file=sys.stderr, flush=True)
         return judge_submission(capped, path.resolve(), jobs=jobs)
 
-    return {path.resolve(): pool.submit(judged, number, path) for number, path in enumerate(accepted, 1)}
+    return judged
 
 
 def slowest_accepted(runs: dict[Path, SubmissionResult]) -> float | None:

@@ -57,9 +57,9 @@ def verify_package(problem: Problem, jobs: int | None = None) -> Iterator[Check]
     name = problem.id
     in_order = _submission_rules(package, name)
     planned = [item for item in in_order if isinstance(item, Planned)]
-    # A broken package (or Ctrl-C) ends the command: no run queued behind it starts.
-    with Workers(jobs) as workers:
-        runs = SubmissionRuns(problem, planned, workers)
+    # A broken package (or Ctrl-C) ends the command: no run or build queued behind it starts.
+    with Workers(jobs) as workers, Workers(1) as builder:  # builder: the submissions' builds, ahead of their runs
+        runs = SubmissionRuns(problem, planned, workers, builder)
         # the other checks, made while the submissions run
         problem, early_checks = _limit_and_checks(runs, workers.beside(_package_checks, problem))
         timing = package.timing
@@ -103,6 +103,7 @@ def _package_checks(problem: Problem) -> list[Check]:
     """The checks of the package's parts other than its submissions and example outputs, which
     need no time limit."""
     package = problem.package
+    validator_error = _build_output_validator(problem)  # first: every submission's case waits for it
     checks = list(check_constants(package))
     if package.generated is not None:
         checks.append(Check(problem.id, "generated data", True, f"{len(package.generated.cases)} cases made by "
@@ -118,13 +119,25 @@ def _package_checks(problem: Problem) -> list[Check]:
     checks += check_input_validators(package)
     checks += check_answer_validators(package)
     if package.output_validator is not None:
-        validator = problem.task.validator
-        validator.program()  # PackageError when it does not build
-        checks.append(Check(problem.id, "output validator", True, f"{validator.name} builds"))
+        if validator_error is not None:
+            raise validator_error
+        checks.append(Check(problem.id, "output validator", True, f"{problem.task.validator.name} builds"))
     checks += check_grader(problem)
     if not package.interactive:
         checks += check_example_outputs(package, problem.task.validator)
     return checks
+
+
+def _build_output_validator(problem: Problem) -> PackageError | None:
+    """Build the package's output validator, if it has one; its PackageError when it does not
+    build, for the check that reports it in its place among the others."""
+    if problem.package.output_validator is None:
+        return None
+    try:
+        problem.task.validator.program()
+    except PackageError as error:
+        return error
+    return None
 
 
 def _submission_rules(package: Package, name: str) -> list[Check | Planned]:
