@@ -61,7 +61,7 @@ RUN_IMPORTS = {
     "judge.sandbox.new_root", "judge.sandbox.probe_cache", "judge.sandbox.root_init", "judge.sandbox.run",
     "judge.sandbox.runtime", "judge.sandbox.scratch", "judge.sandbox.server", "judge.sandbox.slots",
     "judge.sandbox.spawn", "judge.sandbox.tiers", "judge.sandbox.view", "judge.model.scoring", "judge.model.signature",
-    "judge.classroom.store", "judge.authoring.stress", "judge.text.suggestions", "judge.tasks", "judge.tasks.base", "judge.tasks.batch",
+    "judge.classroom.store", "judge.classroom.sqlite_file", "judge.workers", "judge.authoring.stress", "judge.text.suggestions", "judge.tasks", "judge.tasks.base", "judge.tasks.batch",
     "judge.tasks.function_call", "judge.text.terminal", "judge.model.verdict", "judge.text.visible_text", "judge.model.vocabulary",
     "judge.languages.warm", "judge.text.yaml_files",
     # the layers' packages
