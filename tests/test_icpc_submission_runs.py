@@ -155,12 +155,12 @@ def test_a_case_its_first_run_settles_is_not_run_again_on_a_loaded_machine(addit
     assert result.verdict == Verdict.TLE and len(runs) == 1
 
 
-class NotedPool(ThreadPoolExecutor):
-    """A thread pool that notes the name of the submission each task judges or builds, in the
+class NotedPool(Workers):
+    """A worker pool that notes the name of the submission each task judges or builds, in the
     order the tasks are given to it (the tasks run as ever)."""
 
     def __init__(self, workers: int) -> None:
-        super().__init__(max_workers=workers)
+        super().__init__(workers)
         self.order: list[str] = []
 
     def submit(self, function, /, *args, **kwargs):
@@ -178,7 +178,7 @@ def test_with_a_builder_the_slowest_build_first_there_and_the_quickest_run_first
     planned = [Planned(path, folder, expectation(path, folder)) for path, folder in submissions(problem.package)]
     pool, builder = NotedPool(2), NotedPool(1)
     with pool, builder:
-        runs = SubmissionRuns(problem, planned, pool, 2, builder)
+        runs = SubmissionRuns(problem, planned, pool, builder)
         runs.with_time_limit()
         verdicts = [runs.result(index)[0].verdict for index in range(len(planned))]
     assert builder.order[0] == "multi_java" and not [name for name in builder.order if name.startswith(("add.py", "multi_py"))]
