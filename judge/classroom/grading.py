@@ -10,16 +10,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from judge.formats.catalog import catalog
+from judge.classroom.store import Store
 from judge.errors import SuiteError, UnknownLanguage, UsageError
-from judge.sandbox.host import CLOSE_ON_EXEC, NON_BLOCKING, NO_FOLLOW
+from judge.formats.catalog import catalog
 from judge.languages import language_for
 from judge.model.problem import Case, Problem
 from judge.model.results import CaseResult, SubmissionResult
+from judge.model.scoring import rank
 from judge.runner import judge_submission, summarize
 from judge.sandbox import isolation_summary
-from judge.model.scoring import rank
-from judge.classroom.store import Store
+from judge.sandbox.host import CLOSE_ON_EXEC, NO_FOLLOW, NON_BLOCKING
 from judge.text.suggestions import listing, nearest
 from judge.workers import Workers
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.errors import CompileError, RefusedSubmission
-from judge.sandbox.host import CLOSE_ON_EXEC, DIRECTORY, NON_BLOCKING, NO_FOLLOW
+from judge.sandbox.host import CLOSE_ON_EXEC, DIRECTORY, NO_FOLLOW, NON_BLOCKING
 
 FOLDER_MAX_BYTES = 8 << 20  # the total size of a folder program's files
 FOLDER_MAX_FILES = 200  # files and folders inside it, counted together
