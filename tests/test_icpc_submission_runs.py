@@ -67,8 +67,8 @@ def judged_while_inferring(problem) -> tuple[float, dict[str, Verdict], dict[str
     """The inferred limit; each planned submission's verdict; the limit each time-out was run
     under while the limit was unknown; the submissions judged again once it was known."""
     planned = planned_runs(problem)
-    with Workers(2) as workers:
-        runs = SubmissionRuns(problem, planned, workers)
+    with Workers(2) as workers, Workers(1) as builder:
+        runs = SubmissionRuns(problem, planned, workers, builder)
         limit = runs.with_time_limit().time_limit
         verdicts = {item.path.name: runs.result(index)[0].verdict for index, item in enumerate(planned)}
         guessed = {planned[index].path.name: future.result()[1] for index, future in runs.guessed.items()}
@@ -188,7 +188,7 @@ def test_with_a_builder_the_slowest_build_first_there_and_the_quickest_run_first
     assert all(verdict in item.rule.verdicts for verdict, item in zip(verdicts, planned)), verdicts
 
 
-def test_the_accepted_runs_go_the_slowest_to_build_first_without_a_builder(addition):
+def test_the_accepted_runs_a_limit_is_inferred_from_go_the_slowest_to_build_first(addition):
     names = [path.name for path in accepted_submissions(load_package(addition))]
     assert names[0] == "multi_java" and names.index("add.c++") < names.index("add.c") < names.index("add.py")
 

@@ -1,6 +1,8 @@
 """How `judge test PKG` runs a package's example submissions: side by side, as many at a time as
-there are cores, each built in the task that judges it, so that a slow build (javac, a C++ file
-including <bits/stdc++.h>) overlaps the other submissions' runs instead of holding them all back.
+there are cores, while a builder of their own (one more thread) builds every program ahead, the
+slowest to build first (kotlinc and javac start a JVM), and the pool judges the quickest to build
+first: the two meet in the middle, so that a long build overlaps the runs that do not need it
+instead of holding up a worker (a program the builder has not come to is built where it is judged).
 
 When the package's time limit is not known yet, the accepted submissions are judged first, under a
 generous cap, to infer it (``judge.formats.icpc.timelimit``). Beside them, the other submissions are judged
@@ -14,12 +16,7 @@ decides it alike:
   that limit is the inferred one. Theirs are the longest runs: with as many cores as there are,
   less one, they start before the accepted runs, so that they end beside them, not after.
 
-The others are built, and judged once the limit is known, those expected to time out first.
-
-Given a builder of its own (one more thread), every program is built ahead there, the slowest to
-build first (kotlinc and javac start a JVM), while the pool judges the quickest to build first:
-the two meet in the middle, and a long build overlaps the runs that do not need it instead of
-holding up a worker of the pool.
+The others are judged once the limit is known, those expected to time out first.
 """
 
 from __future__ import annotations
@@ -78,18 +75,16 @@ def times_out_only(problem: Problem, rule: Expectation | list[Rule]) -> bool:
 
 
 class SubmissionRuns:
-    """The runs of ``planned`` in ``pool``, started at once, and with a ``builder``, their builds
-    ahead (see the module's docstring)."""
+    """The runs of ``planned`` in ``pool``, started at once, and their builds ahead in ``builder`` (see the module's docstring)."""
 
     def __init__(self, problem: Problem, planned: list[Planned], pool: Workers,
-                 builder: Workers | None = None) -> None:
+                 builder: Workers) -> None:
         self.problem, self.planned, self.pool, self.builder = problem, planned, pool, builder
         self.early: dict[int, Future[SubmissionResult]] = {}  # runs made before the limit was known
         self.guessed: dict[int, Future[Guessed]] = {}  # time-outs run before it, under a limit guessed
         self.started: dict[int, Future[Judged]] = {}
         self.inference: dict[Path, Future[SubmissionResult]] | None = None  # while the limit is inferred
-        if builder is not None:
-            self._build_ahead()
+        self._build_ahead()
         if time_limit_known(problem.package):
             self._start_judging()
         else:
@@ -134,8 +129,9 @@ class SubmissionRuns:
 
     def _start_inferring(self, cores: int) -> None:
         """Up to ``cores - 1`` runs of those expected to time out, then the accepted runs and the
-        early runs of the others expected to fail (with a builder, mixed, the quickest to build
-        first), then the other time-outs' runs (the longest first), and the builds of the rest."""
+        early runs of the others expected to fail (mixed, the quickest to build first), then the
+        other time-outs' runs (the longest first); the rest wait for the limit (the builder builds
+        theirs meanwhile)."""
         timing_out = [index for index, planned in enumerate(self.planned)
                       if times_out_only(self.problem, planned.rule)]
         inference: dict[Path, Future[SubmissionResult]] = {}  # filled below, read by the runs as they start
@@ -159,15 +155,12 @@ class SubmissionRuns:
             path = planned.path.resolve()
             if path in inference:
                 self.early[index] = inference[path]
-            elif index not in self.early and index not in self.guessed and self.builder is None:
-                self.pool.submit(_build, self.problem, path)  # its run waits for the limit: its build goes ahead
 
     def _in_pool_order(self, items: list, key=None) -> list:
         """``items`` (planned submissions' indexes, or ``key`` of each its path) in the order the
-        pool takes them: as they are, or with a builder, the quickest to build first (the
-        builder starts from the other end)."""
+        pool takes them: the quickest to build first (the builder starts from the other end)."""
         key = key or (lambda index: self.planned[index].path)
-        return sorted(items, key=lambda item: build_seconds(key(item))) if self.builder is not None else list(items)
+        return sorted(items, key=lambda item: build_seconds(key(item)))
 
     def _build_ahead(self) -> None:
         """Every program to judge that has a build, built in the builder, the slowest first."""
