@@ -61,15 +61,16 @@ RUN_IMPORTS = {
     "judge.sandbox.new_root", "judge.sandbox.probe_cache", "judge.sandbox.root_init", "judge.sandbox.run",
     "judge.sandbox.runtime", "judge.sandbox.scratch", "judge.sandbox.server", "judge.sandbox.slots",
     "judge.sandbox.spawn", "judge.sandbox.tiers", "judge.sandbox.view", "judge.model.scoring", "judge.model.signature",
-    "judge.classroom.store", "judge.classroom.sqlite_file", "judge.workers", "judge.authoring.stress", "judge.text.suggestions", "judge.tasks", "judge.tasks.base", "judge.tasks.batch",
+    "judge.workers", "judge.authoring.stress", "judge.text.suggestions", "judge.tasks", "judge.tasks.base", "judge.tasks.batch",
     "judge.tasks.function_call", "judge.text.terminal", "judge.model.verdict", "judge.text.visible_text", "judge.model.vocabulary",
     "judge.languages.warm", "judge.text.yaml_files",
     # the layers' packages
-    "judge.authoring", "judge.classroom", "judge.formats.suite", "judge.model", "judge.problem_code", "judge.text",
-    "judge.extension_points",
+    "judge.authoring", "judge.formats.suite", "judge.model", "judge.problem_code", "judge.text",
+    "judge.extension_points", "judge.plugins",
 }
-# Not the judge's, but as costly: reading installed packages' metadata (with the email parser).
-RUN_AVOIDS = {"importlib.metadata", "email.message", "psutil"}
+# Not the judge's, but as costly: reading installed packages' metadata (with the email parser),
+# the results store's database (a run not recorded) and the counterexample search's processes.
+RUN_AVOIDS = {"importlib.metadata", "email.message", "psutil", "sqlite3", "multiprocessing"}
 
 IMPORTED_BY_RUN = """
 import json, sys
@@ -84,12 +85,15 @@ with open(sys.argv[1], "w") as out:
 
 
 def test_judging_one_case_of_a_suite_imports_only_what_it_needs(tmp_path):
+    # From a student's folder (no problems of its own), where the working directory is looked
+    # through for problems before the built-in ones, by every format.
     listing = tmp_path / "modules.json"
-    solution = ROOT / "solutions" / "stones" / "accepted" / "game_dp.py"
+    solution = tmp_path / "game_dp.py"
+    solution.write_bytes((ROOT / "solutions" / "stones" / "accepted" / "game_dp.py").read_bytes())
     code = IMPORTED_BY_RUN.format(avoided=sorted(RUN_AVOIDS))
-    done = subprocess.run([sys.executable, "-c", code, str(listing), "run", "stones", str(solution), "--case",
-                           "sample-1", "--no-record"], capture_output=True, text=True, cwd=ROOT,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300, check=False)
+    done = subprocess.run([sys.executable, "-c", code, str(listing), "run", "stones", solution.name, "--case",
+                           "sample-1", "--no-record"], capture_output=True, text=True, cwd=tmp_path,
+                          env=as_a_student_has_it(), timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     found = json.loads(listing.read_text())
     assert found["status"] == 0, done.stdout
@@ -97,6 +101,12 @@ def test_judging_one_case_of_a_suite_imports_only_what_it_needs(tmp_path):
     assert not loaded & RUN_AVOIDS, f"judge run imports {sorted(loaded & RUN_AVOIDS)}"
     assert loaded - RUN_IMPORTS == set(), "judge run imports modules it did not: add them to RUN_IMPORTS if need be"
     assert RUN_IMPORTS - loaded == set(), "judge run no longer imports these: take them out of RUN_IMPORTS"
+
+
+def as_a_student_has_it() -> dict[str, str]:
+    """The environment, with the counterexample search's default budget (the suite sets none)."""
+    environment = {name: value for name, value in os.environ.items() if name != "JUDGE_EXPLAIN_SECONDS"}
+    return {**environment, "PYTHONPATH": str(ROOT)}
 
 
 ONE_C_CASE = """

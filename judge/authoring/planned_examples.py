@@ -12,7 +12,6 @@ anything else, and Hypothesis takes a third of a second to import.
 from __future__ import annotations
 
 import json
-import multiprocessing
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,8 @@ class PlannedExamples:
     order and without repeats, as the generator process sends them."""
 
     def __init__(self, path: Path, examples: int, seed: int) -> None:
+        import multiprocessing  # deferred: `judge run` imports this module, and searches only when asked to
+
         context = multiprocessing.get_context("fork")
         self._receive, send = context.Pipe(duplex=False)
         self._process = context.Process(target=_plan_examples, args=(path, examples, seed, send), daemon=True)

@@ -8,7 +8,6 @@ import os
 import sys
 from pathlib import Path
 
-from judge.classroom.store import DEFAULT_DB, Store
 from judge.commands import EXIT_FAILED, EXIT_OK, EXIT_USAGE  # noqa: F401 (the commands import them from here)
 from judge.errors import RefusedSubmission, UsageError
 from judge.languages.base import own_file
@@ -135,6 +134,8 @@ def _check_folder(path: Path, follow_file_links: bool = False) -> None:
 
 def open_store(path: Path | None):
     """The results store at ``path`` (default .judge/results.db), saying so when it is new."""
+    from judge.classroom.store import DEFAULT_DB, Store  # deferred: sqlite3, for the commands that record
+
     chosen = path or DEFAULT_DB
     if not chosen.exists():
         print(f"judge: recording results in a new store {chosen} (choose another with --db)", file=sys.stderr)

@@ -8,8 +8,6 @@ import os
 import sys
 from pathlib import Path
 
-from judge.authoring.explain import explain, hidden_failures
-from judge.classroom.store import record_run
 from judge.commands.common import (
     BUDGET_ENV,
     DEFAULT_EXPLAIN_SECONDS,
@@ -113,6 +111,8 @@ def handle(args: argparse.Namespace) -> int:
         rest = renderer.render_after_rows(shown, problem)
     print(rest)
     if not args.no_record and cases is None and not result.partial:
+        from judge.classroom.store import record_run  # deferred: sqlite3, for recorded runs alone
+
         store = open_store(args.db)
         record_run(store, args.student or os.environ.get("USER") or "me", problem, source, result, own_folder)
         store.close()
@@ -179,6 +179,10 @@ def _show_stopped(stream, rows_shown: bool, problem, source: Path, stop: Keyboar
 
 def _explain(args: argparse.Namespace, problem, source: Path, result):
     """The counterexample search's outcome for the hidden failures (see judge/authoring/explain.py)."""
+    # deferred: the search's machinery (Hypothesis's driver, multiprocessing) costs a plain run a
+    # third of its imports, and the search runs only when asked for
+    from judge.authoring.explain import explain, hidden_failures
+
     if hidden_failures(result) and sys.stderr.isatty():
         print(f"searching for an input that shows the hidden failure (up to {args.explain:g} s)...",
               file=sys.stderr, flush=True)

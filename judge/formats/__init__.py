@@ -12,6 +12,7 @@ from judge.formats.base import ProblemFormat, ProblemSource
 from judge.formats.icpc.format import PackageFormat
 from judge.formats.suite.format import SuiteFormat
 from judge.model.problem import Problem
+from judge.plugins import registered
 
 __all__ = ["ProblemFormat", "ProblemSource", "builtin_formats", "format_of", "formats", "plugin_formats"]
 
@@ -25,16 +26,9 @@ def builtin_formats() -> tuple[extension_points.ProblemFormat, ...]:
 
 @functools.cache
 def plugin_formats() -> tuple[extension_points.ProblemFormat, ...]:
-    """The formats other packages register; finding them reads every installed distribution's
-    metadata (70-90 ms), so it happens only when a command needs them."""
-    # deferred: importlib.metadata loads the email parser too (20 ms of every start otherwise)
-    from importlib.metadata import entry_points
-
-    found = []
-    for entry in entry_points(group="judge.formats"):
-        loaded = entry.load()
-        found.append(loaded() if isinstance(loaded, type) else loaded)
-    return tuple(found)
+    """The formats other packages register (looked for only when a command needs them: see
+    judge/plugins.py)."""
+    return tuple(registered("judge.formats"))
 
 
 def formats() -> tuple[extension_points.ProblemFormat, ...]:

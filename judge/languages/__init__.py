@@ -19,6 +19,7 @@ from judge.errors import CompileError, LanguageUnavailable, UnknownLanguage
 from judge.languages.base import Language
 from judge.languages.program import Program
 from judge.model.signature import Signature
+from judge.plugins import registered
 from judge.sandbox.runtime import expose_language_paths, language_paths
 
 ENTRY_POINT_GROUP = "judge.languages"
@@ -87,14 +88,8 @@ class LanguageRegistry(Mapping[str, Language]):
     def others(self) -> dict[str, Language]:
         """The languages other packages register, by name."""
         if self._others is None:
-            # deferred: importlib.metadata loads the email parser too, and reads every installed
-            # package's metadata
-            from importlib.metadata import entry_points
-
             found: dict[str, Language] = {}
-            for entry in entry_points(group=ENTRY_POINT_GROUP):
-                loaded = entry.load()
-                language = loaded() if isinstance(loaded, type) else loaded
+            for language in registered(ENTRY_POINT_GROUP):
                 if language.name not in BUILTIN:
                     found.setdefault(language.name, language)
             self._others = found

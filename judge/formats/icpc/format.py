@@ -8,6 +8,7 @@ is imported inside the methods, only for a problem that is a package.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -24,7 +25,11 @@ class PackageFormat(ProblemFormat):
     def sources_in(self, folder: Path) -> list[ProblemSource]:
         if not folder.is_dir() or is_package_dir(folder):
             return []
-        return [ProblemSource(path.name, path, self) for path in sorted(folder.iterdir()) if is_package_dir(path)]
+        # scandir: a file is told from a folder without a stat call (the working directory, where
+        # problems are looked for first, may hold many files)
+        with os.scandir(folder) as entries:
+            folders = sorted(Path(entry.path) for entry in entries if entry.is_dir())
+        return [ProblemSource(path.name, path, self) for path in folders if is_package_dir(path)]
 
     def source_at(self, path: Path) -> ProblemSource | None:
         return ProblemSource(path.resolve().name, path, self) if is_package_dir(path) else None
