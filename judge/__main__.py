@@ -1,5 +1,5 @@
 import sys
 
-from judge.cli import run
+from judge.launch import run
 
 sys.exit(run())

@@ -20,6 +20,9 @@ if os.environ.get("JUDGE_SANDBOX") == "none":
 # `judge run` searches up to 10 s for a counterexample whenever a hidden case fails; the tests of
 # that search ask for it (--explain), the others judge without it.
 os.environ.setdefault("JUDGE_EXPLAIN_SECONDS", "0")
+# Every command in its own process, unless a test (tests/test_resident.py) or the person running
+# the suite asks for the resident judge.
+os.environ.setdefault("JUDGE_RESIDENT", "0")
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 
 # The test modules that hold on every system: pure logic, and the judge as the system it runs on

@@ -26,6 +26,7 @@ COMMANDS = {
     "generate": "make a problem package's test data from its generators/generators.yaml",
     "export": "write a problem as an ICPC/Kattis problem package",
     "doctor": "check the languages' toolchains and the sandbox, and show the compile cache",
+    "resident": "show or stop the resident judge, which keeps the judge loaded between commands",
     "serve": "a course's judge over HTTP: students submit, the hidden cases stay on the server",
     "submit": "send a solution to a course's judge (`judge serve`) and print its rows as they are decided",
     "status": "list your submissions to a course's judge with their verdicts",

@@ -1,0 +1,88 @@
+"""A command's side of the resident judge (see ``judge/resident/__init__.py``): hand the command
+to the resident judge, forward the signals this process gets, and return the command's status.
+
+Imported before anything else of the judge on every command, so it uses the interpreter's
+built-in modules (``_socket``, ``_signal``) rather than ``socket`` and ``signal``, whose imports
+(with enum, selectors and the rest) cost more than the rest of this side together.
+"""
+
+from __future__ import annotations
+
+import _signal
+import _socket
+import os
+import sys
+
+from judge.resident import Messages, allowed, encode, identity, socket_path
+
+FORWARDED = (_signal.SIGINT, _signal.SIGTERM, _signal.SIGHUP)
+LOST = 1  # the status of a command whose resident judge ended before it did (EXIT_FAILED)
+STREAMS = (0, 1, 2)
+
+
+def run_in_resident(arguments: list[str]) -> int | None:
+    """The status of the command ``arguments`` as a resident judge ran it; None when none would
+    take it (there is none, it is stale, or this process's standard streams cannot be passed):
+    then the command is run here."""
+    if not allowed():
+        return None
+    who = identity()
+    place = socket_path(who)
+    if place is None or not os.path.exists(place):
+        return None
+    connection = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        try:
+            connection.connect(place)
+            if not _send_request(connection, who, arguments):
+                return None
+        except OSError:  # no resident behind the socket (one that died leaves it: the next replaces it)
+            return None
+        return _await_status(connection)
+    finally:
+        connection.close()
+
+
+def _send_request(connection, who: str, arguments: list[str]) -> bool:
+    """The command, with this process's standard streams as file descriptors; False if they
+    cannot be passed (one is closed)."""
+    try:
+        for descriptor in STREAMS:
+            os.fstat(descriptor)
+    except OSError:
+        return False
+    mask = os.umask(0)
+    os.umask(mask)
+    request = {"identity": who, "arguments": arguments, "program": sys.argv[0], "cwd": os.getcwd(),
+               "path0": sys.path[0] if sys.path else "", "environment": dict(os.environ), "umask": mask,
+               "streams": [(stream.encoding, stream.errors) if stream is not None else None
+                           for stream in (sys.stdin, sys.stdout, sys.stderr)]}
+    data = encode(request)
+    descriptors = b"".join(descriptor.to_bytes(4, sys.byteorder) for descriptor in STREAMS)  # C ints
+    sent = connection.sendmsg([data], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, descriptors)])
+    connection.sendall(data[sent:])
+    return True
+
+
+def _await_status(connection) -> int | None:
+    """The command's exit status, forwarding signals meanwhile; None if the resident refused it
+    before running it."""
+    def forward(number, _frame) -> None:
+        try:
+            connection.sendall(encode({"signal": number}))
+        except OSError:
+            pass
+
+    previous = {number: _signal.signal(number, forward) for number in FORWARDED}
+    try:
+        message = Messages(connection.recv).next()
+    finally:
+        for number, handler in previous.items():
+            _signal.signal(number, handler)
+    if message is None:
+        print("judge: the resident judge ended before the command did; run it again "
+              "(JUDGE_RESIDENT=0 runs every command in its own process)", file=sys.stderr)
+        return LOST
+    if "refused" in message:
+        return None
+    return int(message.get("exit", LOST))
