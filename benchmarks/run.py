@@ -18,9 +18,11 @@ machines are noisy); run it on its own:
 8. marginal cost of one case per language with `-j 1` (a full suite minus a one-case run) vs a
    plain start of the same program per case outside any sandbox (omok's accepted solution; stones'
    for JavaScript, which omok has none in); also the whole suite vs the whole plain loop
-9. one-case judge run vs plain python3 run: `judge run stones <accepted .py> --case sample-1` vs the
-   same interpreter running the solution on that input (medians of interleaved runs), with the
-   judge's bytecode cache and without it (as in item 4); and vs /usr/bin/python3's plain run
+9. one-case judge run vs plain python3 run: `judge run stones game_dp.py --case sample-1` from a
+   student's folder, the judge installed in a virtual environment of its own, vs that interpreter
+   running the solution on that input (medians of interleaved runs): with the resident judge, each
+   command in its own process, and without the judge's bytecode cache; and vs /usr/bin/python3's
+   plain run (benchmarks/one_case_run.py)
 10. against other tools: `judge test PKG` vs problemtools' `verifyproblem PKG -p submissions` and
    BAPCtools' `bt run` on problemtools' example problems, each cold (median of 3); the peers'
    install and the set-up are in benchmarks/peer_tools.py (`--peers VENV`, `--examples DIR`)
@@ -54,6 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from judge.formats.catalog import known_problems, load_problem  # noqa: E402 - the judge of this checkout
 from judge.runner import executor, prepare  # noqa: E402
 from course_server import course_server_rows  # noqa: E402 - benchmarks/course_server.py
+from one_case_run import one_case_rows  # noqa: E402 - benchmarks/one_case_run.py
 from peer_tools import peer_rows  # noqa: E402 - benchmarks/peer_tools.py, beside this file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -327,44 +330,6 @@ def marginal_case_cost(work: Path, repeats: int, languages: list[str]) -> list:
     return rows
 
 
-def one_case_run(work: Path, repeats: int) -> list:
-    """A person's quickest check, `judge run ... --case sample-1`, against starting the solution
-    with the judge's own interpreter on that case's input (and with /usr/bin/python3, whose
-    start skips a virtual environment's site packages); interleaved, so that the machine's load
-    weighs on all alike. The judge keeps its sandbox probes in a cache folder of the item's own
-    (filled by an untimed first run), as on any machine that has run it once."""
-    solution = ROOT / "solutions" / "stones" / "accepted" / "game_dp.py"
-    case = load_problem("stones", ROOT).case("sample-1")
-    suite = ROOT / "cases" / "stones.yaml"  # by path: the copy without bytecode runs from elsewhere
-    judge_command = JUDGE + ["run", str(suite), str(solution), "--case", case.name, "--no-record"]
-    copy, no_cache = without_bytecode(work)
-    # Each judge its own cache: the probes' entries are keyed by the sandbox's code, which the
-    # copy has elsewhere.
-    own_cache, copy_cache = ({"JUDGE_CACHE": str(_cache_folder(work / name))} for name in ("one-case", "copy"))
-    timed(judge_command, env=own_cache, cwd=ROOT)
-    timed(judge_command, env={**copy_cache, **no_cache}, cwd=copy)
-    judged, uncached, plain, system = [], [], [], []
-    for _ in range(repeats):
-        judged.append(timed(judge_command, env=own_cache, cwd=ROOT))
-        uncached.append(timed(judge_command, env={**copy_cache, **no_cache}, cwd=copy))
-        plain.append(timed([sys.executable, str(solution)], input=case.input.encode()))
-        system.append(timed([SUBMISSION_PYTHON, str(solution)], input=case.input.encode()))
-    judge, cold, baseline, bare = (statistics.median(times) for times in (judged, uncached, plain, system))
-    label = f"9. one-case `judge run` vs plain python3 run (median of {repeats})"
-    return [[label, f"{judge * 1000:.0f} ms", f"{baseline * 1000:.0f} ms (python3 sol.py < in)", judge / baseline,
-             "<= 8", judge / baseline <= 8],
-            [f"{label}, no bytecode cache of the judge", f"{cold * 1000:.0f} ms",
-             f"{baseline * 1000:.0f} ms (python3 sol.py < in)", f"{cold / baseline:.2f}", "(shown)", "info"],
-            [f"{label}, vs {SUBMISSION_PYTHON}", f"{judge * 1000:.0f} ms", f"{bare * 1000:.0f} ms ({SUBMISSION_PYTHON} sol.py < in)",
-             f"{judge / bare:.2f}", "(shown)", "info"]]
-
-
-def _cache_folder(folder: Path) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    folder.chmod(0o755)  # the sandbox's uid must reach it
-    return folder
-
-
 # Item 11: (file name, source, input), each about a third of a second of CPU time. The allocation-heavy
 # program holds its objects to the end, where the interpreter collects and frees them; the
 # input-heavy one reads and parses 7 MB of numbers.
@@ -483,7 +448,7 @@ def main() -> None:
         6: lambda: cluster_throughput(work, 10, 1 if args.quick else 3),
         7: lambda: per_case_cost(work, 3 if args.quick else 10),
         8: lambda: marginal_case_cost(work, 3 if args.quick else 5, args.languages),
-        9: lambda: one_case_run(work, 5 if args.quick else 15),
+        9: lambda: one_case_rows(work, 5 if args.quick else 15),
         10: lambda: peer_rows(args.peers, args.examples, work, JUDGE, JUDGE_ENV, 1 if args.quick else 3),
         11: lambda: warm_cold_cpu_time(work, 3 if args.quick else 15),
         12: lambda: course_server_rows(work, JUDGE, JUDGE_ENV, 3 if args.quick else 9),

@@ -55,13 +55,19 @@ def _send_request(connection, who: str, arguments: list[str]) -> bool:
     os.umask(mask)
     request = {"identity": who, "arguments": arguments, "program": sys.argv[0], "cwd": os.getcwd(),
                "path0": sys.path[0] if sys.path else "", "environment": dict(os.environ), "umask": mask,
-               "streams": [(stream.encoding, stream.errors) if stream is not None else None
-                           for stream in (sys.stdin, sys.stdout, sys.stderr)]}
+               "streams": [_stream_settings(stream) for stream in (sys.stdin, sys.stdout, sys.stderr)]}
     data = encode(request)
     descriptors = b"".join(descriptor.to_bytes(4, sys.byteorder) for descriptor in STREAMS)  # C ints
     sent = connection.sendmsg([data], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, descriptors)])
     connection.sendall(data[sent:])
     return True
+
+
+def _stream_settings(stream) -> tuple | None:
+    """How this interpreter opened a standard stream, for the resident's child to open it alike."""
+    if stream is None:
+        return None
+    return (stream.encoding, stream.errors, stream.line_buffering, stream.write_through)
 
 
 def _await_status(connection) -> int | None:

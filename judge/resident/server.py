@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fcntl
 import gc
+import locale
 import os
 import select
 import signal
@@ -116,7 +117,8 @@ class Resident:
         try:
             self.leave_resident()
             received = _receive_request(connection, self.who)
-        except BaseException:  # noqa: BLE001 - nothing of the command ran: end the child, never serve
+        except BaseException:  # noqa: BLE001 - nothing of the command ran: its own process runs it
+            _send(connection, {"refused": "the resident could not take the command"})
             os._exit(70)  # EX_SOFTWARE
         if received is None:
             _send(connection, {"refused": "not this resident's command"})
@@ -277,24 +279,28 @@ def _receive_request(connection: socket.socket, who: str) -> tuple[dict, Message
     os.umask(request["umask"])
     os.environ.clear()
     os.environ.update(request["environment"])
+    time.tzset()  # what an interpreter's start takes from the environment: the time zone, the locale
+    try:
+        locale.setlocale(locale.LC_CTYPE, "")
+    except locale.Error:
+        pass
     sys.argv = [request["program"], *request["arguments"]]
     if sys.path:
         sys.path[0] = request["path0"]
-    _open_streams(request["streams"], unbuffered=bool(os.environ.get("PYTHONUNBUFFERED")))
+    _open_streams(request["streams"])
     return request, messages
 
 
-def _open_streams(streams: list, unbuffered: bool) -> None:
-    """sys.stdin, stdout and stderr on the command's streams, as its interpreter opened them:
-    the same encodings, stdout line-buffered at a terminal, stderr always."""
-    for descriptor, name, spec in zip((0, 1, 2), ("stdin", "stdout", "stderr"), streams):
-        if spec is None:
+def _open_streams(streams: list) -> None:
+    """sys.stdin, stdout and stderr on the command's streams, opened as the command's interpreter
+    opened them (encoding, errors, buffering; no newline translation)."""
+    for descriptor, name, settings in zip(STREAMS, ("stdin", "stdout", "stderr"), streams):
+        if settings is None:
             continue
-        encoding, errors = spec
-        stream = open(descriptor, "r" if descriptor == 0 else "w", encoding=encoding, errors=errors,
+        encoding, errors, line_buffering, write_through = settings
+        stream = open(descriptor, "r" if descriptor == 0 else "w", encoding=encoding, errors=errors, newline="\n",
                       closefd=False)
-        if descriptor:
-            stream.reconfigure(line_buffering=descriptor == 2 or os.isatty(descriptor), write_through=unbuffered)
+        stream.reconfigure(line_buffering=line_buffering, write_through=write_through)
         setattr(sys, name, stream)
         setattr(sys, f"__{name}__", stream)
 
