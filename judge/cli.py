@@ -17,6 +17,7 @@ from judge.commands import COMMANDS, EXIT_FAILED, EXIT_USAGE, command_module
 from judge.errors import JudgeError
 from judge.model.vocabulary import COLD_ENV
 from judge.text.docs_links import command_page
+from judge.text.terminal import discard_output
 from judge.text.visible_text import visible
 
 
@@ -47,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"judge: stopped by {stop.args[0] if stop.args else 'SIGINT'}", file=sys.stderr)
         return getattr(stop, "exit_status", 130)
     except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        discard_output(sys.stdout)
         return EXIT_FAILED
     except JudgeError as error:  # a person's fault to fix: one line, exit 2; anything else is a bug
         print(f"judge: error: {visible(str(error))}", file=sys.stderr)

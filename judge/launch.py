@@ -18,11 +18,12 @@ if TYPE_CHECKING:
     from typing import NoReturn
 
 # The commands a resident imports before its first one (the others import theirs when they run):
-# the student's and the setter's everyday commands, and every built-in language.
+# the student's and the setter's everyday commands, every built-in language, and what `judge run`
+# imports only once it runs (its report's formats, the counterexample search).
 PRELOADED_COMMANDS = ("run", "test", "stress", "show", "list", "doctor", "submit", "status")
 PRELOADED_MODULES = ("judge.languages.python", "judge.languages.compiled", "judge.languages.java",
                      "judge.languages.javascript", "judge.languages.kotlin", "judge.languages.bash",
-                     "judge.sandbox.slots")
+                     "judge.renderers.run.table", "judge.renderers.run.json", "judge.authoring.explain")
 
 
 def run() -> NoReturn:

@@ -225,3 +225,13 @@ def test_a_folder_others_may_enter_is_not_used(tmp_path):
     time.sleep(1)
     assert list(folder.iterdir()) == []
     assert run_judge("run", "stones", str(ACCEPTED), "--case", "sample-1", "--no-record", env=env).returncode == 0
+
+
+def test_a_command_without_its_standard_output_runs_in_its_own_process(resident):
+    # Its socket would otherwise take the closed stream's number, and be passed as that stream.
+    command = (f"exec {sys.executable} -m judge run stones {ACCEPTED} --case sample-1 --no-record "
+               f"< /dev/null >&-")
+    done = subprocess.run(command, shell=True, capture_output=True, text=True, timeout=300, cwd=ROOT,
+                          env={**os.environ, **resident, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0 and "SIGHUP" not in done.stderr, done.stderr
+    assert alive(resident_pid(resident))

@@ -186,3 +186,13 @@ def test_judge_test_stopped_says_how_far_it_got():
     rest, stderr = rest_of(process, timeout=60)
     assert process.returncode == 128 + signal.SIGTERM
     assert "stopped by SIGTERM after" in rest and "Traceback" not in stderr
+
+
+def test_a_reader_that_stops_early_sees_no_traceback():
+    # `judge run | head -2`: the rows after the pipe closed go nowhere, and nothing is reported
+    # as a failure of the judge's own (the status is the run's, as without the pipe).
+    done = subprocess.run(f"{sys.executable} -m judge run stones {WRONG} --no-record --no-explain | head -2",
+                          shell=True, capture_output=True, text=True, cwd=ROOT, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.stdout.splitlines()[0].startswith("case") and len(done.stdout.splitlines()) == 2
+    assert "Traceback" not in done.stderr and "Error" not in done.stderr, done.stderr

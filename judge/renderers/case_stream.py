@@ -14,7 +14,7 @@ from typing import TextIO
 
 from judge.model.results import CaseResult
 from judge.renderers.report import CaseTable
-from judge.text.terminal import cut, terminal_width
+from judge.text.terminal import cut, discard_output, terminal_width
 
 TICK_SECONDS = 0.5  # how often the status line's clock moves
 CLEAR_LINE = "\r\x1b[K"
@@ -100,7 +100,10 @@ class CaseStream:
 
     def _write(self, line: str) -> None:
         self._clear_status()
-        print(line, file=self.out, flush=True)
+        try:
+            print(line, file=self.out, flush=True)
+        except BrokenPipeError:  # `judge run | head`: the judging goes on, its rows go nowhere
+            discard_output(self.out)
 
     def _draw_status(self) -> None:
         if self.status is None:

@@ -28,14 +28,13 @@ def run_in_resident(arguments: list[str]) -> int | None:
         return None
     who = identity()
     place = socket_path(who)
-    if place is None or not os.path.exists(place):
+    if place is None or not os.path.exists(place) or not _streams_open():
         return None
     connection = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         try:
             connection.connect(place)
-            if not _send_request(connection, who, arguments):
-                return None
+            _send_request(connection, who, arguments)
         except OSError:  # no resident behind the socket (one that died leaves it: the next replaces it)
             return None
         return _await_status(connection)
@@ -43,14 +42,19 @@ def run_in_resident(arguments: list[str]) -> int | None:
         connection.close()
 
 
-def _send_request(connection, who: str, arguments: list[str]) -> bool:
-    """The command, with this process's standard streams as file descriptors; False if they
-    cannot be passed (one is closed)."""
+def _streams_open() -> bool:
+    """Whether this process has its three standard streams (else the socket would take the
+    number of a closed one, and be passed as that stream)."""
     try:
         for descriptor in STREAMS:
             os.fstat(descriptor)
     except OSError:
         return False
+    return True
+
+
+def _send_request(connection, who: str, arguments: list[str]) -> None:
+    """The command, with this process's standard streams as file descriptors."""
     mask = os.umask(0)
     os.umask(mask)
     request = {"identity": who, "arguments": arguments, "program": sys.argv[0], "cwd": os.getcwd(),
@@ -60,7 +64,6 @@ def _send_request(connection, who: str, arguments: list[str]) -> bool:
     descriptors = b"".join(descriptor.to_bytes(4, sys.byteorder) for descriptor in STREAMS)  # C ints
     sent = connection.sendmsg([data], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, descriptors)])
     connection.sendall(data[sent:])
-    return True
 
 
 def _stream_settings(stream) -> tuple | None:

@@ -23,6 +23,13 @@ def terminal_width() -> int:
     return shutil.get_terminal_size((LOG_WIDTH, 24)).columns
 
 
+def discard_output(stream: TextIO) -> None:
+    """What is written to ``stream`` from now on goes nowhere: its reader is gone (`judge run |
+    head`), and the rest of the command's output, the interpreter's last flush included, must not
+    fail on the closed pipe."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+
+
 def cut(text: str, width: int) -> str:
     """``text`` on one line, at most ``width`` characters, ending with an ellipsis if cut; its
     control characters shown as escapes (judge/text/visible_text.py), counted in the width."""
