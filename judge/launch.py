@@ -21,9 +21,7 @@ if TYPE_CHECKING:
 # the student's and the setter's everyday commands, every built-in language, and what `judge run`
 # imports only once it runs (its report's formats, the counterexample search).
 PRELOADED_COMMANDS = ("run", "test", "stress", "show", "list", "doctor", "submit", "status")
-PRELOADED_MODULES = ("judge.languages.python", "judge.languages.compiled", "judge.languages.java",
-                     "judge.languages.javascript", "judge.languages.kotlin", "judge.languages.bash",
-                     "judge.renderers.run.table", "judge.renderers.run.json", "judge.authoring.explain")
+PRELOADED_MODULES = ("judge.renderers.run.table", "judge.renderers.run.json", "judge.authoring.explain")
 
 
 def run() -> NoReturn:
@@ -71,8 +69,11 @@ def _preload() -> None:
     import importlib
 
     from judge.commands import command_module
+    from judge.languages import BUILTIN
 
     for name in PRELOADED_COMMANDS:
         command_module(name)
-    for module in PRELOADED_MODULES:
+    # The languages' modules, not the languages: a language asked for is shown in every
+    # sandbox's view from then on, and the resident's children ask for their own.
+    for module in [*dict.fromkeys(module for module, _class in BUILTIN.values()), *PRELOADED_MODULES]:
         importlib.import_module(module)

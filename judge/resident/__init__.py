@@ -66,7 +66,31 @@ def identity() -> str:
     path (all but its first entry, which the command sets for itself)."""
     judge_folder = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     return repr((os.getuid(), os.path.realpath(sys.executable), sys.version, judge_folder, sys.path[1:],
-                 tuple(sys.flags), sys.warnoptions, sorted(map(str, sys._xoptions.items()))))
+                 tuple(sys.flags), sys.warnoptions, sorted(map(str, sys._xoptions.items())), _standing()))
+
+
+def _standing() -> tuple:
+    """Where the process stands, which a resident's child would not share with a command that
+    stands elsewhere: its root folder (a chroot), its namespaces, its capabilities, seccomp
+    filter and no-new-privileges flag, its resource limits and its control group."""
+    root = os.stat("/")
+    namespaces = []
+    for name in ("user", "mnt", "pid", "net", "ipc", "uts", "cgroup"):
+        try:
+            namespaces.append(os.readlink(f"/proc/self/ns/{name}"))
+        except OSError:
+            namespaces.append("")
+    status = _read("/proc/self/status").splitlines()
+    privileges = [line for line in status if line.startswith(("Cap", "Seccomp", "NoNewPrivs"))]
+    return root.st_dev, root.st_ino, namespaces, privileges, _read("/proc/self/limits"), _read("/proc/self/cgroup")
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as text:
+            return text.read()
+    except OSError:
+        return ""
 
 
 def socket_path(who: str) -> str | None:

@@ -70,7 +70,8 @@ def _stream_settings(stream) -> tuple | None:
     """How this interpreter opened a standard stream, for the resident's child to open it alike."""
     if stream is None:
         return None
-    return (stream.encoding, stream.errors, stream.line_buffering, stream.write_through)
+    buffered = type(stream.buffer).__name__ != "FileIO"  # python -u: no buffer below the text
+    return (stream.encoding, stream.errors, stream.line_buffering, stream.write_through, buffered)
 
 
 def _await_status(connection) -> int | None:

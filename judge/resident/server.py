@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fcntl
 import gc
+import io
 import locale
 import os
 import select
@@ -292,15 +293,17 @@ def _receive_request(connection: socket.socket, who: str) -> tuple[dict, Message
 
 
 def _open_streams(streams: list) -> None:
-    """sys.stdin, stdout and stderr on the command's streams, opened as the command's interpreter
-    opened them (encoding, errors, buffering; no newline translation)."""
+    """sys.stdin, stdout and stderr on the command's streams, made as the command's interpreter
+    made them: the same encoding and errors, buffered or not (python -u), line-buffered or not,
+    and no newline translation."""
     for descriptor, name, settings in zip(STREAMS, ("stdin", "stdout", "stderr"), streams):
         if settings is None:
             continue
-        encoding, errors, line_buffering, write_through = settings
-        stream = open(descriptor, "r" if descriptor == 0 else "w", encoding=encoding, errors=errors, newline="\n",
-                      closefd=False)
-        stream.reconfigure(line_buffering=line_buffering, write_through=write_through)
+        encoding, errors, line_buffering, write_through, buffered = settings
+        raw = io.FileIO(descriptor, "rb" if descriptor == 0 else "wb", closefd=False)
+        binary = raw if not buffered else io.BufferedReader(raw) if descriptor == 0 else io.BufferedWriter(raw)
+        stream = io.TextIOWrapper(binary, encoding=encoding, errors=errors, newline="\n",
+                                  line_buffering=line_buffering, write_through=write_through)
         setattr(sys, name, stream)
         setattr(sys, f"__{name}__", stream)
 
