@@ -12,6 +12,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -235,3 +236,31 @@ def test_a_command_without_its_standard_output_runs_in_its_own_process(resident)
                           env={**os.environ, **resident, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0 and "SIGHUP" not in done.stderr, done.stderr
     assert alive(resident_pid(resident))
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="connecting as another user needs root to become one")
+def test_a_connection_from_another_user_is_closed_unserved(tmp_path):
+    # Behind the private folder and the socket's own mode (both opened up here), the resident
+    # asks the kernel who connected, and serves its own user alone.
+    public = Path(tempfile.mkdtemp(prefix="judge-test-resident-", dir="/tmp"))
+    try:
+        public.chmod(0o711)
+        env = {**resident_env(tmp_path), "JUDGE_RESIDENT_DIR": str(public / "resident")}
+        run_judge("list", env=env)
+        pid = resident_pid(env)
+        folder = public / "resident"
+        (socket_file,) = folder.glob("*.sock")
+        folder.chmod(0o711)
+        socket_file.chmod(0o666)
+        probe = ("import socket, sys\ns = socket.socket(socket.AF_UNIX)\ns.connect(sys.argv[1])\n"
+                 "s.settimeout(20)\ntry:\n    s.sendall(b'x' * 64)\n    answer = s.recv(1)\n"
+                 "except (BrokenPipeError, ConnectionResetError):\n    answer = b''\n"
+                 "print('closed' if answer == b'' else 'answered')")
+        done = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--",
+                               sys.executable, "-I", "-c", probe, str(socket_file)], capture_output=True, text=True,
+                              timeout=60)
+        assert done.stdout.strip() == "closed", done.stderr
+        assert children_of(pid) == [] and alive(pid)
+        os.kill(pid, signal.SIGTERM)
+    finally:
+        shutil.rmtree(public, ignore_errors=True)

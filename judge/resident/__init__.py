@@ -5,11 +5,14 @@ Starting Python and importing what `judge run` needs takes about ten times as lo
 of a student's program. At a terminal, a command run the ordinary way leaves a resident judge
 behind (``server.py``), which has imported the common commands and then waits on a socket of the
 user's own. The next `judge` command (``client.py``) hands it its arguments, working directory,
-environment and standard streams; the resident forks a child that runs the command exactly as
-the process would have, while the command's process forwards the signals it gets and exits with
-the child's status. The resident ends after ten minutes without a command ($JUDGE_RESIDENT_IDLE seconds), or at the first
-command after a file it imported changed (an upgrade, an edit of a checkout): that command, and
-any command the resident cannot take, runs in its own process as before.
+environment and standard streams; the resident forks a child that runs the command as the
+command's own process would, while that process forwards the signals it gets and exits with the
+child's status. The resident ends after ten minutes without a command ($JUDGE_RESIDENT_IDLE
+seconds), or at the first command after a file it imported changed (an upgrade, an edit of a
+checkout): that command, and any command the resident cannot take, runs in its own process. A
+resident serves only commands that stand where it stands (``identity``): the same user,
+interpreter, installation, module path, root folder, namespaces, privileges, limits and control
+group.
 
 ``JUDGE_RESIDENT=0`` never uses one, ``=1`` starts one even away from a terminal (scripts that
 run many commands); ``judge resident`` shows or stops it. Linux only (the socket's peer is

@@ -1,8 +1,9 @@
 """The resident judge's process (see ``judge/resident/__init__.py``): imports the commands once,
 then forks a child for each command handed to it. The child takes the command's working
 directory, environment, umask, arguments and standard streams, runs it as the command's own
-process would, and exits as that process would have (its exit functions and finalizers run); the
-resident then sends the child's exit status to the command's process.
+process would, and ends as that process ends (``end_process``: its threads joined, its exit
+functions run, its streams flushed); the resident then sends the child's exit status to the
+command's process.
 """
 
 from __future__ import annotations
