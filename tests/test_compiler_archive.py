@@ -8,6 +8,7 @@ import dataclasses
 import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -142,7 +143,7 @@ def test_an_archive_the_jvm_refuses_costs_only_speed_and_prints_nothing(tmp_path
     archive = LANGUAGES["kotlin"].compiler_archive()
     not_an_archive = tmp_path / "dumped.jsa"
     not_an_archive.write_bytes(b"\x00" * 4096)
-    assert archive._install(archive_folder(), archive.key(), not_an_archive) is None
+    assert archive._install(archive_folder(), archive.key(), not_an_archive, time.time_ns()) is None
     assert archive.ready() is not None
     program = build("kotlin", "fine.kt", SUM_KT, tmp_path)
     assert (program.directory / "FineKt.class").exists()

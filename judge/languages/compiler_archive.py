@@ -14,13 +14,16 @@ jars, and the JVM options and class path it runs with. A changed JDK or compiler
 archive, never a wrong one (the JVM refuses a mismatched archive too).
 
 Trust: the archive is made by compiling a fixed program of the judge's own in the sandbox, as a
-build is, so no submission ever writes it; the judge copies it into the folder (a temporary name,
-then a rename) and records the file's identity (size, mtime, ctime, inode) in the index. A build
-uses the archive only while the file is the judge's, writable by nobody else and unchanged since
-it was recorded: a truncated or altered archive makes the JVM crash, so it is never handed over,
-but made again. Builds see the folder read-only (it is their run's program folder), and the JVM
-is told to print nothing about the archive (``-Xlog:cds*=off``) and to go on without it if it
-refuses it (``-Xshare:auto``): a missing or refused archive only costs speed.
+build is, so no submission ever writes it; the judge copies it into the folder (a temporary
+name, then a rename), dates it when its making began (any later write dates it later) and
+records its size and date in the index. A build uses the archive only while the file is the
+judge's, writable by nobody else and unchanged since it was recorded: a truncated or overwritten
+archive makes the JVM crash, so it is never handed over, but made again. (A copy that keeps the
+times, ``cp -p``, is as good as the original: that is how a benchmark carries the machine's
+archives into each cold round's cache.) Builds see the folder read-only (it is their run's
+program folder), and the JVM is told to print nothing about the archive (``-Xlog:cds*=off``) and
+to go on without it if it refuses it (``-Xshare:auto``): a missing or refused archive only costs
+speed.
 
 When: the first build that finds none starts making it on a thread beside that build (about
 five seconds of CPU, the build itself going on without it); the judge waits for that thread
@@ -38,6 +41,7 @@ import shutil
 import stat
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -138,6 +142,7 @@ class CompilerArchive:
     def _dump(self, folder: Path) -> str | None:
         """Compile the judge's own program with the JVM writing the archive; copy it in."""
         key = self.key()
+        began = time.time_ns()
         command = [self.launch[0], f"{self.option_prefix}-XX:ArchiveClassesAtExit={{work}}/{DUMPED}",
                    *self.launch[1:], *self.arguments]
         scratch = Path(tempfile.mkdtemp(prefix="judge-archive-"))
@@ -150,19 +155,20 @@ class CompilerArchive:
             if outcome.internal_error or outcome.exit_code != 0 or outcome.signal is not None:
                 why = outcome.internal_error or outcome.stderr.decode("utf-8", errors="replace").strip()[-300:]
                 return f"the archiving build failed (exit {outcome.exit_code}, signal {outcome.signal}): {why}"
-            return self._install(folder, key, work / DUMPED)
+            return self._install(folder, key, work / DUMPED, began)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
 
-    def _install(self, folder: Path, key: str, dumped: Path) -> str | None:
-        """Copy the dumped archive in under its key, record its identity, drop older ones."""
+    def _install(self, folder: Path, key: str, dumped: Path, began: int) -> str | None:
+        """Copy the dumped archive in under its key, dated when its making ``began`` (before any
+        write to it could have been), record its size and date, drop older ones."""
         archive = folder / f"{self.name}-{key}.jsa"
         try:
             source = os.open(dumped, os.O_RDONLY | NO_FOLLOW | CLOSE_ON_EXEC)
         except OSError as error:
             return f"the archiving build left no archive ({error.strerror})"
         with os.fdopen(source, "rb") as reader:
-            _replace(archive, lambda writer: shutil.copyfileobj(reader, writer, 1 << 20), 0o644)
+            _replace(archive, lambda writer: shutil.copyfileobj(reader, writer, 1 << 20), 0o644, began)
         index = {"key": key, "stamp": _stamp(os.stat(archive))}
         _replace(folder / f"{self.name}.json", lambda writer: writer.write(json.dumps(index).encode()), 0o644)
         for old in folder.glob(f"{self.name}-*.jsa"):
@@ -224,7 +230,8 @@ def jdk_files(java: str) -> list[str]:
 
 
 def _stamp(status: os.stat_result) -> list[int]:
-    return [status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino, status.st_dev]
+    """What changes when anyone writes to the file (and survives a copy that keeps its times)."""
+    return [status.st_size, status.st_mtime_ns]
 
 
 def _trusted(status: os.stat_result) -> bool:
@@ -242,13 +249,16 @@ def _read_index(path: Path) -> dict:
     return index if isinstance(index, dict) else {}
 
 
-def _replace(path: Path, write: Callable, mode: int) -> None:
-    """Write ``path`` under a temporary name, then rename it into place: no reader sees half."""
+def _replace(path: Path, write: Callable, mode: int, dated: int | None = None) -> None:
+    """Write ``path`` under a temporary name (modified at ``dated``, if given), then rename it
+    into place: no reader sees half."""
     descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
         with os.fdopen(descriptor, "wb") as writer:
             write(writer)
         os.chmod(temporary, mode)
+        if dated is not None:
+            os.utime(temporary, ns=(dated, dated))
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
