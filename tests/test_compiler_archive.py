@@ -5,21 +5,21 @@ and never a source of warnings or failed builds. Real compilers throughout."""
 from __future__ import annotations
 
 import dataclasses
-import os
 import shutil
 import tempfile
 import time
 from pathlib import Path
 
 import pytest
+from conftest import run_judge
 
 from judge.errors import CompileError
+from judge.formats.catalog import load_problem
 from judge.languages import LANGUAGES
 from judge.languages.base import COMPILE_ENV, COMPILE_LIMITS
 from judge.languages.compiler_archive import FOLDER, CompilerArchive, _locked, archive_folder, forget_archiving
 from judge.model.vocabulary import TaskStyle
 from judge.runner import judge_submission
-from judge.formats.catalog import load_problem
 from judge.sandbox import run_sandboxed
 
 needs_kotlin = pytest.mark.skipif(shutil.which("kotlinc") is None, reason="kotlinc is not installed")
@@ -108,9 +108,11 @@ def test_a_changed_input_makes_a_new_archive_and_drops_the_old(tmp_path):
     assert old is not None and maps(archive, "java", tmp_path)
     marker.write_bytes(b"another version")
     assert archive.ready() is None  # a stale key is never used
+    half_written = archive_folder() / f".{old.name}.x1y2"  # left by a judge killed as it copied
+    half_written.write_bytes(b"half")
     assert archive.make() is None
     new = archive.ready()
-    assert new is not None and new != old and not old.exists()
+    assert new is not None and new != old and not old.exists() and not half_written.exists()
     assert maps(archive, "java", tmp_path)
 
 
@@ -178,3 +180,15 @@ def test_builds_see_the_archives_folder_read_only(tmp_path):
     assert outcome.exit_code != 0
     assert made.read_bytes() == before and not (made.parent / "new").exists()
     assert archive.ready() == made
+
+
+@needs_javac
+def test_judge_doctor_makes_and_shows_the_archives(own_archiving):
+    done = run_judge("doctor", env={"JUDGE_CACHE": str(own_archiving)})
+    shown = done.stdout.split("compiler class archives:")[1]
+    for language, compiler in (("java", "javac"), ("kotlin", "kotlinc")):
+        if language == "kotlin" and shutil.which("kotlinc") is None:
+            continue
+        made = LANGUAGES[language].compiler_archive().ready()
+        assert made is not None and made.parent == own_archiving / FOLDER
+        assert f"{compiler}: {made} (" in shown

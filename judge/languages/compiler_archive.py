@@ -123,6 +123,8 @@ class CompilerArchive:
                 return "another judge is making it"
             if self.ready():
                 return None
+            for leftover in folder.glob(f".{self.name}*"):  # what a judge killed as it wrote left
+                leftover.unlink(missing_ok=True)
             return self._dump(folder)
 
     def in_background(self) -> None:

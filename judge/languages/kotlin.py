@@ -9,6 +9,7 @@ the file's name, first letter in capitals, then ``Kt`` (``hello.kt``: ``HelloKt`
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -166,13 +167,14 @@ class Kotlin(Java):
         return super().run_command(main_class, f"{classpath}:{self.stdlib() or STDLIB}")
 
 
-def compiler_classpath(home: Path) -> list[str]:
+@functools.cache
+def compiler_classpath(home: Path) -> tuple[str, ...]:
     """The compiler's jar and those its manifest's Class-Path names (beside it, as the launcher
-    finds them), read once per version of the jar."""
+    finds them), read once per version of the jar (remembered per machine) and process."""
     jar = home / "lib" / COMPILER_JAR
     named = remembered(f"kotlinc class path {jar}", [str(jar)], lambda: _manifest_classpath(jar),
                        lambda value: isinstance(value, list) and all(isinstance(name, str) for name in value))
-    return [str(jar), *(str(jar.parent / name) for name in named if (jar.parent / name).exists())]
+    return (str(jar), *(str(jar.parent / name) for name in named if (jar.parent / name).exists()))
 
 
 def _manifest_classpath(jar: Path) -> list[str]:
