@@ -192,3 +192,12 @@ def test_judge_doctor_makes_and_shows_the_archives(own_archiving):
         made = LANGUAGES[language].compiler_archive().ready()
         assert made is not None and made.parent == own_archiving / FOLDER
         assert f"{compiler}: {made} (" in shown
+
+
+@needs_javac
+def test_a_cache_folder_that_cannot_hold_archives_only_costs_speed(own_archiving, tmp_path):
+    (own_archiving / FOLDER).write_text("not a folder")
+    program = build("java", "Sum.java", SUM_JAVA, tmp_path)
+    assert (program.directory / "Sum.class").exists()
+    forget_archiving()
+    assert (own_archiving / FOLDER).read_text() == "not a folder"

@@ -107,8 +107,12 @@ class CompilerArchive:
 
     def for_build(self, command: list[str]) -> tuple[list[str], Path | None]:
         """How a build runs ``command``, and the folder to show it as its program folder: with
-        the archive when there is one; else as it is, while the archive is made beside it."""
-        archive = self.ready()
+        the archive when there is one; else as it is, while the archive is made beside it (a
+        folder that cannot hold it only costs speed)."""
+        try:
+            archive = self.ready()
+        except (OSError, JudgeError):
+            return command, None
         if archive is None:
             self.in_background()
             return command, None
