@@ -80,8 +80,10 @@ class CompilerArchive:
     arguments: tuple[str, ...]
 
     def key(self) -> str:
-        """What the archive depends on, digested."""
-        parts = [self.name, *self.launch, *map(file_identity, self.inputs)]
+        """What the archive depends on, digested (the judge's program too: it decides which
+        classes the archive holds)."""
+        program = [f"{name}:{hashlib.sha256(content).hexdigest()}" for name, content in self.program]
+        parts = [self.name, *self.launch, *map(file_identity, self.inputs), *program]
         return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
 
     def ready(self) -> Path | None:

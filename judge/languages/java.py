@@ -52,13 +52,17 @@ START_UP_OPTIONS = ("-XX:+IgnoreUnrecognizedVMOptions", "-XX:+UnlockDiagnosticVM
 JAVAC_JVM_OPTIONS = ("-J-Xss64m", "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-J-XX:-UsePerfData")
 # What javac compiles to make its class archive (judge/languages/compiler_archive.py): the judge's
 # own program, using what submissions commonly do, so that the classes javac loads for it are
-# most of those it loads for theirs.
+# most of those it loads for theirs (and nothing a JDK older than 17 refuses).
 ARCHIVING_SOURCE = """import java.io.*;
 import java.util.*;
 import java.util.stream.*;
 
 public class Archiving {
-    record Edge(int to, long weight) {}
+    static final class Edge {
+        final int to;
+        final long weight;
+        Edge(int to, long weight) { this.to = to; this.weight = weight; }
+    }
     interface Shape { double area(); }
     enum Colour { RED, GREEN }
 
@@ -77,8 +81,8 @@ public class Archiving {
         long[] sums = new long[n];
         Shape unit = () -> 1.0;
         switch (Colour.values()[n % 2]) {
-            case RED -> sums[0] += (long) unit.area();
-            default -> sums[0]--;
+            case RED: sums[0] += (long) unit.area(); break;
+            default: sums[0]--;
         }
         graph.computeIfAbsent(0, key -> new ArrayList<>()).add(new Edge(1, 2L));
         queue.add(new long[] {0, 0});

@@ -46,7 +46,7 @@ import java.util.*
 data class Edge(val to: Int, val weight: Long)
 
 sealed class Shape { abstract fun area(): Double }
-object Unit : Shape() { override fun area() = 1.0 }
+object Square : Shape() { override fun area() = 1.0 }
 
 enum class Colour { RED, GREEN }
 
@@ -61,7 +61,7 @@ fun main() {
     queue.add(longArrayOf(0, 0))
     val sums = LongArray(n)
     when (Colour.values()[n % 2]) {
-        Colour.RED -> sums[0] += Unit.area().toLong()
+        Colour.RED -> sums[0] += Square.area().toLong()
         else -> sums[0]--
     }
     val joined = (0 until n).filter { it % 2 == 0 }.joinToString(" ") { "$it" }
