@@ -1,6 +1,8 @@
-"""Kotlin (``.kt``): compiled by ``kotlinc`` to JVM classes, run by the same JVM, options and
-allowances as Java (see judge/languages/java.py), with Kotlin's standard library on the class
-path; warm as Java is, through the exec server.
+"""Kotlin (``.kt``): compiled by ``kotlinc``'s compiler to JVM classes, run by the same JVM,
+options and allowances as Java (see judge/languages/java.py), with Kotlin's standard library on
+the class path; warm as Java is, through the exec server. The compiler is started as kotlinc's
+launcher starts it, on the JVM directly, which lets it map a class archive of itself
+(judge/languages/compiler_archive.py).
 
 The class that runs is the one Kotlin makes of the file declaring the top-level ``fun main``:
 the file's name, first letter in capitals, then ``Kt`` (``hello.kt``: ``HelloKt``), or what its
