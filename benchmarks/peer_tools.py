@@ -14,7 +14,7 @@ ships them, else it downloads the installed version's sdist with the venv's pip.
 
 What each tool is given, so that the three judge the same programs the same way:
 
-- the submissions this judge does not run (Kotlin, Rust, Python 2, ...) are removed from every
+- the submissions this judge does not run (Rust, Python 2, ...) are removed from every
   copy;
 - problemtools and BAPCtools read extra language settings from $XDG_CONFIG_HOME, which the item
   points at a folder of its own: Python runs on CPython (problemtools' default is pypy3), Java
@@ -26,8 +26,10 @@ What each tool is given, so that the three judge the same programs the same way:
 
 Each tool runs with its own default parallelism (the judge: a submission per core; verifyproblem:
 one thread; `bt run`: half the cores). Cold means: the judge's $JUDGE_CACHE is a new folder
-(no compiled program, no inferred time limit) holding only the sandbox probes' file of an
-untimed first run, as on any machine that has run the judge once; BAPCtools' build folder is
+(no compiled program, no inferred time limit) holding only what the judge keeps per machine
+from an untimed first run, as on any machine that has run the judge once: the sandbox probes'
+file and the JVM compilers' class archives (judge/languages/compiler_archive.py, copied with
+their times, which the judge checks); BAPCtools' build folder is
 under a new $TMPDIR; verifyproblem keeps nothing between runs. Every submission must get its
 expected verdict from the judge (else the item fails); a peer that disagrees is named in the row.
 """
@@ -54,6 +56,7 @@ PEERS_ENV = "JUDGE_BENCH_PEERS"
 TOOLS = ("judge", "verifyproblem", "bt")
 TARGETS = {"verifyproblem": 0.5, "bt": 1.0}  # the judge's time at most this many times the peer's
 PROBES_FILE = ".sandbox-probes.json"  # judge/sandbox/probe_cache.py: the machine's, not a build
+ARCHIVES_FOLDER = ".compiler-archives"  # judge/languages/compiler_archive.py: the machine's too
 
 # Language settings the peers read from $XDG_CONFIG_HOME (see the docstring).
 PROBLEMTOOLS_LANGUAGES = """\
@@ -194,16 +197,19 @@ def _fresh(folder: Path) -> Path:
 
 
 def timed_run(tool: str, package: Path, run: Path, commands: dict[str, list[str]],
-              envs: dict[str, dict[str, str]], probes: Path | None) -> tuple[float, str]:
-    """One cold run of ``tool`` on a fresh copy of ``package`` under ``run``."""
+              envs: dict[str, dict[str, str]], machine: Path | None) -> tuple[float, str]:
+    """One cold run of ``tool`` on a fresh copy of ``package`` under ``run``; the judge's cache
+    starts with the per-machine files of the cache folder ``machine``."""
     copy = _fresh(run / tool) / package.name
     shutil.copytree(package, copy, symlinks=True)
     scratch = _fresh(run / f"{tool}-cache")
     env = dict(envs[tool])
     if tool == "judge":
         env["JUDGE_CACHE"] = str(scratch)
-        if probes is not None and probes.is_file():
-            shutil.copy(probes, scratch / PROBES_FILE)
+        if machine is not None and (machine / PROBES_FILE).is_file():
+            shutil.copy(machine / PROBES_FILE, scratch / PROBES_FILE)
+        if machine is not None and (machine / ARCHIVES_FOLDER).is_dir():
+            shutil.copytree(machine / ARCHIVES_FOLDER, scratch / ARCHIVES_FOLDER, copy_function=shutil.copy2)
         return _run([*commands["judge"], "test", str(copy)], env, ROOT)
     if tool == "verifyproblem":
         return _run([*commands[tool], str(copy), "-p", "submissions"], env, run)
@@ -247,25 +253,29 @@ def peer_rows(peers_option: str | None, examples_option: str | None, work: Path,
     peer_env = {**os.environ, "XDG_CONFIG_HOME": str(peer_config(work))}
     commands = {"judge": judge, "verifyproblem": [str(peers.verifyproblem)], "bt": [str(peers.bt)]}
     envs = {"judge": judge_env, "verifyproblem": peer_env, "bt": peer_env}
-    probes = _first_judge_run(templates, work, commands, envs)
+    machine = _first_judge_run(templates, work, commands, envs)
     times: dict[str, dict[str, list[float]]] = {name: {tool: [] for tool in TOOLS} for name in EXAMPLES}
     outputs: dict[str, dict[str, str]] = {name: {} for name in EXAMPLES}
     for round_ in range(repeats):
         for name in EXAMPLES:
             for tool in TOOLS:  # interleaved, so that the machine's load weighs on all alike
                 elapsed, output = timed_run(tool, templates[name][tool], work / f"round-{round_}" / name,
-                                            commands, envs, probes)
+                                            commands, envs, machine)
                 times[name][tool].append(elapsed)
                 outputs[name][tool] = output
     return [_row(name, times[name], outputs[name], repeats) for name in EXAMPLES]
 
 
 def _first_judge_run(templates, work: Path, commands, envs) -> Path:
-    """An untimed run that leaves the machine's sandbox probes in a cache folder, for the timed
-    runs to start from (see the docstring); returns that file."""
-    run = work / "first-run"
-    timed_run("judge", templates[EXAMPLES[0]]["judge"], run, commands, envs, None)
-    return run / "judge-cache" / PROBES_FILE
+    """Untimed runs, one per example (each starting from what the one before kept), that leave
+    the machine's sandbox probes and the archives of every compiler the examples use in a cache
+    folder, for the timed runs to start from (see the docstring); returns that folder."""
+    machine = None
+    for name in EXAMPLES:
+        run = work / "first-run" / name
+        timed_run("judge", templates[name]["judge"], run, commands, envs, machine)
+        machine = run / "judge-cache"
+    return machine
 
 
 def _row(name: str, times: dict[str, list[float]], outputs: dict[str, str], repeats: int) -> list:

@@ -11,6 +11,7 @@ from judge.commands.common import EXIT_FAILED, EXIT_OK
 from judge.errors import LanguageUnavailable
 from judge.languages import LANGUAGES
 from judge.languages.build_cache import cache_summary
+from judge.languages.compiler_archive import archive_summary
 from judge.languages.self_test import self_test
 from judge.model.vocabulary import SandboxTier
 from judge.sandbox import (
@@ -32,12 +33,14 @@ def handle(args: argparse.Namespace) -> int:
     probe_afresh()  # what works now, not what the last command found
     rows = []
     failed = 0
+    unavailable = set()
     for language in LANGUAGES.values():
         extensions = " ".join(language.extensions)
         try:
             version = language.version()
         except LanguageUnavailable as error:
             failed += 1
+            unavailable.add(language.name)
             rows.append([language.name, extensions, "unavailable", str(error)])
             continue
         problem = self_test(language)
@@ -49,6 +52,9 @@ def handle(args: argparse.Namespace) -> int:
     print_sandbox()
     print()
     print(cache_summary())
+    archives = archive_summary([language for language in LANGUAGES.values() if language.name not in unavailable])
+    if archives:
+        print(archives)
     return EXIT_FAILED if failed else EXIT_OK
 
 

@@ -23,6 +23,7 @@ from judge.sandbox.host import CLOSE_ON_EXEC, NO_FOLLOW, NON_BLOCKING
 from judge.sandbox.probe_cache import remembered
 
 if TYPE_CHECKING:
+    from judge.languages.compiler_archive import CompilerArchive
     from judge.languages.functions import FunctionStyle
     from judge.model.signature import Signature
 
@@ -158,6 +159,11 @@ class Language:
         places it (``line 7``, ``helper.py, line 2``), or None when it does not say."""
         return None
 
+    def compiler_archive(self) -> CompilerArchive | None:
+        """The class archive its compiler's JVM maps, kept per machine
+        (judge/languages/compiler_archive.py); None for a compiler that runs on no JVM."""
+        return None
+
 
 @functools.cache
 def _version_line(name: str, toolchain: tuple[str, ...], hint: str) -> str:
@@ -214,10 +220,11 @@ def own_file(path: Path) -> Path:
 
 
 def cached_build(key: str, files: dict[str, bytes], compile_command: list[str] | None,
-                 clean_message=lambda text: text) -> Path:
+                 clean_message=lambda text: text, archive: CompilerArchive | None = None) -> Path:
     """A verified, judge-owned directory holding ``files`` and, if ``compile_command`` is given,
     what it built (see judge/languages/build_cache.py). Raises CompileError with the compiler's
-    trimmed message."""
+    trimmed message. ``archive``: the compiler's class archive, which the build maps when it is
+    made (judge/languages/compiler_archive.py); the output is the same either way."""
     build = None
     if compile_command:
         failed = _FAILED_COMPILES.get(key)
@@ -225,7 +232,7 @@ def cached_build(key: str, files: dict[str, bytes], compile_command: list[str] |
             raise CompileError(_compiler_message(failed, clean_message))
 
         def build(directory: Path) -> None:
-            _compile(directory, key, compile_command, clean_message)
+            _compile(directory, key, compile_command, clean_message, archive)
     try:
         return cached_entry(key, files, build)
     except CacheUnusable as error:
@@ -243,8 +250,10 @@ FAILED_COMPILES_KEPT = 256
 FAILED_COMPILE_CHARS = 64 << 10
 
 
-def _compile(build: Path, key: str, command: list[str], clean_message) -> None:
-    outcome = run_sandboxed(command, stdin=b"", limits=COMPILE_LIMITS, work_dir=build, env=COMPILE_ENV)
+def _compile(build: Path, key: str, command: list[str], clean_message, archive: CompilerArchive | None) -> None:
+    command, archive_folder = archive.for_build(command) if archive else (command, None)
+    outcome = run_sandboxed(command, stdin=b"", limits=COMPILE_LIMITS, work_dir=build, env=COMPILE_ENV,
+                            program_dir=archive_folder)
     if outcome.internal_error:
         raise LanguageUnavailable(f"the compiler could not run: {outcome.internal_error}")
     if outcome.wall_timed_out or outcome.cpu_time > COMPILE_LIMITS.cpu_time:

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from judge.errors import CompileError
 from judge.languages.base import Language, Program, cache_key, cached_build, exec_server_files, read_source
+from judge.languages.compiler_archive import CompilerArchive, jdk_files
 from judge.languages.functions.java import CLASS_NAME, HARNESS_CLASS, JavaFunction
 from judge.model.signature import Signature
 from judge.model.vocabulary import TaskStyle
@@ -49,6 +50,53 @@ START_UP_OPTIONS = ("-XX:+IgnoreUnrecognizedVMOptions", "-XX:+UnlockDiagnosticVM
 # serial collector start and run it on half the CPU time of the default server compiler and G1 (whose
 # threads would also take the other core from a run judged beside the build).
 JAVAC_JVM_OPTIONS = ("-J-Xss64m", "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-J-XX:-UsePerfData")
+# What javac compiles to make its class archive (judge/languages/compiler_archive.py): the judge's
+# own program, using what submissions commonly do, so that the classes javac loads for it are
+# most of those it loads for theirs (and nothing a JDK older than 17 refuses).
+ARCHIVING_SOURCE = """import java.io.*;
+import java.util.*;
+import java.util.stream.*;
+
+public class Archiving {
+    static final class Edge {
+        final int to;
+        final long weight;
+        Edge(int to, long weight) { this.to = to; this.weight = weight; }
+    }
+    interface Shape { double area(); }
+    enum Colour { RED, GREEN }
+
+    static <T extends Comparable<T>> T largest(List<T> items) {
+        T best = items.get(0);
+        for (T item : items) if (item.compareTo(best) > 0) best = item;
+        return best;
+    }
+
+    public static void main(String[] args) throws IOException {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+        StringTokenizer tokens = new StringTokenizer(in.readLine());
+        int n = Integer.parseInt(tokens.nextToken());
+        Map<Integer, List<Edge>> graph = new HashMap<>();
+        PriorityQueue<long[]> queue = new PriorityQueue<>((a, b) -> Long.compare(a[0], b[0]));
+        long[] sums = new long[n];
+        Shape unit = () -> 1.0;
+        switch (Colour.values()[n % 2]) {
+            case RED: sums[0] += (long) unit.area(); break;
+            default: sums[0]--;
+        }
+        graph.computeIfAbsent(0, key -> new ArrayList<>()).add(new Edge(1, 2L));
+        queue.add(new long[] {0, 0});
+        String joined = IntStream.range(0, n).mapToObj(Integer::toString).collect(Collectors.joining(" "));
+        StringBuilder out = new StringBuilder();
+        out.append(largest(Arrays.asList(3, 1, 2))).append(' ').append(joined).append(String.format("%.2f", 1.5));
+        try {
+            System.out.println(out + " " + graph.size() + Arrays.toString(sums) + queue.poll()[0]);
+        } catch (RuntimeException error) {
+            throw new IllegalStateException(error);
+        }
+    }
+}
+"""
 COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
 # What is not code: comments, text blocks, string and character literals, in one pass (so that
 # "http://" is a string, not a comment); a brace or a `class` inside them declares nothing.
@@ -121,7 +169,8 @@ class Java(Language):
             raise CompileError("no class with `public static void main(String[] args)` in any .java file")
         command = self.compile_command(sources)
         key = cache_key(self.name, self.version(), " ".join(command), *files, *files.values())
-        return Program(self.name, cached_build(key, files, command), self.run_command(main_class))
+        return Program(self.name, cached_build(key, files, command, archive=self.compiler_archive()),
+                       self.run_command(main_class))
 
     def naming_hint(self, problem: str) -> str:
         return (f"name a Java file after the problem it solves ({problem}.java or {problem.capitalize()}.java), "
@@ -151,12 +200,24 @@ class Java(Language):
         command = self.compile_command(files)
         shipped = {**files, **exec_server_files()}
         key = cache_key(self.name, self.version(), " ".join(command), *shipped.values())
-        return cached_build(key, shipped, command, clean_message)
+        return cached_build(key, shipped, command, clean_message, self.compiler_archive())
 
     def compile_command(self, names) -> list[str]:
         """How javac compiles the sources ``names`` (relative to the build directory)."""
-        return ["javac", *JAVAC_JVM_OPTIONS, "-encoding", "UTF-8", "-XDstringConcat=inline", "-d", "{work}",
-                *(f"{{work}}/{name}" for name in names)]
+        return [*self.compiler_launch(), *self.compiler_arguments(names)]
+
+    def compiler_launch(self) -> list[str]:
+        """How the compiler starts, up to its own arguments."""
+        return ["javac", *JAVAC_JVM_OPTIONS]
+
+    def compiler_arguments(self, names) -> list[str]:
+        return ["-encoding", "UTF-8", "-XDstringConcat=inline", "-d", "{work}", *(f"{{work}}/{name}" for name in names)]
+
+    def compiler_archive(self) -> CompilerArchive:
+        """The class archive the compiler's JVM maps (judge/languages/compiler_archive.py)."""
+        return CompilerArchive("javac", tuple(self.compiler_launch()), "-J", tuple(jdk_files("javac")),
+                               (("Archiving.java", ARCHIVING_SOURCE.encode()),),
+                               tuple(self.compiler_arguments(["Archiving.java"])))
 
     def run_command(self, main_class: str, classpath: str = "{prog}") -> tuple[str, ...]:
         """How the JVM runs ``main_class`` from the compiled program directory (``classpath``)."""

@@ -60,8 +60,8 @@ def probe_afresh() -> None:
 
 def probe_key(binaries: list[str]) -> str:
     """A digest of everything a probe's outcome depends on (see the module's docstring)."""
-    parts = [user_tag(), _privileges(), _standing(), *map(_identity, binaries), *map(_contents, KERNEL_SWITCHES),
-             *(_identity(str(path)) for path in sorted(SANDBOX_CODE.glob("*.py")))]
+    parts = [user_tag(), _privileges(), _standing(), *map(file_identity, binaries), *map(_contents, KERNEL_SWITCHES),
+             *(file_identity(str(path)) for path in sorted(SANDBOX_CODE.glob("*.py")))]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
@@ -88,7 +88,7 @@ def _privileges() -> str:
     return " ".join(line for line in status if line.startswith(("CapEff:", "CapBnd:", "Seccomp:")))
 
 
-def _identity(path: str) -> str:
+def file_identity(path: str) -> str:
     """Path, size, mtime and inode of the file ``path`` leads to (and of the link, if it is one)."""
     try:
         link, target = os.lstat(path), os.stat(path)
