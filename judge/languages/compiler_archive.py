@@ -39,6 +39,7 @@ import json
 import os
 import shutil
 import stat
+import sys
 import tempfile
 import threading
 import time
@@ -140,6 +141,9 @@ class CompilerArchive:
                 return
             thread = threading.Thread(target=self._make_aside, name=f"archive {self.name}")
             _threads[self.name] = thread
+        if sys.stderr is not None and sys.stderr.isatty():  # the command waits for it at its end: say why
+            print(f"judge: making {self.name}'s class archive beside this build, once per machine "
+                  f"(later builds start faster)", file=sys.stderr)
         thread.start()
 
     def _make_aside(self) -> None:
