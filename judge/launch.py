@@ -39,7 +39,7 @@ def _run_here() -> int:
         status = cli.run()
     except SystemExit as stop:  # argparse's --help and usage errors
         status = resident.exit_status(stop)
-    if resident.wanted_after_command():
+    if resident.wanted_after_command() and resident.socket_path(resident.identity()) is not None:
         start_resident()
     return status
 
@@ -53,7 +53,7 @@ def start_resident() -> None:
     try:
         subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                          cwd="/", start_new_session=True, close_fds=True)
-    except OSError:  # no resident: every command runs in its own process, as before
+    except OSError:  # no resident: every command then runs in its own process
         pass
 
 
