@@ -2,6 +2,7 @@
 in a working directory of the caller's own (a generator's, a validator's) works in every tier."""
 
 import os
+import stat
 import subprocess
 import tempfile
 import time
@@ -23,6 +24,21 @@ def test_a_run_writes_in_a_working_directory_of_the_callers_own(tier):
         assert (work / "testcase.in").read_text() == "made\n"
     finally:
         subprocess.run(["rm", "-rf", str(parent)], check=False)
+
+
+def test_a_working_directory_in_a_shared_folder_leaves_the_folders_mode_alone(tier):
+    # A caller's working directory may lie straight in /tmp: opening its parent for the slot uid
+    # must not take the sticky, world-writable mode away from every other user of the folder.
+    shared = Path(tempfile.mkdtemp(prefix="judge-test-shared-"))
+    try:
+        shared.chmod(0o1777)
+        work = own_directory(shared, "work", os.getuid())
+        outcome = run_sandboxed(["/bin/sh", "-c", "echo made > testcase.in"], stdin=b"", work_dir=work,
+                                limits=Limits(cpu_time=1, wall_time=10, memory=64 << 20, output=1 << 20))
+        assert outcome.exit_code == 0, outcome.stderr
+        assert stat.S_IMODE(shared.stat().st_mode) == 0o1777
+    finally:
+        subprocess.run(["rm", "-rf", str(shared)], check=False)
 
 
 def test_scratch_directories_of_a_killed_judge_are_removed_by_the_next_one():

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import os
 import shutil
+import stat
 import tempfile
 import time
 from pathlib import Path
@@ -55,8 +56,11 @@ def _process_exists(pid: int) -> bool:
 
 
 def hand_over(directory: Path, uid: int) -> None:
-    """Give ``directory`` (and what it holds) to the slot uid that will write in it."""
-    os.chmod(directory.parent, 0o755)
+    """Give ``directory`` (and what it holds) to the slot uid that will write in it. Its parent
+    is opened for the slot uid to pass through, and keeps every permission it had: a caller's
+    folder may lie anywhere, in /tmp itself (whose sticky, world-writable mode is every user's)."""
+    parent = directory.parent
+    os.chmod(parent, stat.S_IMODE(parent.stat().st_mode) | 0o055)
     if running_as_root():
         for path in [directory, *directory.rglob("*")]:
             os.lchown(path, uid, uid)
