@@ -182,6 +182,19 @@ def test_a_changed_file_of_the_judge_ends_its_resident(tmp_path):
     os.kill(second, signal.SIGTERM)
 
 
+def test_a_stopped_resident_lets_a_new_one_serve_while_its_last_command_runs(resident):
+    first = resident_pid(resident)
+    process = started(["run", "stones", str(SLOW), "--no-record", "--no-explain", "-j", "1"], resident, ROOT)
+    read_until(process, "sample-1")
+    run_judge("resident", "--stop", env=resident)
+    assert run_judge("list", env=resident).returncode == 0  # in its own process: it starts a new resident
+    second = resident_pid(resident)
+    assert second != first and alive(first)  # the first still runs the slow command
+    process.send_signal(signal.SIGTERM)
+    rest_of(process, timeout=60)
+    wait_until(lambda: not alive(first), what="the stopped resident ended after its last command")
+
+
 def test_an_idle_resident_ends_and_removes_its_socket(tmp_path):
     env = resident_env(tmp_path, JUDGE_RESIDENT_IDLE="1")
     assert run_judge("list", env=env).returncode == 0

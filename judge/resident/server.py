@@ -141,7 +141,8 @@ class Resident:
             signal.signal(number, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
         for descriptor in (self.wakeup, self.wakeup_write, self.lock):
-            os.close(descriptor)
+            if descriptor >= 0:
+                os.close(descriptor)
         if self.listener is not None:
             self.listener.close()
 
@@ -161,7 +162,8 @@ class Resident:
 
     def stop_listening(self) -> None:
         """Take no more commands (those running end as they would): remove the socket if it is
-        still this resident's."""
+        still this resident's, and let go of the lock, so that a new resident may serve while
+        this one waits for its last commands."""
         if self.listener is None:
             return
         try:
@@ -171,6 +173,8 @@ class Resident:
             pass
         self.listener.close()
         self.listener = None
+        os.close(self.lock)
+        self.lock = -1
 
 
 def _take_lock(path: str):
