@@ -70,7 +70,7 @@ def _sections(path: str) -> set[str]:
     """The ``[section]`` headers of an ini-style file (none when there is no such file)."""
     try:
         with open(path, encoding="utf-8", errors="replace") as lines:
-            return {line.strip()[1:-1].strip() for line in lines if line.strip().startswith("[")
-                    and line.strip().endswith("]")}
+            headers = [stripped for stripped in map(str.strip, lines) if stripped.startswith("[")]
     except OSError:  # no entry_points.txt (most distributions), or a file egg-info
         return set()
+    return {header[1:-1].strip() for header in headers if header.endswith("]")}

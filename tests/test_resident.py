@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, run_judge
+
+from judge.harness.proc_usage import descendants, is_zombie, parent_of
 from test_extension import copy_problem
 from test_streaming import SLOW, read_until, rest_of, row_verdicts
 
@@ -47,24 +49,11 @@ def resident_pid(env: dict[str, str], timeout: float = 60) -> int:
 
 
 def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
+    return parent_of(pid) is not None and not is_zombie(pid)
 
 
 def children_of(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            if parent == pid:
-                found.append(int(entry.name))
-    return found
+    return [below for below in descendants(pid) if parent_of(below) == pid]
 
 
 def wait_until(condition, timeout: float = 30, what: str = "") -> None:

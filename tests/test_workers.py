@@ -111,25 +111,15 @@ class HeldPool:
             and all(future.cancelled() for future in self.queued)
 
 
-def test_leaving_the_pool_on_an_exception_cancels_the_work_not_begun_and_lets_the_running_finish():
+@pytest.mark.parametrize("stop", [Stop, KeyboardInterrupt], ids=["an exception", "ctrl-c in the caller"])
+def test_leaving_the_pool_by_a_raise_cancels_the_work_not_begun_and_lets_the_running_finish(stop):
     pool = HeldPool()
 
-    def fail() -> None:
-        raise Stop
+    def raised() -> None:
+        raise stop
 
-    with pytest.raises(Stop):
-        pool.leave_by(fail)
-    assert pool.ended_as_expected()
-
-
-def test_ctrl_c_in_the_caller_cancels_the_work_not_begun_and_lets_the_running_finish():
-    pool = HeldPool()
-
-    def interrupted() -> None:
-        raise KeyboardInterrupt
-
-    with pytest.raises(KeyboardInterrupt):
-        pool.leave_by(interrupted)
+    with pytest.raises(stop):
+        pool.leave_by(raised)
     assert pool.ended_as_expected()
 
 
