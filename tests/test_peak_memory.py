@@ -81,3 +81,19 @@ def test_the_hosts_in_memory_files_are_not_a_sandboxs_memory(tmp_path):
         sandbox.kill()
         sandbox.wait()
         neighbour.unlink()
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("unshare") is None, reason="needs root and unshare(1)")
+def test_a_mount_point_that_leads_elsewhere_now_is_not_counted(monkeypatch):
+    """A sandbox building its root moves its mounts between the reading of its mountinfo and a
+    look at a mount point: a tmpfs listed at / that is, by then, the disk is no run's memory
+    (the disk's gigabytes in use made a quick program MLE)."""
+    sandbox = subprocess.Popen(["unshare", "--mount", "--propagation", "private", "sh", "-c", "echo ready && exec sleep 30"],
+                               stdout=subprocess.PIPE)
+    try:
+        assert sandbox.stdout.readline() == b"ready\n"
+        monkeypatch.setattr(proc_usage, "_tmpfs_mounts", lambda pid, writable_only=True: [] if pid == "self" else [("/", "0:999")])
+        assert proc_usage.tmpfs_used_kb(sandbox.pid) == 0
+    finally:
+        sandbox.kill()
+        sandbox.wait()

@@ -144,7 +144,21 @@ def tmpfs_used_kb(pid):
     except OSError:
         return 0
     hosts = {device for _point, device in _tmpfs_mounts("self", writable_only=False)}
-    return sum(tmpfs_kb(f"/proc/{pid}/root{point}") for point, device in _tmpfs_mounts(pid) if device not in hosts)
+    return sum(tmpfs_kb(path) for path, device in ((f"/proc/{pid}/root{point}", device)
+                                                   for point, device in _tmpfs_mounts(pid) if device not in hosts)
+               if _device_of(path) == device)
+
+
+def _device_of(path):
+    """The device number ("major:minor", as mountinfo writes it) of the file system ``path`` is
+    on now. A sandbox building its root changes its mounts between the reading of its mountinfo
+    and a look at a mount point: the path may by then lead to another file system (the disk's,
+    whose gigabytes in use are no run's memory), which is then not counted."""
+    try:
+        device = os.stat(path).st_dev
+    except OSError:
+        return None
+    return f"{os.major(device)}:{os.minor(device)}"
 
 
 def writable_tmpfs_mounts(pid="self"):
